@@ -1,0 +1,180 @@
+//! The conformance suite every game's tests run: random games in which each step is checked
+//! against the [`Game`] contracts and against a plain reference written in the game's tests.
+//!
+//! A failure panics with the game's seed and moves so far, so it can be replayed.
+
+use std::collections::HashSet;
+
+use crate::{Game, seeded_rng};
+
+/// What one run of [`check_random_games`] covered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Coverage {
+    /// Games played.
+    pub games: u64,
+    /// Plies checked over all games.
+    pub plies: u64,
+    /// Games that reached their end (not cut by the ply cap).
+    pub finished: u64,
+}
+
+/// Plays `games` random games from `start` (at most `max_plies` plies each), checking at every
+/// ply that:
+/// - the state is over exactly when it has no legal move and nobody to move;
+/// - every listed move is legal, listed once, and its notation parses back to it;
+/// - the random sampler returns a listed move;
+/// - playing on a copy leaves the original untouched, and `try_play` agrees with
+///   `play_unchecked`;
+/// - the incremental hash equals the hash recomputed from scratch;
+/// - `reference(before, move, after)` accepts the step: the game's own plain implementation
+///   of its rules, written in its tests, returns `Err` with a description when the fast path
+///   disagrees.
+///
+/// Finally each game is replayed from its move list and must reach the same state.
+///
+/// # Panics
+/// On the first violation, with the seed, game index and moves so far.
+pub fn check_random_games<G, F>(
+    start: &G,
+    games: u64,
+    seed: u64,
+    max_plies: u32,
+    mut reference: F,
+) -> Coverage
+where
+    G: Game + PartialEq,
+    F: FnMut(&G, G::Move, &G) -> Result<(), String>,
+{
+    let mut coverage = Coverage {
+        games,
+        plies: 0,
+        finished: 0,
+    };
+    let mut legal = Vec::new();
+    let mut scratch = Vec::new();
+    for index in 0..games {
+        let mut rng = seeded_rng(seed, index);
+        let mut state = start.clone();
+        let mut history: Vec<G::Move> = Vec::new();
+        let fail = |history: &[G::Move], state: &G, what: String| -> ! {
+            let moves: Vec<String> = history.iter().map(|m| state.move_text(*m)).collect();
+            panic!(
+                "{} conformance, seed {seed} game {index} after {} plies [{}]: {what}",
+                start.spec(),
+                history.len(),
+                moves.join(" ")
+            )
+        };
+        loop {
+            state.legal_moves(&mut legal);
+            let over = state.outcome().is_some();
+            if over != legal.is_empty() || over != state.to_move().is_none() {
+                fail(
+                    &history,
+                    &state,
+                    format!(
+                        "outcome {:?}, to_move {:?} and {} legal moves disagree",
+                        state.outcome(),
+                        state.to_move(),
+                        legal.len()
+                    ),
+                );
+            }
+            if over {
+                coverage.finished += 1;
+                break;
+            }
+            if history.len() as u32 == max_plies {
+                break;
+            }
+            let mut seen = HashSet::with_capacity(legal.len());
+            for &mv in &legal {
+                if !seen.insert(mv) {
+                    fail(&history, &state, format!("move {:?} listed twice", mv));
+                }
+                if !state.is_legal(mv) {
+                    fail(
+                        &history,
+                        &state,
+                        format!("listed move {} is not legal", state.move_text(mv)),
+                    );
+                }
+                let text = state.move_text(mv);
+                if state.parse_move(&text) != Ok(mv) {
+                    fail(
+                        &history,
+                        &state,
+                        format!("notation '{text}' does not parse back to {mv:?}"),
+                    );
+                }
+            }
+            let mv = state
+                .random_move(&mut rng, &mut scratch)
+                .unwrap_or_else(|| fail(&history, &state, "no random move in a live state".into()));
+            if !seen.contains(&mv) {
+                fail(
+                    &history,
+                    &state,
+                    format!("random move {mv:?} is not listed"),
+                );
+            }
+            let before = state.clone();
+            let mut checked = state.clone();
+            state.play_unchecked(mv);
+            if let Err(e) = checked.try_play(mv) {
+                fail(
+                    &history,
+                    &before,
+                    format!("try_play refused a legal move: {e}"),
+                );
+            }
+            if checked != state {
+                fail(
+                    &history,
+                    &before,
+                    "try_play and play_unchecked disagree".into(),
+                );
+            }
+            if before.clone() != before || before.ply() + 1 != state.ply() {
+                fail(
+                    &history,
+                    &before,
+                    "the ply count did not advance by one".into(),
+                );
+            }
+            if state.hash() != state.hash_from_scratch() {
+                fail(
+                    &history,
+                    &before,
+                    format!(
+                        "incremental hash {:#x} != from-scratch {:#x} after {}",
+                        state.hash(),
+                        state.hash_from_scratch(),
+                        before.move_text(mv)
+                    ),
+                );
+            }
+            if let Err(e) = reference(&before, mv, &state) {
+                fail(
+                    &history,
+                    &before,
+                    format!("after {}: {e}", before.move_text(mv)),
+                );
+            }
+            history.push(mv);
+            coverage.plies += 1;
+        }
+        let mut replayed = start.clone();
+        for &mv in &history {
+            replayed.play(mv);
+        }
+        if replayed != state {
+            fail(
+                &history,
+                &state,
+                "replaying the moves gave a different state".into(),
+            );
+        }
+    }
+    coverage
+}

@@ -1,0 +1,234 @@
+//! The [`Game`] trait every rules engine implements, and the small types around it.
+
+use std::fmt;
+use std::hash::Hash;
+
+use rand::{Rng, RngExt};
+
+use crate::error::{IllegalMove, ParseMoveError, PositionError};
+
+/// One of the two players, by colour index: `Player(0)` is the colour a game lists first
+/// (Black in Rin and the Life duel, Light in the hex games).
+///
+/// A `Player` is a colour, not a seat and not "whoever moves first": in some games the first
+/// mover is drawn at random, and in Rin one colour moves twice in a row. Ask the state who is
+/// to move ([`Game::to_move`]); never derive it from ply parity.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Player(u8);
+
+impl Player {
+    /// The first-listed colour (Black, Light).
+    pub const ZERO: Player = Player(0);
+    /// The second-listed colour (White, Dark).
+    pub const ONE: Player = Player(1);
+
+    /// The player with this index (0 or 1).
+    ///
+    /// # Panics
+    /// When `index > 1`.
+    #[must_use]
+    pub const fn new(index: usize) -> Player {
+        assert!(index < 2, "a player index is 0 or 1");
+        Player(index as u8)
+    }
+
+    /// This player's index, 0 or 1, for arrays indexed by colour.
+    #[inline]
+    #[must_use]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The other player.
+    #[inline]
+    #[must_use]
+    pub const fn other(self) -> Player {
+        Player(self.0 ^ 1)
+    }
+}
+
+/// How a finished game ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// This player won.
+    Win(Player),
+    /// Nobody won.
+    Draw,
+}
+
+impl Outcome {
+    /// The winner, if any.
+    #[must_use]
+    pub fn winner(self) -> Option<Player> {
+        match self {
+            Outcome::Win(p) => Some(p),
+            Outcome::Draw => None,
+        }
+    }
+
+    /// The game-theoretic value for `player`: 1 for a win, 0 for a draw, -1 for a loss.
+    #[must_use]
+    pub fn value_for(self, player: Player) -> i32 {
+        match self {
+            Outcome::Win(p) if p == player => 1,
+            Outcome::Win(_) => -1,
+            Outcome::Draw => 0,
+        }
+    }
+}
+
+/// A rules engine: a game state that knows its own options (board size and the like).
+///
+/// The trait serves three users:
+/// - alpha-beta search: states are cheap to copy (`Clone`, usually `Copy`-sized), so a
+///   search plays a move on a copy instead of unmaking it;
+/// - MCTS playouts: [`Game::random_move`] and [`Game::play_unchecked`] never allocate;
+/// - the arena: move notation that parses and prints losslessly, a text board, the outcome.
+///
+/// # Contracts
+/// - Whose turn it is comes only from [`Game::to_move`]. Players need not alternate (Rin plays
+///   B, W, W, B, B, …) and games may have pass moves; code that negates a value per ply is wrong.
+/// - A state whose [`Game::outcome`] is `None` has at least one legal move, and `to_move` is
+///   `Some`. A finished state has no legal moves and `to_move` is `None`.
+/// - [`Game::legal_moves`] lists moves in a fixed, documented order (deterministic for a state).
+/// - [`Game::hash`] is maintained incrementally and always equals [`Game::hash_from_scratch`].
+pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
+    /// A move. Small and `Copy`; printed and parsed with [`Game::move_text`] and
+    /// [`Game::parse_move`].
+    type Move: Copy + Eq + Hash + fmt::Debug + Send + Sync + 'static;
+
+    /// The game's registry name, for example `"rin"`.
+    fn name(&self) -> &'static str;
+
+    /// The game with the options that differ from its defaults, in registry syntax, for
+    /// example `"rin"` or `"rin:size=8"`. Parsing it with the registry gives this game's start.
+    fn spec(&self) -> String;
+
+    /// The name of a colour in this game, lower case (`"black"`, `"white"`, `"light"`, …).
+    fn player_name(&self, player: Player) -> &'static str;
+
+    /// The player to move, or `None` when the game is over.
+    fn to_move(&self) -> Option<Player>;
+
+    /// Moves played since the start position (passes included).
+    fn ply(&self) -> u32;
+
+    /// Clears `moves` and fills it with every legal move, in the game's fixed order.
+    /// Allocates only if `moves` must grow.
+    fn legal_moves(&self, moves: &mut Vec<Self::Move>);
+
+    /// A legal move drawn uniformly at random, or `None` when the game is over.
+    ///
+    /// `scratch` is a buffer the game may use instead of allocating; its contents on return are
+    /// unspecified. The default lists the legal moves into it and picks one; games override it
+    /// with something faster that draws from the same distribution.
+    fn random_move<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        scratch: &mut Vec<Self::Move>,
+    ) -> Option<Self::Move> {
+        self.legal_moves(scratch);
+        if scratch.is_empty() {
+            None
+        } else {
+            Some(scratch[rng.random_range(0..scratch.len())])
+        }
+    }
+
+    /// Whether `mv` is legal here.
+    fn is_legal(&self, mv: Self::Move) -> bool;
+
+    /// Plays a move that the caller knows is legal (the fast path of search and playouts).
+    /// Playing an illegal move leaves the state unspecified but memory-safe.
+    fn play_unchecked(&mut self, mv: Self::Move);
+
+    /// Plays `mv` if it is legal; otherwise leaves the state untouched and says why.
+    fn try_play(&mut self, mv: Self::Move) -> Result<(), IllegalMove> {
+        if self.outcome().is_some() {
+            return Err(IllegalMove::GameOver);
+        }
+        if !self.is_legal(mv) {
+            return Err(IllegalMove::NotLegal {
+                reason: self.why_illegal(mv),
+            });
+        }
+        self.play_unchecked(mv);
+        Ok(())
+    }
+
+    /// Plays a legal move.
+    ///
+    /// # Panics
+    /// When `mv` is illegal; use [`Game::try_play`] for moves from outside the program.
+    fn play(&mut self, mv: Self::Move) {
+        if let Err(e) = self.try_play(mv) {
+            panic!("illegal move {}: {e}", self.move_text(mv));
+        }
+    }
+
+    /// A short explanation of why `mv` is illegal here, for error messages.
+    fn why_illegal(&self, mv: Self::Move) -> String;
+
+    /// The outcome, or `None` while the game goes on.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// The score of each colour, indexed by [`Player::index`], for games that count one
+    /// (stones in Rin, points in sab39's game); `None` for games without a score.
+    fn scores(&self) -> Option<[f64; 2]>;
+
+    /// The Zobrist hash of the state (position, side to move and whatever else decides the
+    /// future of the game), maintained incrementally.
+    fn hash(&self) -> u64;
+
+    /// The same hash recomputed from nothing; for tests of the incremental update.
+    fn hash_from_scratch(&self) -> u64;
+
+    /// Parses a move in this game's notation. Does not check legality.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, ParseMoveError>;
+
+    /// Prints a move in this game's notation; `parse_move(move_text(m)) == m`.
+    fn move_text(&self, mv: Self::Move) -> String;
+
+    /// The board as text rows, top row first: one character a point or cell, `.` for empty,
+    /// `B`/`W` (or the game's letters) for stones. Hex games indent rows to draw the hexagon.
+    fn board_rows(&self) -> Vec<String>;
+
+    /// The board cells as rows, top to bottom, one character a cell and nothing else
+    /// (no indentation): the `board` of `arena replay --json`.
+    fn board_cells(&self) -> Vec<String> {
+        self.board_rows()
+            .into_iter()
+            .map(|row| row.chars().filter(|c| !c.is_whitespace()).collect())
+            .collect()
+    }
+
+    /// Sets up a position from text, keeping this state's options (board size and so on).
+    /// The format is each game's own and documented there; it is meant for tests.
+    fn set_up(&self, text: &str) -> Result<Self, PositionError>;
+}
+
+/// Plays uniformly random moves from `state` until the game ends or `max_plies` more plies
+/// have been played. Returns the outcome, `None` when the cap stopped the game.
+///
+/// Allocates nothing once `scratch` has grown to the game's largest move list.
+pub fn random_playout<G: Game, R: Rng + ?Sized>(
+    state: &mut G,
+    rng: &mut R,
+    scratch: &mut Vec<G::Move>,
+    max_plies: u32,
+) -> Option<Outcome> {
+    let mut played = 0;
+    loop {
+        if let Some(outcome) = state.outcome() {
+            return Some(outcome);
+        }
+        if played == max_plies {
+            return None;
+        }
+        let mv = state
+            .random_move(rng, scratch)
+            .expect("a state with no outcome has a legal move");
+        state.play_unchecked(mv);
+        played += 1;
+    }
+}

@@ -1,0 +1,3 @@
+//! One module a game, each with its rules document and its tests.
+
+pub mod rin;

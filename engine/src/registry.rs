@@ -1,0 +1,183 @@
+//! Choosing a game by name: the one place that lists every game.
+//!
+//! A game is named by a spec: its name, then optionally `:` and comma-separated `key=value`
+//! options, for example `rin` or `rin:size=8`. [`with_game`] builds the start position and
+//! hands it to a [`GameVisitor`], whose generic code then runs monomorphised for that game.
+
+use crate::Game;
+use crate::error::GameSpecError;
+use crate::games::rin::Rin;
+
+/// Generic code to run on a game chosen at run time.
+pub trait GameVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Runs with the start position of the chosen game.
+    fn visit<G: Game>(self, start: G) -> Self::Output;
+}
+
+/// A game the registry knows: its name, its options and a line about it.
+#[derive(Debug, Clone, Copy)]
+pub struct GameInfo {
+    /// Registry name.
+    pub name: &'static str,
+    /// Its options, `key=values (default)`.
+    pub options: &'static str,
+    /// One line about the game.
+    pub about: &'static str,
+}
+
+/// Every game of the registry.
+pub const GAMES: &[GameInfo] = &[GameInfo {
+    name: "rin",
+    options: "size=6|8|10|12|14|16 (16)",
+    about: "Rin, Zhen Wang's ring game: B, W, W, B, B, … turns; rings fill",
+}];
+
+/// A parsed spec: the game name and its options in the order given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameSpec {
+    /// The game's registry name.
+    pub name: String,
+    /// `key=value` options.
+    pub options: Vec<(String, String)>,
+}
+
+impl GameSpec {
+    /// Parses `name[:key=value,key=value…]`.
+    pub fn parse(text: &str) -> Result<GameSpec, GameSpecError> {
+        let text = text.trim();
+        let (name, rest) = text.split_once(':').unwrap_or((text, ""));
+        if name.is_empty() {
+            return Err(spec_error(format!(
+                "no game named; known games: {}",
+                known_games()
+            )));
+        }
+        let mut options = Vec::new();
+        for item in rest.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let (key, value) = item.split_once('=').ok_or_else(|| {
+                spec_error(format!(
+                    "{name}: option '{item}' is not of the form key=value"
+                ))
+            })?;
+            if options
+                .iter()
+                .any(|(k, _): &(String, String)| k == key.trim())
+            {
+                return Err(spec_error(format!(
+                    "{name}: option '{}' is given twice",
+                    key.trim()
+                )));
+            }
+            options.push((key.trim().to_string(), value.trim().to_string()));
+        }
+        Ok(GameSpec {
+            name: name.to_ascii_lowercase(),
+            options,
+        })
+    }
+}
+
+fn spec_error(reason: String) -> GameSpecError {
+    GameSpecError { reason }
+}
+
+fn known_games() -> String {
+    GAMES.iter().map(|g| g.name).collect::<Vec<_>>().join(", ")
+}
+
+/// Reads the options of one game: each lookup consumes its key, and [`Options::finish`]
+/// refuses whatever was not asked for.
+struct Options {
+    game: &'static str,
+    allowed: &'static str,
+    items: Vec<(String, String)>,
+}
+
+impl Options {
+    fn take_usize(&mut self, key: &str, default: usize) -> Result<usize, GameSpecError> {
+        match self.items.iter().position(|(k, _)| k == key) {
+            None => Ok(default),
+            Some(i) => {
+                let (_, value) = self.items.remove(i);
+                value.parse().map_err(|_| {
+                    spec_error(format!(
+                        "{}: option {key} takes a whole number, not '{value}'",
+                        self.game
+                    ))
+                })
+            }
+        }
+    }
+
+    fn finish(self) -> Result<(), GameSpecError> {
+        match self.items.first() {
+            None => Ok(()),
+            Some((key, _)) => Err(spec_error(format!(
+                "{}: unknown option '{key}'; allowed: {}",
+                self.game, self.allowed
+            ))),
+        }
+    }
+}
+
+/// Builds the start position of the game `spec` names and runs `visitor` on it.
+pub fn with_game<V: GameVisitor>(spec: &str, visitor: V) -> Result<V::Output, GameSpecError> {
+    let spec = GameSpec::parse(spec)?;
+    let info = GAMES.iter().find(|g| g.name == spec.name).ok_or_else(|| {
+        spec_error(format!(
+            "unknown game '{}'; known games: {}",
+            spec.name,
+            known_games()
+        ))
+    })?;
+    let mut options = Options {
+        game: info.name,
+        allowed: info.options,
+        items: spec.options,
+    };
+    match info.name {
+        "rin" => {
+            let size = options.take_usize("size", crate::games::rin::DEFAULT_SIZE)?;
+            options.finish()?;
+            Ok(visitor.visit(Rin::new(size)?))
+        }
+        other => unreachable!("game {other} is listed in GAMES but not built here"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Spec;
+    impl GameVisitor for Spec {
+        type Output = String;
+        fn visit<G: Game>(self, start: G) -> String {
+            start.spec()
+        }
+    }
+
+    #[test]
+    fn every_listed_game_builds_and_its_spec_round_trips() {
+        for info in GAMES {
+            let spec = with_game(info.name, Spec).unwrap();
+            assert_eq!(with_game(&spec, Spec).unwrap(), spec);
+        }
+        assert_eq!(with_game("rin:size=8", Spec).unwrap(), "rin:size=8");
+        assert_eq!(with_game("rin:size=16", Spec).unwrap(), "rin");
+    }
+
+    #[test]
+    fn bad_specs_name_the_problem() {
+        let err = |s: &str| with_game(s, Spec).unwrap_err().reason;
+        assert!(err("chess").contains("unknown game 'chess'"));
+        assert!(err("rin:size=7").contains("size must be an even number"));
+        assert!(err("rin:size=big").contains("whole number"));
+        assert!(err("rin:colour=red").contains("unknown option 'colour'"));
+        assert!(err("rin:size").contains("key=value"));
+        assert!(err("rin:size=8,size=10").contains("twice"));
+        assert!(err("").contains("no game named"));
+    }
+}
