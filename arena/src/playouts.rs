@@ -1,0 +1,137 @@
+//! `arena playouts`: uniformly random games, counted, in parallel.
+
+use std::time::Instant;
+
+use rayon::prelude::*;
+use ringside_engine::registry::{GameVisitor, with_game};
+use ringside_engine::{Game, Outcome, random_playout, seeded_rng};
+
+use crate::cli::PlayoutsArgs;
+use crate::error::CliError;
+
+/// Counts of a batch of random games.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Tally {
+    /// Games played.
+    pub games: u64,
+    /// Wins of the player who moves first.
+    pub first: u64,
+    /// Wins of the other player.
+    pub second: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Games stopped by the ply cap.
+    pub capped: u64,
+    /// Plies over all games.
+    pub plies: u64,
+}
+
+impl Tally {
+    fn add(self, o: Tally) -> Tally {
+        Tally {
+            games: self.games + o.games,
+            first: self.first + o.first,
+            second: self.second + o.second,
+            draws: self.draws + o.draws,
+            capped: self.capped + o.capped,
+            plies: self.plies + o.plies,
+        }
+    }
+}
+
+/// Games a worker plays in one go: large enough to amortise scheduling, small enough to balance.
+const CHUNK: u64 = 64;
+
+struct Playouts {
+    games: u64,
+    seed: u64,
+    cap: u32,
+}
+
+impl GameVisitor for Playouts {
+    type Output = Tally;
+
+    fn visit<G: Game>(self, start: G) -> Tally {
+        let first = start.to_move();
+        let chunks = self.games.div_ceil(CHUNK);
+        (0..chunks)
+            .into_par_iter()
+            .map(|chunk| {
+                let mut scratch = Vec::new();
+                let mut tally = Tally::default();
+                for index in chunk * CHUNK..((chunk + 1) * CHUNK).min(self.games) {
+                    let mut rng = seeded_rng(self.seed, index);
+                    let mut state = start.clone();
+                    let outcome = random_playout(&mut state, &mut rng, &mut scratch, self.cap);
+                    tally.games += 1;
+                    tally.plies += u64::from(state.ply() - start.ply());
+                    match outcome {
+                        None => tally.capped += 1,
+                        Some(Outcome::Draw) => tally.draws += 1,
+                        Some(Outcome::Win(p)) if Some(p) == first => tally.first += 1,
+                        Some(Outcome::Win(_)) => tally.second += 1,
+                    }
+                }
+                tally
+            })
+            .reduce(Tally::default, Tally::add)
+    }
+}
+
+/// Plays the random games of `arena playouts` on `threads` threads (all cores if `None`).
+pub fn tally(
+    game: &str,
+    games: u64,
+    seed: u64,
+    threads: Option<usize>,
+    cap: Option<u32>,
+) -> Result<Tally, CliError> {
+    let pool = thread_pool(threads)?;
+    let job = Playouts {
+        games,
+        seed,
+        cap: cap.unwrap_or(u32::MAX),
+    };
+    Ok(pool.install(|| with_game(game, job))?)
+}
+
+/// A rayon pool with `threads` workers, or one per core.
+pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
+    if threads == Some(0) {
+        return Err(CliError("--threads must be at least 1".into()));
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(|e| CliError(format!("cannot start worker threads: {e}")))
+}
+
+/// Runs `arena playouts`.
+pub fn run(args: &PlayoutsArgs) -> Result<(), CliError> {
+    if args.games == 0 {
+        return Err(CliError("-n/--games must be at least 1".into()));
+    }
+    let started = Instant::now();
+    let t = tally(
+        &args.game,
+        args.games,
+        args.seed,
+        args.threads,
+        args.max_plies,
+    )?;
+    let seconds = started.elapsed().as_secs_f64();
+    let mut line = format!(
+        "games={} first={} second={} draws={} mean_plies={:.2} playouts_per_s={:.0}",
+        t.games,
+        t.first,
+        t.second,
+        t.draws,
+        t.plies as f64 / t.games as f64,
+        t.games as f64 / seconds
+    );
+    if args.max_plies.is_some() {
+        line.push_str(&format!(" capped={}", t.capped));
+    }
+    println!("{line}");
+    Ok(())
+}

@@ -1,0 +1,129 @@
+//! `arena replay`: play moves from the start and show the final position.
+
+use ringside_engine::registry::{GameVisitor, with_game};
+use ringside_engine::{Game, Outcome};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::cli::ReplayArgs;
+use crate::error::CliError;
+
+/// Runs `arena replay`.
+pub fn run(args: &ReplayArgs) -> Result<(), CliError> {
+    let text = with_game(
+        &args.game,
+        Replay {
+            moves: &args.moves,
+            json: args.json,
+        },
+    )??;
+    print!("{text}");
+    Ok(())
+}
+
+struct Replay<'a> {
+    moves: &'a str,
+    json: bool,
+}
+
+impl GameVisitor for Replay<'_> {
+    type Output = Result<String, CliError>;
+
+    fn visit<G: Game>(self, start: G) -> Self::Output {
+        let state = play_moves(start, self.moves)?;
+        Ok(if self.json {
+            format!("{}\n", position_json(&state))
+        } else {
+            position_text(&state)
+        })
+    }
+}
+
+/// Plays `moves` (space-separated notation) from `state`; the error names the move's number.
+pub fn play_moves<G: Game>(mut state: G, moves: &str) -> Result<G, CliError> {
+    let total = moves.split_whitespace().count();
+    for (i, text) in moves.split_whitespace().enumerate() {
+        let fail =
+            |reason: String| CliError(format!("move {} of {total} ('{text}'): {reason}", i + 1));
+        let mv = state.parse_move(text).map_err(|e| fail(e.to_string()))?;
+        state.try_play(mv).map_err(|e| fail(e.to_string()))?;
+    }
+    Ok(state)
+}
+
+/// The result as `"black"`, `"white"`, `"draw"` or null.
+fn result_value<G: Game>(state: &G) -> Value {
+    match state.outcome() {
+        None => Value::Null,
+        Some(Outcome::Draw) => json!("draw"),
+        Some(Outcome::Win(p)) => json!(state.player_name(p)),
+    }
+}
+
+/// A number as JSON: whole numbers without a fraction.
+fn number(x: f64) -> Value {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        json!(x as i64)
+    } else {
+        json!(x)
+    }
+}
+
+/// The object printed by `arena replay --json`; fields print in this order.
+#[derive(Debug, Serialize)]
+pub struct PositionJson {
+    /// The game spec (`"rin"`, `"rin:size=8"`).
+    pub game: String,
+    /// Plies played.
+    pub plies: u32,
+    /// The colour to move, or null when the game is over.
+    pub to_move: Option<&'static str>,
+    /// The cells, one string a row, top row first.
+    pub board: Vec<String>,
+    /// The colour that won, `"draw"`, or null while the game goes on.
+    pub result: Value,
+    /// Each colour's score, first-listed colour first, or null for games without a score.
+    pub score: Option<[Value; 2]>,
+}
+
+/// The position as the JSON object documented for `arena replay --json`.
+pub fn position_json<G: Game>(state: &G) -> String {
+    let object = PositionJson {
+        game: state.spec(),
+        plies: state.ply(),
+        to_move: state.to_move().map(|p| state.player_name(p)),
+        board: state.board_cells(),
+        result: result_value(state),
+        score: state.scores().map(|[a, b]| [number(a), number(b)]),
+    };
+    serde_json::to_string(&object).expect("a position always serialises")
+}
+
+/// The position for people: the board, then who moves or who won, and the score.
+fn position_text<G: Game>(state: &G) -> String {
+    let mut out = String::new();
+    for row in state.board_rows() {
+        out.push_str(&row);
+        out.push('\n');
+    }
+    out.push_str(&format!("game: {}  plies: {}\n", state.spec(), state.ply()));
+    match (state.outcome(), state.to_move()) {
+        (Some(Outcome::Win(p)), _) => {
+            out.push_str(&format!("result: {} wins\n", state.player_name(p)))
+        }
+        (Some(Outcome::Draw), _) => out.push_str("result: draw\n"),
+        (None, Some(p)) => out.push_str(&format!("to move: {}\n", state.player_name(p))),
+        (None, None) => {}
+    }
+    if let Some([a, b]) = state.scores() {
+        let (pa, pb) = (ringside_engine::Player::ZERO, ringside_engine::Player::ONE);
+        out.push_str(&format!(
+            "score: {} {} - {} {}\n",
+            state.player_name(pa),
+            number(a),
+            number(b),
+            state.player_name(pb)
+        ));
+    }
+    out
+}

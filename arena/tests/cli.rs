@@ -1,0 +1,249 @@
+//! End-to-end tests of the `arena` binary.
+
+use std::process::{Command, Output};
+
+fn arena(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .output()
+        .expect("the arena binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+/// Bad input: exit code 2, one message naming the problem, no panic trace.
+fn assert_refused(args: &[&str], expected: &str) {
+    let o = arena(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(
+        err.contains(expected),
+        "{args:?}: stderr {err:?} lacks {expected:?}"
+    );
+    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    assert!(stdout(&o).is_empty(), "{args:?} printed to stdout");
+}
+
+#[test]
+fn replay_json_has_the_documented_shape() {
+    let o = arena(&[
+        "replay",
+        "--game",
+        "rin",
+        "--moves",
+        "j9 b6 c10 a16 g13",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert_eq!(text.lines().count(), 1, "exactly one JSON object");
+    let keys: Vec<&str> = [
+        "\"game\"",
+        "\"plies\"",
+        "\"to_move\"",
+        "\"board\"",
+        "\"result\"",
+        "\"score\"",
+    ]
+    .into_iter()
+    .collect();
+    let positions: Vec<usize> = keys.iter().map(|k| text.find(k).unwrap()).collect();
+    assert!(
+        positions.windows(2).all(|w| w[0] < w[1]),
+        "keys in documented order: {text}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["game"], "rin");
+    assert_eq!(v["plies"], 5);
+    // B, W, W, B, B, W: after five plies White is to move.
+    assert_eq!(v["to_move"], "white");
+    assert_eq!(v["result"], serde_json::Value::Null);
+    assert_eq!(v["score"], serde_json::json!([3, 2]));
+    let board: Vec<&str> = v["board"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    assert_eq!(board.len(), 16);
+    assert!(board.iter().all(|r| r.len() == 16));
+    assert_eq!(
+        &board[0][0..1],
+        "B",
+        "a16 is the top-left corner, Black's fourth-ply stone"
+    );
+    assert_eq!(board[10].as_bytes()[1], b'W', "b6 is row 11 from the top");
+    assert_eq!(
+        board[3].as_bytes()[6],
+        b'B',
+        "g13 is row 4 from the top, column g"
+    );
+    assert_eq!(board[7].as_bytes()[9], b'B', "j9");
+}
+
+#[test]
+fn replay_of_a_finished_small_game_reports_result_and_score() {
+    // Fill a 6x6 board in reading order; whatever happens, the board ends full.
+    let mut moves = Vec::new();
+    for row in (1..=6).rev() {
+        for col in ['a', 'b', 'c', 'd', 'e', 'f'] {
+            moves.push(format!("{col}{row}"));
+        }
+    }
+    let all = moves.join(" ");
+    let o = arena(&["replay", "--game", "rin:size=6", "--moves", &all, "--json"]);
+    assert!(
+        o.status.success(),
+        "reading order on an empty board never fills a ring early: {}",
+        stderr(&o)
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["plies"], 36);
+    assert_eq!(v["to_move"], serde_json::Value::Null);
+    let score = v["score"].as_array().unwrap();
+    let (b, w) = (score[0].as_u64().unwrap(), score[1].as_u64().unwrap());
+    assert_eq!(b + w, 36);
+    let expected = match b.cmp(&w) {
+        std::cmp::Ordering::Greater => "black",
+        std::cmp::Ordering::Less => "white",
+        std::cmp::Ordering::Equal => "draw",
+    };
+    assert_eq!(v["result"], expected);
+}
+
+#[test]
+fn replay_text_draws_the_board_and_says_who_moves() {
+    let o = arena(&["replay", "--game", "rin:size=6", "--moves", "c3"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[3], "..B...",
+        "c3 is the third column of the fourth row from the top"
+    );
+    assert!(text.contains("to move: white"));
+}
+
+#[test]
+fn bad_replays_name_the_move_and_exit_2() {
+    assert_refused(
+        &["replay", "--game", "rin", "--moves", "d4 e5 d4"],
+        "move 3 of 3 ('d4'): point d4 is occupied",
+    );
+    assert_refused(
+        &["replay", "--game", "rin", "--moves", "d4 q3"],
+        "move 2 of 2 ('q3')",
+    );
+    assert_refused(
+        &["replay", "--game", "rin:size=8", "--moves", "i1"],
+        "move 1 of 1 ('i1')",
+    );
+    assert_refused(
+        &["replay", "--game", "go", "--moves", "d4"],
+        "unknown game 'go'",
+    );
+    assert_refused(
+        &["replay", "--game", "rin:size=9", "--moves", "d4"],
+        "size must be an even number",
+    );
+    assert_refused(&["replay", "--moves", "d4"], "--game");
+}
+
+#[test]
+fn bad_playout_arguments_exit_2() {
+    assert_refused(
+        &["playouts", "--game", "rin", "-n", "ten"],
+        "invalid value 'ten'",
+    );
+    assert_refused(&["playouts", "--game", "rin", "-n", "0"], "at least 1");
+    assert_refused(
+        &["playouts", "--game", "rin", "-n", "5", "--threads", "0"],
+        "--threads must be at least 1",
+    );
+    assert_refused(
+        &["playouts", "--game", "rin:depth=3", "-n", "5"],
+        "unknown option 'depth'",
+    );
+    assert_refused(&["nonsense"], "unrecognized subcommand");
+}
+
+fn counts(line: &str) -> String {
+    // Everything but the timing field.
+    line.split_whitespace()
+        .filter(|f| !f.starts_with("playouts_per_s="))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn playouts_give_the_same_counts_for_any_thread_count() {
+    let run = |threads: &str| {
+        let o = arena(&[
+            "playouts",
+            "--game",
+            "rin:size=8",
+            "-n",
+            "500",
+            "--seed",
+            "9",
+            "--threads",
+            threads,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o).lines().last().unwrap().to_string()
+    };
+    let one = run("1");
+    let fields: Vec<&str> = one
+        .split_whitespace()
+        .map(|f| f.split('=').next().unwrap())
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            "games",
+            "first",
+            "second",
+            "draws",
+            "mean_plies",
+            "playouts_per_s"
+        ]
+    );
+    let numbers: Vec<f64> = one
+        .split_whitespace()
+        .map(|f| f.split('=').nth(1).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(numbers[0], 500.0);
+    assert_eq!(
+        numbers[1] + numbers[2] + numbers[3],
+        500.0,
+        "every game ends with a result"
+    );
+    assert_eq!(counts(&one), counts(&run("2")));
+    assert_eq!(counts(&one), counts(&run("3")));
+    let other_seed = arena(&[
+        "playouts",
+        "--game",
+        "rin:size=8",
+        "-n",
+        "500",
+        "--seed",
+        "10",
+    ]);
+    assert_ne!(
+        counts(&one),
+        counts(stdout(&other_seed).lines().last().unwrap())
+    );
+}
+
+#[test]
+fn games_lists_rin_with_its_options() {
+    let o = arena(&["games"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("rin") && stdout(&o).contains("size="));
+}
