@@ -5,6 +5,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use ringside_benches::{bench_rng, one_playout};
+use ringside_engine::games::life::{Life, life_step};
 use ringside_engine::games::rin::Rin;
 use std::hint::black_box;
 
@@ -28,5 +29,24 @@ fn rin_playouts(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, rin_playouts);
+fn life_playouts(c: &mut Criterion) {
+    let start = Life::default();
+    let mut rng = bench_rng();
+    let mut scratch = Vec::new();
+    let mut group = c.benchmark_group("life");
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("playout", |b| {
+        b.iter(|| black_box(one_playout(black_box(&start), &mut rng, &mut scratch)))
+    });
+    let (black, white) = (
+        *start.stones(ringside_engine::Player::ZERO),
+        *start.stones(ringside_engine::Player::ONE),
+    );
+    group.bench_function("step", |b| {
+        b.iter(|| black_box(life_step(black_box(&black), black_box(&white))))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, rin_playouts, life_playouts);
 criterion_main!(benches);

@@ -6,6 +6,7 @@
 
 use crate::Game;
 use crate::error::GameSpecError;
+use crate::games::life::{Drops, Life};
 use crate::games::rin::Rin;
 
 /// Generic code to run on a game chosen at run time.
@@ -28,11 +29,18 @@ pub struct GameInfo {
 }
 
 /// Every game of the registry.
-pub const GAMES: &[GameInfo] = &[GameInfo {
-    name: "rin",
-    options: "size=6|8|10|12|14|16 (16)",
-    about: "Rin, Zhen Wang's ring game: B, W, W, B, B, … turns; rings fill",
-}];
+pub const GAMES: &[GameInfo] = &[
+    GameInfo {
+        name: "rin",
+        options: "size=6|8|10|12|14|16 (16)",
+        about: "Rin, Zhen Wang's ring game: B, W, W, B, B, … turns; rings fill",
+    },
+    GameInfo {
+        name: "life",
+        options: "drops=adjacent|anywhere (adjacent)",
+        about: "the two-colour Life duel of seed 002, 19x19, as its author's program plays it",
+    },
+];
 
 /// A parsed spec: the game name and its options in the order given.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -111,6 +119,30 @@ impl Options {
         }
     }
 
+    fn take_choice(
+        &mut self,
+        key: &str,
+        choices: &[&'static str],
+    ) -> Result<&'static str, GameSpecError> {
+        match self.items.iter().position(|(k, _)| k == key) {
+            None => Ok(choices[0]),
+            Some(i) => {
+                let (_, value) = self.items.remove(i);
+                choices
+                    .iter()
+                    .copied()
+                    .find(|c| *c == value)
+                    .ok_or_else(|| {
+                        spec_error(format!(
+                            "{}: option {key} must be one of {}, not '{value}'",
+                            self.game,
+                            choices.join("|")
+                        ))
+                    })
+            }
+        }
+    }
+
     fn finish(self) -> Result<(), GameSpecError> {
         match self.items.first() {
             None => Ok(()),
@@ -143,6 +175,14 @@ pub fn with_game<V: GameVisitor>(spec: &str, visitor: V) -> Result<V::Output, Ga
             options.finish()?;
             Ok(visitor.visit(Rin::new(size)?))
         }
+        "life" => {
+            let drops = match options.take_choice("drops", &["adjacent", "anywhere"])? {
+                "anywhere" => Drops::Anywhere,
+                _ => Drops::Adjacent,
+            };
+            options.finish()?;
+            Ok(visitor.visit(Life::new(drops)))
+        }
         other => unreachable!("game {other} is listed in GAMES but not built here"),
     }
 }
@@ -167,6 +207,10 @@ mod tests {
         }
         assert_eq!(with_game("rin:size=8", Spec).unwrap(), "rin:size=8");
         assert_eq!(with_game("rin:size=16", Spec).unwrap(), "rin");
+        assert_eq!(
+            with_game("life:drops=anywhere", Spec).unwrap(),
+            "life:drops=anywhere"
+        );
     }
 
     #[test]
@@ -179,5 +223,6 @@ mod tests {
         assert!(err("rin:size").contains("key=value"));
         assert!(err("rin:size=8,size=10").contains("twice"));
         assert!(err("").contains("no game named"));
+        assert!(err("life:drops=nowhere").contains("adjacent|anywhere"));
     }
 }
