@@ -247,3 +247,29 @@ fn games_lists_rin_with_its_options() {
     assert!(o.status.success());
     assert!(stdout(&o).contains("rin") && stdout(&o).contains("size="));
 }
+
+#[test]
+fn life_replay_json_has_19_rows_and_refuses_a_far_drop() {
+    let o = arena(&["replay", "--game", "life", "--moves", "d2 c6", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["game"], "life");
+    assert_eq!(v["plies"], 2);
+    assert_eq!(v["to_move"], "black");
+    let board = v["board"].as_array().unwrap();
+    assert_eq!(board.len(), 19);
+    assert!(board.iter().all(|r| r.as_str().unwrap().len() == 19));
+    let score = v["score"].as_array().unwrap();
+    let stones: usize = board
+        .iter()
+        .map(|r| r.as_str().unwrap().chars().filter(|c| *c != '.').count())
+        .sum();
+    assert_eq!(
+        score[0].as_u64().unwrap() + score[1].as_u64().unwrap(),
+        stones as u64
+    );
+    assert_refused(
+        &["replay", "--game", "life", "--moves", "d2 a19"],
+        "move 2 of 2 ('a19'): point a19 has no stone among its 8 neighbours",
+    );
+}
