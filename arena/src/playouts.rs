@@ -52,7 +52,6 @@ impl GameVisitor for Playouts {
     type Output = Tally;
 
     fn visit<G: Game>(self, start: G) -> Tally {
-        let first = start.to_move();
         let chunks = self.games.div_ceil(CHUNK);
         (0..chunks)
             .into_par_iter()
@@ -62,6 +61,8 @@ impl GameVisitor for Playouts {
                 for index in chunk * CHUNK..((chunk + 1) * CHUNK).min(self.games) {
                     let mut rng = seeded_rng(self.seed, index);
                     let mut state = start.clone();
+                    state.randomize_start(&mut rng);
+                    let first = state.to_move();
                     let outcome = random_playout(&mut state, &mut rng, &mut scratch, self.cap);
                     tally.games += 1;
                     tally.plies += u64::from(state.ply() - start.ply());

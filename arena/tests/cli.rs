@@ -273,3 +273,54 @@ fn life_replay_json_has_19_rows_and_refuses_a_far_drop() {
         "move 2 of 2 ('a19'): point a19 has no stone among its 8 neighbours",
     );
 }
+
+#[test]
+fn hex_replay_json_gives_the_rows_of_the_hexagon_top_to_bottom() {
+    let o = arena(&[
+        "replay",
+        "--game",
+        "ikabegama",
+        "--moves",
+        "g4 g10",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let rows: Vec<&str> = v["board"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    let lengths: Vec<usize> = rows.iter().map(|r| r.len()).collect();
+    assert_eq!(lengths, [7, 8, 9, 10, 11, 12, 13, 12, 11, 10, 9, 8, 7]);
+    assert_eq!(rows[6], "...LL...DD...");
+    assert_eq!(v["to_move"], "light");
+    assert_eq!(
+        v["score"],
+        serde_json::Value::Null,
+        "Ikabegama keeps no score"
+    );
+
+    let o = arena(&[
+        "replay",
+        "--game",
+        "advance:first=o",
+        "--moves",
+        "f9>e8+f8",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["game"], "advance:first=o");
+    assert_eq!(v["score"], serde_json::json!([1.5, 2]));
+    assert_eq!(v["to_move"], "x");
+    assert_refused(
+        &["replay", "--game", "hexxagon", "--moves", "a1-a2"],
+        "move 1 of 1 ('a1-a2'): a2 is not two cells from a1",
+    );
+    assert_refused(
+        &["replay", "--game", "advance", "--moves", "-f3"],
+        "sacrifice your last token",
+    );
+}

@@ -5,6 +5,9 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use ringside_benches::{bench_rng, one_playout};
+use ringside_engine::games::advance::Advance;
+use ringside_engine::games::hexxagon::Hexxagon;
+use ringside_engine::games::ikabegama::Ikabegama;
 use ringside_engine::games::life::{Life, life_step};
 use ringside_engine::games::rin::Rin;
 use std::hint::black_box;
@@ -48,5 +51,26 @@ fn life_playouts(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, rin_playouts, life_playouts);
+fn hex_playouts(c: &mut Criterion) {
+    let mut group = c.benchmark_group("hex");
+    group.throughput(Throughput::Elements(1));
+    let mut rng = bench_rng();
+    let hexxagon = Hexxagon::default();
+    let mut scratch = Vec::new();
+    group.bench_function("hexxagon_playout", |b| {
+        b.iter(|| black_box(one_playout(black_box(&hexxagon), &mut rng, &mut scratch)))
+    });
+    let ikabegama = Ikabegama::default();
+    group.bench_function("ikabegama_playout", |b| {
+        b.iter(|| black_box(one_playout(black_box(&ikabegama), &mut rng, &mut scratch)))
+    });
+    let advance = Advance::default();
+    let mut scratch = Vec::new();
+    group.bench_function("advance_playout", |b| {
+        b.iter(|| black_box(one_playout(black_box(&advance), &mut rng, &mut scratch)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, rin_playouts, life_playouts, hex_playouts);
 criterion_main!(benches);

@@ -55,6 +55,8 @@ where
     for index in 0..games {
         let mut rng = seeded_rng(seed, index);
         let mut state = start.clone();
+        state.randomize_start(&mut rng);
+        let first = state.clone();
         let mut history: Vec<G::Move> = Vec::new();
         let fail = |history: &[G::Move], state: &G, what: String| -> ! {
             let moves: Vec<String> = history.iter().map(|m| state.move_text(*m)).collect();
@@ -164,7 +166,7 @@ where
             history.push(mv);
             coverage.plies += 1;
         }
-        let mut replayed = start.clone();
+        let mut replayed = first;
         for &mv in &history {
             replayed.play(mv);
         }

@@ -202,6 +202,12 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
             .collect()
     }
 
+    /// Draws what the rules leave to chance before the first move (sab39's game draws who
+    /// starts). The arena and `playouts` call it once per game, on the start position, with that
+    /// game's seeded generator; afterwards [`Game::spec`] names the drawn choice so the game can
+    /// be replayed. The default does nothing.
+    fn randomize_start<R: Rng + ?Sized>(&mut self, _rng: &mut R) {}
+
     /// Sets up a position from text, keeping this state's options (board size and so on).
     /// The format is each game's own and documented there; it is meant for tests.
     fn set_up(&self, text: &str) -> Result<Self, PositionError>;

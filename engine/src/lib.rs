@@ -23,6 +23,7 @@ pub mod conformance;
 pub mod error;
 mod game;
 pub mod games;
+pub mod hex;
 pub mod registry;
 pub mod square;
 pub mod zobrist;

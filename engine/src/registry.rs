@@ -6,6 +6,9 @@
 
 use crate::Game;
 use crate::error::GameSpecError;
+use crate::games::advance::Advance;
+use crate::games::hexxagon::Hexxagon;
+use crate::games::ikabegama::Ikabegama;
 use crate::games::life::{Drops, Life};
 use crate::games::rin::Rin;
 
@@ -39,6 +42,21 @@ pub const GAMES: &[GameInfo] = &[
         name: "life",
         options: "drops=adjacent|anywhere (adjacent)",
         about: "the two-colour Life duel of seed 002, 19x19, as its author's program plays it",
+    },
+    GameInfo {
+        name: "advance",
+        options: "side=3..9 (6), offset=1..side-1 (3) or x=CELL,o=CELL, first=random|x|o (random)",
+        about: "sab39's hex game of advance, attack and sacrifice (seed 003)",
+    },
+    GameInfo {
+        name: "ikabegama",
+        options: "side=2..9 (7), distance=1..2(side-1) (4) or light=CELL,dark=CELL",
+        about: "Ikabegama (seed 004): Hexxagon moves, reach the enemy nest",
+    },
+    GameInfo {
+        name: "hexxagon",
+        options: "side=3..9 (5)",
+        about: "Hexxagon: growth, jump and flip on a hexagon; more tokens wins",
     },
 ];
 
@@ -143,6 +161,11 @@ impl Options {
         }
     }
 
+    fn take_text(&mut self, key: &str) -> Option<String> {
+        let i = self.items.iter().position(|(k, _)| k == key)?;
+        Some(self.items.remove(i).1)
+    }
+
     fn finish(self) -> Result<(), GameSpecError> {
         match self.items.first() {
             None => Ok(()),
@@ -182,6 +205,50 @@ pub fn with_game<V: GameVisitor>(spec: &str, visitor: V) -> Result<V::Output, Ga
             };
             options.finish()?;
             Ok(visitor.visit(Life::new(drops)))
+        }
+        "advance" => {
+            let side = options.take_usize("side", crate::games::advance::DEFAULT_SIDE)?;
+            let offset = options.take_usize("offset", crate::games::advance::DEFAULT_OFFSET)?;
+            let cells = (options.take_text("x"), options.take_text("o"));
+            let first = options.take_choice("first", &["random", "x", "o"])?;
+            options.finish()?;
+            let mut game = match cells {
+                (None, None) => Advance::with_offset(side, offset)?,
+                (Some(x), Some(o)) => Advance::with_start_cells(side, &x, &o)?,
+                _ => {
+                    return Err(spec_error(
+                        "advance: give both x= and o= start cells, or neither".into(),
+                    ));
+                }
+            };
+            match first {
+                "x" => game = game.with_first(crate::Player::ZERO),
+                "o" => game = game.with_first(crate::Player::ONE),
+                _ => {}
+            }
+            Ok(visitor.visit(game))
+        }
+        "ikabegama" => {
+            let side = options.take_usize("side", crate::games::ikabegama::DEFAULT_SIDE)?;
+            let distance =
+                options.take_usize("distance", crate::games::ikabegama::DEFAULT_DISTANCE)?;
+            let nests = (options.take_text("light"), options.take_text("dark"));
+            options.finish()?;
+            let game = match nests {
+                (None, None) => Ikabegama::with_distance(side, distance)?,
+                (Some(l), Some(d)) => Ikabegama::with_nest_cells(side, &l, &d)?,
+                _ => {
+                    return Err(spec_error(
+                        "ikabegama: give both light= and dark= nests, or neither".into(),
+                    ));
+                }
+            };
+            Ok(visitor.visit(game))
+        }
+        "hexxagon" => {
+            let side = options.take_usize("side", crate::games::hexxagon::DEFAULT_SIDE)?;
+            options.finish()?;
+            Ok(visitor.visit(Hexxagon::new(side)?))
         }
         other => unreachable!("game {other} is listed in GAMES but not built here"),
     }
@@ -224,5 +291,10 @@ mod tests {
         assert!(err("rin:size=8,size=10").contains("twice"));
         assert!(err("").contains("no game named"));
         assert!(err("life:drops=nowhere").contains("adjacent|anywhere"));
+        assert!(err("ikabegama:distance=20").contains("distance must be from 1 to 12"));
+        assert!(err("ikabegama:light=a1").contains("both"));
+        assert!(err("ikabegama:side=10").contains("side must be from 2 to 9"));
+        assert!(err("advance:x=z9,o=a1").contains("start cell 'z9'"));
+        assert!(err("hexxagon:side=2").contains("side must be from 3"));
     }
 }

@@ -1,4 +1,8 @@
 //! One module a game, each with its rules document and its tests.
 
+pub mod advance;
+pub mod grow_jump;
+pub mod hexxagon;
+pub mod ikabegama;
 pub mod life;
 pub mod rin;

@@ -1,0 +1,285 @@
+use std::collections::BTreeSet;
+
+use super::*;
+use crate::conformance::check_random_games;
+use crate::games::grow_jump::reference::distance;
+use crate::seeded_rng;
+
+fn cells(game: &Advance) -> Vec<char> {
+    game.grid()
+        .read_drawing(&game.board_rows().join("\n"))
+        .unwrap()
+}
+
+/// Every legal move by brute force over coordinates, as text.
+fn reference_moves(game: &Advance, board: &[char], me: char) -> BTreeSet<String> {
+    let g = game.grid();
+    let them = if me == 'X' { 'O' } else { 'X' };
+    let n = board.len();
+    let at = |c: usize| g.coords(c);
+    let mut out = BTreeSet::new();
+    for a in (0..n).filter(|&a| board[a] == me) {
+        for b in (0..n).filter(|&b| board[b] == '.') {
+            for c in (b + 1..n).filter(|&c| board[c] == '.') {
+                if distance(at(a), at(b)) == 1
+                    && distance(at(a), at(c)) == 1
+                    && distance(at(b), at(c)) == 1
+                {
+                    out.insert(format!(
+                        "{}>{}+{}",
+                        g.cell_name(a),
+                        g.cell_name(b),
+                        g.cell_name(c)
+                    ));
+                }
+            }
+        }
+        for p3 in (0..n).filter(|&p| board[p] == them) {
+            let (dq, dr) = (at(p3).0 - at(a).0, at(p3).1 - at(a).1);
+            if distance(at(a), at(p3)) == 2 && dq % 2 == 0 && dr % 2 == 0 {
+                let p2 = g.cell_at(at(a).0 + dq / 2, at(a).1 + dr / 2).unwrap() as usize;
+                if board[p2] == me {
+                    out.insert(format!("{}x{}", g.cell_name(a), g.cell_name(p3)));
+                }
+            }
+        }
+    }
+    let mine: Vec<usize> = (0..n).filter(|&a| board[a] == me).collect();
+    if mine.len() > 1 || out.is_empty() {
+        out.extend(mine.iter().map(|&a| format!("-{}", g.cell_name(a))));
+    }
+    out
+}
+
+fn reference_check(before: &Advance, mv: AdvanceMove, after: &Advance) -> Result<(), String> {
+    let g = before.grid();
+    let mover = before.to_move().unwrap();
+    let me = ['X', 'O'][mover.index()];
+    let board = cells(before);
+    let mut listed = Vec::new();
+    before.legal_moves(&mut listed);
+    let listed: BTreeSet<String> = listed.iter().map(|m| before.move_text(*m)).collect();
+    let expected = reference_moves(before, &board, me);
+    if listed != expected {
+        return Err(format!("moves {listed:?}, reference {expected:?}"));
+    }
+    let text = before.move_text(mv);
+    let mut next = board.clone();
+    let mut captured = [before.captured(Player::ZERO), before.captured(Player::ONE)];
+    if let Some(a) = text.strip_prefix('-') {
+        next[g.parse_cell(a).unwrap()] = '.';
+    } else if let Some((a, bc)) = text.split_once('>') {
+        let (b, c) = bc.split_once('+').unwrap();
+        next[g.parse_cell(a).unwrap()] = '.';
+        next[g.parse_cell(b).unwrap()] = me;
+        next[g.parse_cell(c).unwrap()] = me;
+    } else {
+        let (p1, p3) = text.split_once('x').unwrap();
+        let (p1, p3) = (
+            g.coords(g.parse_cell(p1).unwrap()),
+            g.parse_cell(p3).unwrap(),
+        );
+        let p2 = g
+            .cell_at((p1.0 + g.coords(p3).0) / 2, (p1.1 + g.coords(p3).1) / 2)
+            .unwrap() as usize;
+        next[p2] = '.';
+        next[p3] = me;
+        captured[mover.index()] += 1;
+    }
+    if next != cells(after) {
+        return Err(format!(
+            "board after {text} differs:\n{}",
+            after.board_rows().join("\n")
+        ));
+    }
+    let score = |p: Player, ch: char| {
+        next.iter().filter(|&&c| c == ch).count() as f64
+            + captured[p.index()] as f64
+            + if p == before.starter() { 0.0 } else { 0.5 }
+    };
+    let (x, o) = (score(Player::ZERO, 'X'), score(Player::ONE, 'O'));
+    if after.scores() != Some([x, o]) {
+        return Err(format!(
+            "scores {:?}, reference {:?}",
+            after.scores(),
+            [x, o]
+        ));
+    }
+    // No token left loses; otherwise a lead of more than 10 wins.
+    let expected = if !next.contains(&'X') || (next.contains(&'O') && o - x > 10.0) {
+        Some(Outcome::Win(Player::ONE))
+    } else if !next.contains(&'O') || x - o > 10.0 {
+        Some(Outcome::Win(Player::ZERO))
+    } else {
+        None
+    };
+    if after.outcome() != expected {
+        return Err(format!(
+            "outcome {:?}, reference {expected:?}",
+            after.outcome()
+        ));
+    }
+    Ok(())
+}
+
+fn on(side: usize, board: &str) -> Advance {
+    Advance::with_offset(side, 1)
+        .unwrap()
+        .set_up(board)
+        .unwrap()
+}
+
+#[test]
+fn default_start_is_one_token_each_three_from_the_centre() {
+    let game = Advance::default();
+    assert_eq!(game.grid().cells(), 91);
+    assert_eq!(game.board_rows()[5], ". . X . . . . . O . .");
+    assert_eq!(
+        game.scores(),
+        Some([1.0, 1.5]),
+        "X moves first until drawn; O gets the half point"
+    );
+}
+
+#[test]
+fn attack_works_in_each_of_the_six_directions() {
+    let g = hex::grid(5);
+    let centre = g.centre();
+    for dir in 0..6 {
+        let [p1, p2, p3] = g.line3(centre, dir).unwrap();
+        let mut board = vec!['.'; g.cells()];
+        board[p1] = 'X';
+        board[p2] = 'X';
+        board[p3] = 'O';
+        // A spare O token far away so O is not wiped out.
+        let spare = (0..g.cells())
+            .find(|&c| g.distance(c, centre) == 4 && g.distance(c, p3) > 2)
+            .unwrap();
+        board[spare] = 'O';
+        let drawn = g.draw(|c| board[c]).join("\n");
+        let mut game = on(5, &drawn);
+        let text = format!("{}x{}", g.cell_name(p1), g.cell_name(p3));
+        let mv = game.parse_move(&text).unwrap();
+        assert_eq!(
+            mv,
+            AdvanceMove::Attack {
+                from: p1 as u8,
+                dir: dir as u8
+            }
+        );
+        game.play(mv);
+        assert!(
+            game.tokens(Player::ZERO).has(p1) && game.tokens(Player::ZERO).has(p3),
+            "{text}"
+        );
+        assert!(
+            !game.tokens(Player::ZERO).has(p2) && !game.tokens(Player::ONE).has(p3),
+            "{text}"
+        );
+        assert_eq!(game.captured(Player::ZERO), 1);
+        assert_eq!(
+            game.scores(),
+            Some([3.0, 1.5]),
+            "2 on the board + 1 captured vs 1 + 0.5"
+        );
+    }
+}
+
+#[test]
+fn advance_replaces_one_token_by_two_in_a_triangle() {
+    let mut game = Advance::default().with_first(Player::ZERO);
+    game.play(game.parse_move("f3>e3+f4").unwrap());
+    assert_eq!(game.tokens(Player::ZERO).count(), 2);
+    assert_eq!(
+        game.move_text(game.parse_move("f3>f4+e3").unwrap()),
+        "f3>e3+f4",
+        "B and C print in reading order"
+    );
+    assert!(game.parse_move("f3>f4+f6").is_err(), "not a triangle");
+}
+
+#[test]
+fn last_token_may_be_sacrificed_only_when_nothing_else_is_legal() {
+    let game = Advance::default().with_first(Player::ZERO);
+    let x = game.tokens(Player::ZERO).first().unwrap() as u8;
+    assert!(!game.is_legal(AdvanceMove::Sacrifice(x)));
+    assert_eq!(
+        game.why_illegal(AdvanceMove::Sacrifice(x)),
+        "you may sacrifice your last token only when you have no other move"
+    );
+    // With two tokens either may be sacrificed.
+    let mut two = game;
+    two.play(two.parse_move("f3>e3+f4").unwrap());
+    two.play(two.parse_move("f9>e8+f8").unwrap());
+    assert!(two.is_legal(two.parse_move("-e3").unwrap()));
+    // X's last token in the corner, both triangles blocked by O: the sacrifice is forced, and
+    // it loses.
+    let boxed = on(3, "  X O O\n O . . .\n. . . . .\n . . . .\n  . . .");
+    let mut moves = Vec::new();
+    boxed.legal_moves(&mut moves);
+    assert_eq!(moves, vec![AdvanceMove::Sacrifice(0)]);
+    let mut after = boxed;
+    after.play(moves[0]);
+    assert_eq!(after.outcome(), Some(Outcome::Win(Player::ONE)));
+}
+
+#[test]
+fn the_second_player_gets_half_a_point() {
+    let x_first = Advance::default().with_first(Player::ZERO);
+    assert_eq!(x_first.scores(), Some([1.0, 1.5]));
+    let o_first = Advance::default().with_first(Player::ONE);
+    assert_eq!(o_first.scores(), Some([1.5, 1.0]));
+    assert_eq!(o_first.to_move(), Some(Player::ONE));
+}
+
+#[test]
+fn a_lead_of_more_than_ten_wins_and_ten_or_less_does_not() {
+    // X (who started): 1 token on the board + 10 captured = 11, against O's 1 + 0.5.
+    let mut game = on(
+        3,
+        "  X . .\n . . . .\n. . . . .\n . . . .\n  . . O\ncaptured 10 0",
+    );
+    assert_eq!(game.scores(), Some([11.0, 1.5]));
+    assert_eq!(game.outcome(), None, "9.5 is not more than 10");
+    game.play(game.parse_move("a1>a2+b2").unwrap());
+    assert_eq!(game.scores(), Some([12.0, 1.5]));
+    assert_eq!(game.outcome(), Some(Outcome::Win(Player::ZERO)), "10.5 is");
+}
+
+#[test]
+fn the_first_player_is_drawn_from_the_seed_and_recorded_in_the_spec() {
+    let mut starters = [0; 2];
+    for seed in 0..200 {
+        let mut game = Advance::default();
+        game.randomize_start(&mut seeded_rng(seed, 0));
+        let starter = game.starter();
+        starters[starter.index()] += 1;
+        assert_eq!(game.to_move(), Some(starter));
+        assert!(
+            game.spec()
+                .ends_with(["first=x", "first=o"][starter.index()])
+        );
+        let mut again = Advance::default();
+        again.randomize_start(&mut seeded_rng(seed, 0));
+        assert_eq!(again, game, "the same seed draws the same starter");
+    }
+    assert!(starters[0] > 70 && starters[1] > 70, "{starters:?}");
+    let mut fixed = Advance::default().with_first(Player::ONE);
+    fixed.randomize_start(&mut seeded_rng(1, 0));
+    assert_eq!(
+        fixed.starter(),
+        Player::ONE,
+        "a fixed first player is not redrawn"
+    );
+}
+
+#[test]
+fn conformance_on_small_and_default_boards() {
+    for (game, games) in [
+        (Advance::with_offset(4, 2).unwrap(), 150),
+        (Advance::default(), 60),
+    ] {
+        let c = check_random_games(&game, games, 51, 400, reference_check);
+        assert!(c.plies > 1000, "{c:?}");
+    }
+}

@@ -1,0 +1,176 @@
+use super::*;
+use crate::conformance::check_random_games;
+use crate::games::grow_jump::reference;
+use crate::hex::grid;
+
+fn cells(game: &Hexxagon) -> Vec<char> {
+    game.grid()
+        .read_drawing(&game.board_rows().join("\n"))
+        .unwrap()
+}
+
+fn letter(p: Player) -> char {
+    ['L', 'D'][p.index()]
+}
+
+fn reference_check(before: &Hexxagon, mv: GrowJump, after: &Hexxagon) -> Result<(), String> {
+    let g = before.grid();
+    let me = letter(before.to_move().unwrap());
+    let board = cells(before);
+    let mut listed = Vec::new();
+    before.legal_moves(&mut listed);
+    let listed: std::collections::BTreeSet<String> =
+        listed.iter().map(|m| before.move_text(*m)).collect();
+    let expected = reference::moves(g, &board, me);
+    if listed != expected {
+        return Err(format!("moves {listed:?}, reference {expected:?}"));
+    }
+    let next = reference::play(g, &board, me, &before.move_text(mv));
+    if next != cells(after) {
+        return Err(format!(
+            "board after differs:\n{}",
+            after.board_rows().join("\n")
+        ));
+    }
+    let (l, d) = (
+        next.iter().filter(|&&c| c == 'L').count(),
+        next.iter().filter(|&&c| c == 'D').count(),
+    );
+    let stuck = !next.contains(&'.')
+        || (reference::moves(g, &next, 'L').contains("pass")
+            && reference::moves(g, &next, 'D').contains("pass"));
+    let over = l == 0 || d == 0 || stuck;
+    let expected = over.then(|| match l.cmp(&d) {
+        std::cmp::Ordering::Greater => Outcome::Win(Player::ZERO),
+        std::cmp::Ordering::Less => Outcome::Win(Player::ONE),
+        std::cmp::Ordering::Equal => Outcome::Draw,
+    });
+    if after.outcome() != expected {
+        return Err(format!(
+            "outcome {:?}, reference {expected:?}",
+            after.outcome()
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+fn start_has_three_tokens_each_on_alternating_corners() {
+    let h = Hexxagon::default();
+    assert_eq!(
+        h.board_rows(),
+        [
+            "    L . . . D",
+            "   . . . . . .",
+            "  . . . . . . .",
+            " . . . . . . . .",
+            "D . . . . . . . L",
+            " . . . . . . . .",
+            "  . . . . . . .",
+            "   . . . . . .",
+            "    L . . . D",
+        ]
+    );
+    assert_eq!(h.to_move(), Some(Player::ZERO));
+    assert_eq!(grid(5).cells(), 61);
+}
+
+#[test]
+fn growth_keeps_the_source_and_flips_neighbours() {
+    let h = Hexxagon::default().set_up(
+        "    . . . . .
+            . . . . . .
+           . . . . . . .
+          . . . D . . . .
+         . . . L . . . . .
+          . . . . D . . .
+           . . . . . . .
+            . . . . . .
+             . . . . .",
+    );
+    let mut h = h.unwrap();
+    h.play(h.parse_move("e5").unwrap());
+    // e5 touches d4 and f5... the reference decides; check the flip count by hand: e5's
+    // neighbours are d4, d5, e4, e6, f4, f5; Dark has d4 and f5.
+    assert_eq!(h.scores(), Some([4.0, 0.0]));
+}
+
+#[test]
+fn jump_empties_its_source() {
+    let mut h = Hexxagon::default();
+    let before = h.tokens().0[0].count();
+    h.play(h.parse_move("a1-c1").unwrap());
+    assert_eq!(
+        h.tokens().0[0].count(),
+        before,
+        "a jump moves a token, it adds none"
+    );
+    assert!(!h.tokens().0[0].has(h.grid().parse_cell("a1").unwrap()));
+    assert!(h.tokens().0[0].has(h.grid().parse_cell("c1").unwrap()));
+}
+
+#[test]
+fn pass_only_when_nothing_else_is_legal() {
+    // Light's only token is walled in by Dark at distances 1 and 2; Dark can still move.
+    let h = Hexxagon::new(3).unwrap().set_up(
+        "  L D D
+          D D D .
+         D D D . .
+          . . . .
+           . . .",
+    );
+    let h = h.unwrap();
+    let mut moves = Vec::new();
+    h.legal_moves(&mut moves);
+    assert_eq!(moves, vec![GrowJump::Pass]);
+    let mut dark = h
+        .set_up("  L D D\n D D D .\nD D D . .\n . . . .\n  . . .\nto_move dark")
+        .unwrap();
+    assert!(
+        !dark.is_legal(GrowJump::Pass),
+        "Dark has moves, so it may not pass"
+    );
+    assert_eq!(
+        dark.why_illegal(GrowJump::Pass),
+        "you may pass only when you have no growth and no jump"
+    );
+    dark.play(dark.parse_move("c4").unwrap());
+}
+
+#[test]
+fn game_ends_when_a_side_has_no_tokens_and_when_the_board_is_full() {
+    let mut h = Hexxagon::new(3)
+        .unwrap()
+        .set_up("  . . .\n . . . .\n. L D . .\n . . . .\n  . . .")
+        .unwrap();
+    // b2 touches both c2 (Light) and c3 (Dark).
+    h.play(h.parse_move("b2").unwrap());
+    assert_eq!(
+        h.outcome(),
+        Some(Outcome::Win(Player::ZERO)),
+        "Dark's only token flipped"
+    );
+    // Dark fills the last cell (its neighbours are all Dark already); Light has more tokens.
+    let mut full = Hexxagon::new(3)
+        .unwrap()
+        .set_up("  L L L\n L L L L\nL L L D D\n D D D D\n  D D .\nto_move dark")
+        .unwrap();
+    assert_eq!(full.outcome(), None);
+    full.play(full.parse_move("e3").unwrap());
+    assert_eq!(full.scores(), Some([10.0, 9.0]));
+    assert_eq!(full.outcome(), Some(Outcome::Win(Player::ZERO)));
+}
+
+#[test]
+fn conformance_on_several_sides() {
+    for (side, games) in [(3, 200), (4, 100), (5, 60)] {
+        let c = check_random_games(
+            &Hexxagon::new(side).unwrap(),
+            games,
+            31,
+            3000,
+            reference_check,
+        );
+        assert_eq!(c.finished, games, "Hexxagon games always end: {c:?}");
+    }
+}

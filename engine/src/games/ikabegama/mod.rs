@@ -1,0 +1,286 @@
+//! Ikabegamá, "nesting over the other" (seed 004): Hexxagon's moves, and the goal of putting a
+//! token on the opponent's nest. Rules: `RULES.md` in this folder, below.
+//!
+#![doc = include_str!("RULES.md")]
+
+use crate::error::{GameSpecError, ParseMoveError, PositionError};
+use crate::game::{Game, Outcome, Player};
+use crate::games::grow_jump::{self, GrowJump, KEYS, Tokens};
+use crate::hex::{self, HexGrid};
+
+/// The default board side (127 cells).
+pub const DEFAULT_SIDE: usize = 7;
+/// The default distance between the nests.
+pub const DEFAULT_DISTANCE: usize = 4;
+
+/// An Ikabegamá position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Ikabegama {
+    tokens: Tokens,
+    hash: u64,
+    ply: u32,
+    /// The Light nest and the Dark nest, as cells.
+    nests: [u8; 2],
+    side: u8,
+    to_move: Player,
+}
+
+impl Default for Ikabegama {
+    fn default() -> Self {
+        Ikabegama::with_distance(DEFAULT_SIDE, DEFAULT_DISTANCE).expect("defaults are valid")
+    }
+}
+
+fn spec_error(reason: String) -> GameSpecError {
+    GameSpecError {
+        reason: format!("ikabegama: {reason}"),
+    }
+}
+
+impl Ikabegama {
+    /// Nests on the horizontal axis through the centre, `distance` cells apart: Light's
+    /// `⌊distance/2⌋` cells left of the centre, Dark's `⌈distance/2⌉` cells right of it
+    /// (symmetric for even distances).
+    pub fn with_distance(side: usize, distance: usize) -> Result<Ikabegama, GameSpecError> {
+        check_side(side)?;
+        let max = 2 * (side - 1);
+        if distance == 0 || distance > max {
+            return Err(spec_error(format!(
+                "distance must be from 1 to {max} on side {side}, not {distance}"
+            )));
+        }
+        let grid = hex::grid(side);
+        let light = grid
+            .cell_at(-((distance / 2) as i32), 0)
+            .expect("on the axis");
+        let dark = grid
+            .cell_at(distance.div_ceil(2) as i32, 0)
+            .expect("on the axis");
+        Ok(Self::with_nests(side, [light as usize, dark as usize]))
+    }
+
+    /// Nests on explicit cells (in the hex notation), Light's first.
+    pub fn with_nest_cells(
+        side: usize,
+        light: &str,
+        dark: &str,
+    ) -> Result<Ikabegama, GameSpecError> {
+        check_side(side)?;
+        let grid = hex::grid(side);
+        let cell = |t: &str| {
+            grid.parse_cell(t)
+                .map_err(|e| spec_error(format!("nest '{t}': {}", e.expected)))
+        };
+        let (l, d) = (cell(light)?, cell(dark)?);
+        if l == d {
+            return Err(spec_error("the two nests must be different cells".into()));
+        }
+        Ok(Self::with_nests(side, [l, d]))
+    }
+
+    fn with_nests(side: usize, nests: [usize; 2]) -> Ikabegama {
+        let mut tokens = Tokens::default();
+        tokens.0[0].insert(nests[0]);
+        tokens.0[1].insert(nests[1]);
+        Ikabegama {
+            tokens,
+            hash: grow_jump::hash_of(&tokens, 0),
+            ply: 0,
+            nests: [nests[0] as u8, nests[1] as u8],
+            side: side as u8,
+            to_move: Player::ZERO,
+        }
+    }
+
+    #[inline]
+    fn grid(&self) -> &'static HexGrid {
+        hex::grid(self.side as usize)
+    }
+
+    /// The nest of `player`.
+    #[must_use]
+    pub fn nest(&self, player: Player) -> usize {
+        self.nests[player.index()] as usize
+    }
+
+    /// The tokens of both colours.
+    #[must_use]
+    pub fn tokens(&self) -> &Tokens {
+        &self.tokens
+    }
+
+    /// The hex distance between the nests.
+    #[must_use]
+    pub fn nest_distance(&self) -> i32 {
+        self.grid()
+            .distance(self.nests[0] as usize, self.nests[1] as usize)
+    }
+}
+
+fn check_side(side: usize) -> Result<(), GameSpecError> {
+    if (2..=hex::MAX_SIDE).contains(&side) {
+        Ok(())
+    } else {
+        Err(spec_error(format!(
+            "side must be from 2 to {}, not {side}",
+            hex::MAX_SIDE
+        )))
+    }
+}
+
+impl Game for Ikabegama {
+    type Move = GrowJump;
+
+    fn name(&self) -> &'static str {
+        "ikabegama"
+    }
+
+    fn spec(&self) -> String {
+        let grid = self.grid();
+        let default_nests =
+            Ikabegama::with_distance(self.side as usize, self.nest_distance() as usize)
+                .map(|d| d.nests == self.nests)
+                .unwrap_or(false);
+        let mut options = Vec::new();
+        if self.side as usize != DEFAULT_SIDE {
+            options.push(format!("side={}", self.side));
+        }
+        if !default_nests {
+            options.push(format!(
+                "light={},dark={}",
+                grid.cell_name(self.nests[0] as usize),
+                grid.cell_name(self.nests[1] as usize)
+            ));
+        } else if self.nest_distance() as usize != DEFAULT_DISTANCE {
+            options.push(format!("distance={}", self.nest_distance()));
+        }
+        if options.is_empty() {
+            "ikabegama".into()
+        } else {
+            format!("ikabegama:{}", options.join(","))
+        }
+    }
+
+    fn player_name(&self, player: Player) -> &'static str {
+        ["light", "dark"][player.index()]
+    }
+
+    fn to_move(&self) -> Option<Player> {
+        self.outcome().is_none().then_some(self.to_move)
+    }
+
+    fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    fn legal_moves(&self, moves: &mut Vec<GrowJump>) {
+        if self.outcome().is_some() {
+            moves.clear();
+            return;
+        }
+        self.tokens
+            .list_moves(self.grid(), self.to_move.index(), moves);
+    }
+
+    fn is_legal(&self, mv: GrowJump) -> bool {
+        self.outcome().is_none() && self.tokens.is_legal(self.grid(), self.to_move.index(), mv)
+    }
+
+    fn play_unchecked(&mut self, mv: GrowJump) {
+        let me = self.to_move.index();
+        let mut hash = self.hash;
+        self.tokens.apply(self.grid(), me, mv, |colour, cell| {
+            hash ^= KEYS.piece(colour, cell)
+        });
+        self.hash = hash ^ KEYS.phase(0) ^ KEYS.phase(1);
+        self.to_move = self.to_move.other();
+        self.ply += 1;
+    }
+
+    fn why_illegal(&self, mv: GrowJump) -> String {
+        self.tokens
+            .why_illegal(self.grid(), self.to_move.index(), mv)
+    }
+
+    /// A token on the enemy nest wins; a side with no tokens loses; if neither side can grow or
+    /// jump the game can never move again and is a draw.
+    fn outcome(&self) -> Option<Outcome> {
+        for p in [Player::ZERO, Player::ONE] {
+            if self.tokens.0[p.index()].has(self.nests[p.other().index()] as usize) {
+                return Some(Outcome::Win(p));
+            }
+        }
+        for p in [Player::ZERO, Player::ONE] {
+            if self.tokens.0[p.index()].is_empty() {
+                return Some(Outcome::Win(p.other()));
+            }
+        }
+        let grid = self.grid();
+        if !self.tokens.can_move(grid, 0) && !self.tokens.can_move(grid, 1) {
+            return Some(Outcome::Draw);
+        }
+        None
+    }
+
+    fn scores(&self) -> Option<[f64; 2]> {
+        None
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        grow_jump::hash_of(&self.tokens, self.to_move.index())
+    }
+
+    fn parse_move(&self, text: &str) -> Result<GrowJump, ParseMoveError> {
+        grow_jump::parse_move(self.grid(), text)
+    }
+
+    fn move_text(&self, mv: GrowJump) -> String {
+        grow_jump::move_text(self.grid(), mv)
+    }
+
+    /// The hexagon with `L`/`D` tokens; an empty nest shows as `l` (Light's) or `d` (Dark's).
+    fn board_rows(&self) -> Vec<String> {
+        let (tokens, nests) = (self.tokens, self.nests);
+        self.grid().draw(|c| {
+            if tokens.0[0].has(c) {
+                'L'
+            } else if tokens.0[1].has(c) {
+                'D'
+            } else if c == nests[0] as usize {
+                'l'
+            } else if c == nests[1] as usize {
+                'd'
+            } else {
+                '.'
+            }
+        })
+    }
+
+    /// The hexagon drawn row by row (`L`, `D`, `.`; an empty nest may be drawn `l` or `d`; spaces
+    /// ignored) and an optional line `to_move light|dark` (default light). The nests stay this
+    /// state's.
+    fn set_up(&self, text: &str) -> Result<Ikabegama, PositionError> {
+        let (tokens, to_move) = grow_jump::read_position(
+            self.grid(),
+            text,
+            ['L', 'D'],
+            &['.', 'l', 'd'],
+            ["light", "dark"],
+        )?;
+        let to_move = Player::new(to_move.unwrap_or(0));
+        Ok(Ikabegama {
+            tokens,
+            hash: grow_jump::hash_of(&tokens, to_move.index()),
+            ply: 0,
+            to_move,
+            ..*self
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;
