@@ -295,6 +295,27 @@ pub(crate) mod reference {
         out
     }
 
+    /// Checks one step of a growth-and-jump game against the reference: the listed moves (as
+    /// text) equal the reference's, and the board after `mv` does too. Returns the board after.
+    pub fn check_step(
+        grid: &HexGrid,
+        before: &[char],
+        me: char,
+        listed: &BTreeSet<String>,
+        mv: &str,
+        after: &[char],
+    ) -> Result<Vec<char>, String> {
+        let expected = moves(grid, before, me);
+        if *listed != expected {
+            return Err(format!("moves {listed:?}, reference {expected:?}"));
+        }
+        let next = play(grid, before, me, mv);
+        if next != after {
+            return Err(format!("board after {mv} differs from the reference"));
+        }
+        Ok(next)
+    }
+
     /// `cells` after `me` plays `mv` (text).
     pub fn play(grid: &HexGrid, cells: &[char], me: char, mv: &str) -> Vec<char> {
         let mut next = cells.to_vec();
@@ -316,5 +337,132 @@ pub(crate) mod reference {
             }
         }
         next
+    }
+}
+
+/// The state every growth-and-jump game keeps: tokens, board side, side to move, plies and
+/// the incremental hash. Hexxagon and Ikabegamá wrap it and add only their goals.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    /// The tokens of both colours.
+    pub tokens: Tokens,
+    hash: u64,
+    ply: u32,
+    side: u8,
+    to_move: crate::Player,
+}
+
+impl Board {
+    /// `tokens` on a hexagon of `side` (already checked by the game), Light to move.
+    #[must_use]
+    pub fn new(side: usize, tokens: Tokens) -> Board {
+        Board {
+            tokens,
+            hash: hash_of(&tokens, 0),
+            ply: 0,
+            side: side as u8,
+            to_move: crate::Player::ZERO,
+        }
+    }
+
+    /// The grid of this board's side.
+    #[inline]
+    #[must_use]
+    pub fn grid(&self) -> &'static HexGrid {
+        crate::hex::grid(self.side as usize)
+    }
+
+    /// The side length.
+    #[must_use]
+    pub fn side(&self) -> usize {
+        self.side as usize
+    }
+
+    /// The colour whose turn it is (whether or not the game is over).
+    #[must_use]
+    pub fn mover(&self) -> crate::Player {
+        self.to_move
+    }
+
+    /// Plies played.
+    #[must_use]
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// The incremental hash.
+    #[must_use]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The hash recomputed from the tokens and the side to move.
+    #[must_use]
+    pub fn hash_from_scratch(&self) -> u64 {
+        hash_of(&self.tokens, self.to_move.index())
+    }
+
+    /// Whether neither colour can grow or jump: nothing can ever change again.
+    #[must_use]
+    pub fn stuck(&self) -> bool {
+        let grid = self.grid();
+        !self.tokens.can_move(grid, 0) && !self.tokens.can_move(grid, 1)
+    }
+
+    /// The mover's moves into `out` (cleared first).
+    pub fn list_moves(&self, out: &mut Vec<GrowJump>) {
+        self.tokens
+            .list_moves(self.grid(), self.to_move.index(), out);
+    }
+
+    /// Whether `mv` is legal for the mover.
+    #[must_use]
+    pub fn is_legal(&self, mv: GrowJump) -> bool {
+        self.tokens.is_legal(self.grid(), self.to_move.index(), mv)
+    }
+
+    /// Why `mv` is illegal for the mover.
+    #[must_use]
+    pub fn why_illegal(&self, mv: GrowJump) -> String {
+        self.tokens
+            .why_illegal(self.grid(), self.to_move.index(), mv)
+    }
+
+    /// Plays `mv` for the mover and passes the turn.
+    #[inline]
+    pub fn play(&mut self, mv: GrowJump) {
+        let mut hash = self.hash;
+        self.tokens
+            .apply(self.grid(), self.to_move.index(), mv, |colour, cell| {
+                hash ^= KEYS.piece(colour, cell)
+            });
+        self.hash = hash ^ KEYS.phase(0) ^ KEYS.phase(1);
+        self.to_move = self.to_move.other();
+        self.ply += 1;
+    }
+
+    /// Reads a move in this board's notation.
+    pub fn parse_move(&self, text: &str) -> Result<GrowJump, ParseMoveError> {
+        parse_move(self.grid(), text)
+    }
+
+    /// Prints a move in this board's notation.
+    #[must_use]
+    pub fn move_text(&self, mv: GrowJump) -> String {
+        move_text(self.grid(), mv)
+    }
+
+    /// A position on this board from text (see [`read_position`]), at ply 0.
+    pub fn set_up(&self, text: &str, empty: &[char]) -> Result<Board, crate::error::PositionError> {
+        let (tokens, to_move) =
+            read_position(self.grid(), text, ['L', 'D'], empty, ["light", "dark"])?;
+        let to_move = crate::Player::new(to_move.unwrap_or(0));
+        Ok(Board {
+            tokens,
+            hash: hash_of(&tokens, to_move.index()),
+            ply: 0,
+            side: self.side,
+            to_move,
+        })
     }
 }

@@ -4,8 +4,8 @@
 
 use crate::error::{GameSpecError, ParseMoveError, PositionError};
 use crate::game::{Game, Outcome, Player};
-use crate::games::grow_jump::{self, GrowJump, KEYS, Tokens};
-use crate::hex::{self, DIRECTIONS, HexGrid};
+use crate::games::grow_jump::{self, Board, GrowJump, Tokens};
+use crate::hex::{self, DIRECTIONS};
 
 /// The default side: 61 cells.
 pub const DEFAULT_SIDE: usize = 5;
@@ -13,11 +13,7 @@ pub const DEFAULT_SIDE: usize = 5;
 /// A Hexxagon position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Hexxagon {
-    tokens: Tokens,
-    hash: u64,
-    ply: u32,
-    side: u8,
-    to_move: Player,
+    board: Board,
 }
 
 impl Default for Hexxagon {
@@ -48,27 +44,26 @@ impl Hexxagon {
             tokens.0[k % 2].insert(corner as usize);
         }
         Ok(Hexxagon {
-            tokens,
-            hash: grow_jump::hash_of(&tokens, 0),
-            ply: 0,
-            side: side as u8,
-            to_move: Player::ZERO,
+            board: Board::new(side, tokens),
         })
     }
 
     #[inline]
-    fn grid(&self) -> &'static HexGrid {
-        hex::grid(self.side as usize)
+    fn grid(&self) -> &'static crate::hex::HexGrid {
+        self.board.grid()
     }
 
     /// The tokens of both colours.
     #[must_use]
     pub fn tokens(&self) -> &Tokens {
-        &self.tokens
+        &self.board.tokens
     }
 
     fn counts(&self) -> [u32; 2] {
-        [self.tokens.0[0].count(), self.tokens.0[1].count()]
+        [
+            self.board.tokens.0[0].count(),
+            self.board.tokens.0[1].count(),
+        ]
     }
 }
 
@@ -80,10 +75,9 @@ impl Game for Hexxagon {
     }
 
     fn spec(&self) -> String {
-        if self.side as usize == DEFAULT_SIDE {
-            "hexxagon".into()
-        } else {
-            format!("hexxagon:side={}", self.side)
+        match self.board.side() {
+            DEFAULT_SIDE => "hexxagon".into(),
+            side => format!("hexxagon:side={side}"),
         }
     }
 
@@ -92,49 +86,37 @@ impl Game for Hexxagon {
     }
 
     fn to_move(&self) -> Option<Player> {
-        self.outcome().is_none().then_some(self.to_move)
+        self.outcome().is_none().then_some(self.board.mover())
     }
 
     fn ply(&self) -> u32 {
-        self.ply
+        self.board.ply()
     }
 
     fn legal_moves(&self, moves: &mut Vec<GrowJump>) {
-        if self.outcome().is_some() {
-            moves.clear();
-            return;
+        moves.clear();
+        if self.outcome().is_none() {
+            self.board.list_moves(moves);
         }
-        self.tokens
-            .list_moves(self.grid(), self.to_move.index(), moves);
     }
 
     fn is_legal(&self, mv: GrowJump) -> bool {
-        self.outcome().is_none() && self.tokens.is_legal(self.grid(), self.to_move.index(), mv)
+        self.outcome().is_none() && self.board.is_legal(mv)
     }
 
     fn play_unchecked(&mut self, mv: GrowJump) {
-        let me = self.to_move.index();
-        let mut hash = self.hash;
-        self.tokens.apply(self.grid(), me, mv, |colour, cell| {
-            hash ^= KEYS.piece(colour, cell)
-        });
-        self.hash = hash ^ KEYS.phase(0) ^ KEYS.phase(1);
-        self.to_move = self.to_move.other();
-        self.ply += 1;
+        self.board.play(mv);
     }
 
     fn why_illegal(&self, mv: GrowJump) -> String {
-        self.tokens
-            .why_illegal(self.grid(), self.to_move.index(), mv)
+        self.board.why_illegal(mv)
     }
 
     /// Over when a side has no token, the board is full, or neither side can grow or jump.
     fn outcome(&self) -> Option<Outcome> {
         let [light, dark] = self.counts();
-        let grid = self.grid();
-        let stuck = self.tokens.empty(grid).is_empty()
-            || (!self.tokens.can_move(grid, 0) && !self.tokens.can_move(grid, 1));
-        if light == 0 || dark == 0 || stuck {
+        let full = self.board.tokens.empty(self.grid()).is_empty();
+        if light == 0 || dark == 0 || full || self.board.stuck() {
             Some(match light.cmp(&dark) {
                 std::cmp::Ordering::Greater => Outcome::Win(Player::ZERO),
                 std::cmp::Ordering::Less => Outcome::Win(Player::ONE),
@@ -151,37 +133,30 @@ impl Game for Hexxagon {
     }
 
     fn hash(&self) -> u64 {
-        self.hash
+        self.board.hash()
     }
 
     fn hash_from_scratch(&self) -> u64 {
-        grow_jump::hash_of(&self.tokens, self.to_move.index())
+        self.board.hash_from_scratch()
     }
 
     fn parse_move(&self, text: &str) -> Result<GrowJump, ParseMoveError> {
-        grow_jump::parse_move(self.grid(), text)
+        self.board.parse_move(text)
     }
 
     fn move_text(&self, mv: GrowJump) -> String {
-        grow_jump::move_text(self.grid(), mv)
+        self.board.move_text(mv)
     }
 
     fn board_rows(&self) -> Vec<String> {
-        grow_jump::draw(self.grid(), &self.tokens, ['L', 'D'])
+        grow_jump::draw(self.grid(), &self.board.tokens, ['L', 'D'])
     }
 
     /// The hexagon drawn row by row (`L` light, `D` dark, `.` empty; spaces ignored) and an
     /// optional line `to_move light|dark` (default light).
     fn set_up(&self, text: &str) -> Result<Hexxagon, PositionError> {
-        let (tokens, to_move) =
-            grow_jump::read_position(self.grid(), text, ['L', 'D'], &['.'], ["light", "dark"])?;
-        let to_move = Player::new(to_move.unwrap_or(0));
         Ok(Hexxagon {
-            tokens,
-            hash: grow_jump::hash_of(&tokens, to_move.index()),
-            ply: 0,
-            side: self.side,
-            to_move,
+            board: self.board.set_up(text, &['.'])?,
         })
     }
 }

@@ -5,7 +5,7 @@
 
 use crate::error::{GameSpecError, ParseMoveError, PositionError};
 use crate::game::{Game, Outcome, Player};
-use crate::games::grow_jump::{self, GrowJump, KEYS, Tokens};
+use crate::games::grow_jump::{Board, GrowJump, Tokens};
 use crate::hex::{self, HexGrid};
 
 /// The default board side (127 cells).
@@ -16,13 +16,9 @@ pub const DEFAULT_DISTANCE: usize = 4;
 /// An Ikabegamá position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Ikabegama {
-    tokens: Tokens,
-    hash: u64,
-    ply: u32,
+    board: Board,
     /// The Light nest and the Dark nest, as cells.
     nests: [u8; 2],
-    side: u8,
-    to_move: Player,
 }
 
 impl Default for Ikabegama {
@@ -83,18 +79,14 @@ impl Ikabegama {
         tokens.0[0].insert(nests[0]);
         tokens.0[1].insert(nests[1]);
         Ikabegama {
-            tokens,
-            hash: grow_jump::hash_of(&tokens, 0),
-            ply: 0,
+            board: Board::new(side, tokens),
             nests: [nests[0] as u8, nests[1] as u8],
-            side: side as u8,
-            to_move: Player::ZERO,
         }
     }
 
     #[inline]
     fn grid(&self) -> &'static HexGrid {
-        hex::grid(self.side as usize)
+        self.board.grid()
     }
 
     /// The nest of `player`.
@@ -106,7 +98,7 @@ impl Ikabegama {
     /// The tokens of both colours.
     #[must_use]
     pub fn tokens(&self) -> &Tokens {
-        &self.tokens
+        &self.board.tokens
     }
 
     /// The hex distance between the nests.
@@ -138,12 +130,12 @@ impl Game for Ikabegama {
     fn spec(&self) -> String {
         let grid = self.grid();
         let default_nests =
-            Ikabegama::with_distance(self.side as usize, self.nest_distance() as usize)
+            Ikabegama::with_distance(self.board.side(), self.nest_distance() as usize)
                 .map(|d| d.nests == self.nests)
                 .unwrap_or(false);
         let mut options = Vec::new();
-        if self.side as usize != DEFAULT_SIDE {
-            options.push(format!("side={}", self.side));
+        if self.board.side() != DEFAULT_SIDE {
+            options.push(format!("side={}", self.board.side()));
         }
         if !default_nests {
             options.push(format!(
@@ -166,60 +158,47 @@ impl Game for Ikabegama {
     }
 
     fn to_move(&self) -> Option<Player> {
-        self.outcome().is_none().then_some(self.to_move)
+        self.outcome().is_none().then_some(self.board.mover())
     }
 
     fn ply(&self) -> u32 {
-        self.ply
+        self.board.ply()
     }
 
     fn legal_moves(&self, moves: &mut Vec<GrowJump>) {
-        if self.outcome().is_some() {
-            moves.clear();
-            return;
+        moves.clear();
+        if self.outcome().is_none() {
+            self.board.list_moves(moves);
         }
-        self.tokens
-            .list_moves(self.grid(), self.to_move.index(), moves);
     }
 
     fn is_legal(&self, mv: GrowJump) -> bool {
-        self.outcome().is_none() && self.tokens.is_legal(self.grid(), self.to_move.index(), mv)
+        self.outcome().is_none() && self.board.is_legal(mv)
     }
 
     fn play_unchecked(&mut self, mv: GrowJump) {
-        let me = self.to_move.index();
-        let mut hash = self.hash;
-        self.tokens.apply(self.grid(), me, mv, |colour, cell| {
-            hash ^= KEYS.piece(colour, cell)
-        });
-        self.hash = hash ^ KEYS.phase(0) ^ KEYS.phase(1);
-        self.to_move = self.to_move.other();
-        self.ply += 1;
+        self.board.play(mv);
     }
 
     fn why_illegal(&self, mv: GrowJump) -> String {
-        self.tokens
-            .why_illegal(self.grid(), self.to_move.index(), mv)
+        self.board.why_illegal(mv)
     }
 
     /// A token on the enemy nest wins; a side with no tokens loses; if neither side can grow or
     /// jump the game can never move again and is a draw.
     fn outcome(&self) -> Option<Outcome> {
+        let tokens = &self.board.tokens.0;
         for p in [Player::ZERO, Player::ONE] {
-            if self.tokens.0[p.index()].has(self.nests[p.other().index()] as usize) {
+            if tokens[p.index()].has(self.nests[p.other().index()] as usize) {
                 return Some(Outcome::Win(p));
             }
         }
         for p in [Player::ZERO, Player::ONE] {
-            if self.tokens.0[p.index()].is_empty() {
+            if tokens[p.index()].is_empty() {
                 return Some(Outcome::Win(p.other()));
             }
         }
-        let grid = self.grid();
-        if !self.tokens.can_move(grid, 0) && !self.tokens.can_move(grid, 1) {
-            return Some(Outcome::Draw);
-        }
-        None
+        self.board.stuck().then_some(Outcome::Draw)
     }
 
     fn scores(&self) -> Option<[f64; 2]> {
@@ -227,24 +206,24 @@ impl Game for Ikabegama {
     }
 
     fn hash(&self) -> u64 {
-        self.hash
+        self.board.hash()
     }
 
     fn hash_from_scratch(&self) -> u64 {
-        grow_jump::hash_of(&self.tokens, self.to_move.index())
+        self.board.hash_from_scratch()
     }
 
     fn parse_move(&self, text: &str) -> Result<GrowJump, ParseMoveError> {
-        grow_jump::parse_move(self.grid(), text)
+        self.board.parse_move(text)
     }
 
     fn move_text(&self, mv: GrowJump) -> String {
-        grow_jump::move_text(self.grid(), mv)
+        self.board.move_text(mv)
     }
 
     /// The hexagon with `L`/`D` tokens; an empty nest shows as `l` (Light's) or `d` (Dark's).
     fn board_rows(&self) -> Vec<String> {
-        let (tokens, nests) = (self.tokens, self.nests);
+        let (tokens, nests) = (self.board.tokens, self.nests);
         self.grid().draw(|c| {
             if tokens.0[0].has(c) {
                 'L'
@@ -264,20 +243,9 @@ impl Game for Ikabegama {
     /// ignored) and an optional line `to_move light|dark` (default light). The nests stay this
     /// state's.
     fn set_up(&self, text: &str) -> Result<Ikabegama, PositionError> {
-        let (tokens, to_move) = grow_jump::read_position(
-            self.grid(),
-            text,
-            ['L', 'D'],
-            &['.', 'l', 'd'],
-            ["light", "dark"],
-        )?;
-        let to_move = Player::new(to_move.unwrap_or(0));
         Ok(Ikabegama {
-            tokens,
-            hash: grow_jump::hash_of(&tokens, to_move.index()),
-            ply: 0,
-            to_move,
-            ..*self
+            board: self.board.set_up(text, &['.', 'l', 'd'])?,
+            nests: self.nests,
         })
     }
 }
