@@ -1,17 +1,153 @@
-//! Game-playing agents for Ringside, generic over [`ringside_engine::Game`].
+//! Game-playing agents for Ringside, generic over the engine's [`Game`] trait.
 //!
-//! For now only the uniform random player exists; alpha-beta and MCTS follow.
+//! Agents are built from text specs ([`AgentSpec`]): `random`, `alphabeta:depth=3,eval=material`,
+//! `mcts:iters=2000,c=1.4,score=moves`, … Every agent is seeded, `Send`, and cheap to build, so
+//! the arena builds two per game and plays thousands of games in parallel. With a seed and a
+//! budget that is not wall-clock time, an agent picks the same move every time.
+//!
+//! ```
+//! use ringside_agents::{Agent, AgentSpec};
+//! use ringside_engine::{Game, games::rin::Rin};
+//!
+//! let spec = AgentSpec::parse("mcts:iters=200").unwrap();
+//! let rin = Rin::new(6).unwrap();
+//! let mut agent = spec.build(&rin, 7).unwrap();
+//! let decision = agent.choose(&rin);
+//! assert!(rin.is_legal(decision.mv));
+//! assert_eq!(decision.stats.iterations, 200);
+//! ```
+//!
+//! # Who moves comes from the state
+//! Rin plays B, W, W, B, B, …; other games pass. Alpha-beta negates a child's value only when
+//! the side to move changed between parent and child, and MCTS credits each node's reward to
+//! the player who moved into it. Nothing here reads ply parity.
+//!
+//! # Scoring: `score=win` and `score=moves`
+//! The idea of seed 004: win in as few moves as possible, lose in as many as possible.
+//!
+//! **Alpha-beta.** With `WIN = 1 000 000` and `d` the plies from the root to the finished
+//! position, a win is worth `WIN − d` and a loss `−(WIN − d)` under `score=moves`; under
+//! `score=win` they are `WIN` and `−WIN`. A draw is 0. Evaluations are clamped to
+//! `±WIN / 2`, strictly inside that band, so any forced result outranks any evaluation, and
+//! among forced wins the fastest is best, among forced losses the slowest.
+//!
+//! **MCTS.** A playout from the root that ends after `L` plies with a win for player W gives W
+//! the reward `r = +1` and the other player `−1` (a draw gives both 0). Under `score=moves` the
+//! reward is corrected by the relative bonus of Pepels, Tak, Lanctot and Winands
+//! ("Quality-based Rewards for Monte-Carlo Tree Search Simulations", ECAI 2014):
+//!
+//! ```text
+//! λ = (L̄_W − L) / σ_W                   L̄_W, σ_W: mean and standard deviation of the
+//!                                        lengths of W's earlier wins in this search
+//! b = 2 / (1 + e^(−k·λ)) − 1             in (−1, 1); positive for a shorter win than usual
+//! reward(W) = r + sgn(r)·a·b = 1 + a·b,  reward(other) = −(1 + a·b)
+//! ```
+//!
+//! so a shorter win is worth more to the winner, and a longer loss is less bad to the loser.
+//! `a` (default 0.25) and `k` (default 1.0) are the spec's `a=` and `k=`. The bonus applies once
+//! W has won at least two playouts with lengths that differ (σ_W > 0).
+//!
+//! A playout cut after `playout=K` plies is scored by the evaluation `v` from W's side as
+//! `tanh(v / 4)` for each player (no bonus).
+//!
+//! **MCTS-Solver.** A node whose result is proven carries its winner and its distance `D` in
+//! plies to the end. A node whose mover has a child proven to win is proven won at distance
+//! `1 + min D` over such children; a node whose children are all proven and none wins for its
+//! mover is proven lost at `1 + max D` (or drawn, if a child is a proven draw). The root plays
+//! the shortest proven win, else the most visited unproven child, else the longest proven
+//! loss.
 
-use rand::Rng;
-use ringside_engine::Game;
+pub mod alphabeta;
+pub mod eval;
+pub mod mcts;
+pub mod random;
+pub mod spec;
 
-/// The uniformly random player: any legal move, each with the same chance.
-///
-/// `scratch` is reused between calls so that choosing a move does not allocate.
-pub fn random_move<G: Game, R: Rng + ?Sized>(
-    state: &G,
-    rng: &mut R,
-    scratch: &mut Vec<G::Move>,
-) -> Option<G::Move> {
-    state.random_move(rng, scratch)
+use std::time::Duration;
+
+use ringside_engine::{Features, Game, seeded_rng};
+
+pub use alphabeta::AlphaBeta;
+pub use eval::Evaluator;
+pub use mcts::Mcts;
+pub use random::RandomAgent;
+pub use spec::{AgentSpec, Scoring, SpecError};
+
+/// What one decision cost.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SearchStats {
+    /// Positions searched (alpha-beta) or tree nodes held (MCTS).
+    pub nodes: u64,
+    /// MCTS iterations.
+    pub iterations: u64,
+    /// The deepest completed alpha-beta iteration, or the deepest MCTS selection.
+    pub depth: u32,
+    /// Wall-clock time of the decision.
+    pub time: Duration,
+    /// The search's value of the position for the mover, if it has one (alpha-beta: in
+    /// the scoring units of the crate docs; MCTS: mean reward of the chosen move).
+    pub value: Option<f64>,
+}
+
+/// A move and what choosing it cost.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Decision<M> {
+    /// The move to play.
+    pub mv: M,
+    /// Its cost.
+    pub stats: SearchStats,
+}
+
+/// A player: picks a move in a position where the game goes on.
+pub trait Agent<G: Game>: Send {
+    /// Chooses a move for the player to move in `state`.
+    ///
+    /// # Panics
+    /// When the game is over; the arena never asks then.
+    fn choose(&mut self, state: &G) -> Decision<G::Move>;
+}
+
+/// Any agent, so the arena can hold either seat's player in one type without `dyn`.
+#[derive(Debug)]
+pub enum AnyAgent<G: Game> {
+    /// The random player.
+    Random(RandomAgent<G>),
+    /// Alpha-beta.
+    AlphaBeta(Box<AlphaBeta<G>>),
+    /// MCTS.
+    Mcts(Box<Mcts<G>>),
+}
+
+impl<G: Game + Features> Agent<G> for AnyAgent<G> {
+    fn choose(&mut self, state: &G) -> Decision<G::Move> {
+        match self {
+            AnyAgent::Random(a) => a.choose(state),
+            AnyAgent::AlphaBeta(a) => a.choose(state),
+            AnyAgent::Mcts(a) => a.choose(state),
+        }
+    }
+}
+
+impl AgentSpec {
+    /// Builds the agent for the game of `state` (whose features the evaluation weights),
+    /// seeded with `seed`.
+    pub fn build<G: Game + Features>(
+        &self,
+        state: &G,
+        seed: u64,
+    ) -> Result<AnyAgent<G>, SpecError> {
+        let rng = seeded_rng(seed, 0xA6E27);
+        Ok(match self {
+            AgentSpec::Random => AnyAgent::Random(RandomAgent::new(rng)),
+            AgentSpec::AlphaBeta(s) => AnyAgent::AlphaBeta(Box::new(AlphaBeta::new(
+                s.clone(),
+                Evaluator::new(&s.eval, state)?,
+            ))),
+            AgentSpec::Mcts(s) => AnyAgent::Mcts(Box::new(Mcts::new(
+                s.clone(),
+                Evaluator::new(&s.eval, state)?,
+                rng,
+            ))),
+        })
+    }
 }

@@ -51,7 +51,7 @@ struct Playouts {
 impl GameVisitor for Playouts {
     type Output = Tally;
 
-    fn visit<G: Game>(self, start: G) -> Tally {
+    fn visit<G: Game + ringside_engine::Features>(self, start: G) -> Tally {
         let chunks = self.games.div_ceil(CHUNK);
         (0..chunks)
             .into_par_iter()

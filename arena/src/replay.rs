@@ -29,7 +29,7 @@ struct Replay<'a> {
 impl GameVisitor for Replay<'_> {
     type Output = Result<String, CliError>;
 
-    fn visit<G: Game>(self, start: G) -> Self::Output {
+    fn visit<G: Game + ringside_engine::Features>(self, start: G) -> Self::Output {
         let state = play_moves(start, self.moves)?;
         Ok(if self.json {
             format!("{}\n", position_json(&state))

@@ -21,6 +21,7 @@
 pub mod bitboard;
 pub mod conformance;
 pub mod error;
+pub mod features;
 mod game;
 pub mod games;
 pub mod hex;
@@ -29,6 +30,7 @@ pub mod square;
 pub mod zobrist;
 
 pub use error::{GameSpecError, IllegalMove, ParseMoveError, PositionError};
+pub use features::{Features, MAX_FEATURES};
 pub use game::{Game, Outcome, Player, random_playout};
 
 use rand::SeedableRng;

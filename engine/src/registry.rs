@@ -4,20 +4,20 @@
 //! options, for example `rin` or `rin:size=8`. [`with_game`] builds the start position and
 //! hands it to a [`GameVisitor`], whose generic code then runs monomorphised for that game.
 
-use crate::Game;
 use crate::error::GameSpecError;
 use crate::games::advance::Advance;
 use crate::games::hexxagon::Hexxagon;
 use crate::games::ikabegama::Ikabegama;
 use crate::games::life::{Drops, Life};
 use crate::games::rin::Rin;
+use crate::{Features, Game};
 
 /// Generic code to run on a game chosen at run time.
 pub trait GameVisitor {
     /// What the visit returns.
     type Output;
     /// Runs with the start position of the chosen game.
-    fn visit<G: Game>(self, start: G) -> Self::Output;
+    fn visit<G: Game + Features>(self, start: G) -> Self::Output;
 }
 
 /// A game the registry knows: its name, its options and a line about it.
@@ -261,7 +261,7 @@ mod tests {
     struct Spec;
     impl GameVisitor for Spec {
         type Output = String;
-        fn visit<G: Game>(self, start: G) -> String {
+        fn visit<G: Game + crate::Features>(self, start: G) -> String {
             start.spec()
         }
     }

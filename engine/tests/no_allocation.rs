@@ -48,7 +48,7 @@ struct PlayoutAllocations;
 
 impl GameVisitor for PlayoutAllocations {
     type Output = u64;
-    fn visit<G: Game>(self, start: G) -> u64 {
+    fn visit<G: Game + ringside_engine::Features>(self, start: G) -> u64 {
         let mut scratch = Vec::new();
         let mut rng = seeded_rng(5, 0);
         let cap = 2_000;

@@ -560,5 +560,16 @@ impl Game for Advance {
     }
 }
 
+impl crate::Features for Advance {
+    fn feature_names(&self) -> &'static [&'static str] {
+        &["material"]
+    }
+
+    /// `material`: the score (tokens on the board, tokens captured, the half point).
+    fn features(&self, player: Player, out: &mut [f64; crate::MAX_FEATURES]) {
+        out[0] = self.score(player);
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -161,5 +161,16 @@ impl Game for Hexxagon {
     }
 }
 
+impl crate::Features for Hexxagon {
+    fn feature_names(&self) -> &'static [&'static str] {
+        &["material"]
+    }
+
+    /// `material`: tokens on the board.
+    fn features(&self, player: Player, out: &mut [f64; crate::MAX_FEATURES]) {
+        out[0] = f64::from(self.board.tokens.0[player.index()].count());
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -250,5 +250,26 @@ impl Game for Ikabegama {
     }
 }
 
+impl crate::Features for Ikabegama {
+    fn feature_names(&self) -> &'static [&'static str] {
+        &["material", "nest_distance"]
+    }
+
+    /// `material`: tokens; `nest_distance`: minus the distance from the player's nearest token
+    /// to the enemy nest (nearer is larger; no token at all counts as twice the board's side).
+    fn features(&self, player: Player, out: &mut [f64; crate::MAX_FEATURES]) {
+        let grid = self.grid();
+        let own = self.board.tokens.0[player.index()];
+        let target = self.nests[player.other().index()] as usize;
+        let nearest = own
+            .points()
+            .map(|c| grid.distance(c, target))
+            .min()
+            .unwrap_or(2 * grid.side() as i32);
+        out[0] = f64::from(own.count());
+        out[1] = -f64::from(nearest);
+    }
+}
+
 #[cfg(test)]
 mod tests;

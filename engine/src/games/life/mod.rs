@@ -474,5 +474,16 @@ impl Game for Life {
     }
 }
 
+impl crate::Features for Life {
+    fn feature_names(&self) -> &'static [&'static str] {
+        &["material"]
+    }
+
+    /// `material`: stones on the board.
+    fn features(&self, player: Player, out: &mut [f64; crate::MAX_FEATURES]) {
+        out[0] = f64::from(self.count(player));
+    }
+}
+
 #[cfg(test)]
 mod tests;

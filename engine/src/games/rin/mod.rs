@@ -515,5 +515,32 @@ impl Game for Rin {
     }
 }
 
+impl crate::Features for Rin {
+    fn feature_names(&self) -> &'static [&'static str] {
+        &["material", "immune", "alive"]
+    }
+
+    /// `material`: stones; `immune`: stones joined to the safe zone through stones of their own
+    /// colour (they can never be captured); `alive`: stones with a path of their own stones and
+    /// empty points to the safe zone.
+    fn features(&self, player: Player, out: &mut [f64; crate::MAX_FEATURES]) {
+        let own = self.stones[player.index()];
+        let edge = self.geometry().edge;
+        let reach = |through: Bb256| {
+            let mut r = through & edge;
+            loop {
+                let grown = r.dilate() & through;
+                if grown == r {
+                    return r;
+                }
+                r = grown;
+            }
+        };
+        out[0] = f64::from(own.count());
+        out[1] = f64::from(reach(own).count());
+        out[2] = f64::from((reach(own | self.empty()) & own).count());
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,313 @@
+//! Alpha-beta search: negamax with iterative deepening, a transposition table and move
+//! ordering (table move, then killers, then history).
+//!
+//! Values are from the view of the player to move at each node. A child's value is negated
+//! only when the side to move changed between parent and child, so Rin's double moves and
+//! passes are searched correctly. A finished child is valued from the parent's mover's view.
+
+use std::hash::{Hash, Hasher};
+use std::time::Instant;
+
+use ringside_engine::{Features, Game, Outcome, Player};
+
+use crate::eval::Evaluator;
+use crate::spec::{AlphaBetaSpec, Scoring};
+use crate::{Agent, Decision, SearchStats};
+
+/// The value of a win at the root (see the crate docs).
+pub const WIN: i32 = 1_000_000;
+/// Evaluations are clamped to ±this, strictly inside the band of forced results.
+pub const EVAL_LIMIT: i32 = WIN / 2;
+/// Evaluation units per material unit (one stone is worth 100).
+pub const EVAL_SCALE: f64 = 100.0;
+const INF: i32 = WIN + 1;
+/// Values this close to ±WIN are forced results whose distance is adjusted in the table.
+const RESULT_BAND: i32 = WIN / 4;
+const HISTORY_SIZE: usize = 4096;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Entry<M> {
+    key: u64,
+    value: i32,
+    depth: u8,
+    bound: Bound,
+    mv: Option<M>,
+}
+
+/// The alpha-beta agent.
+#[derive(Debug)]
+pub struct AlphaBeta<G: Game> {
+    spec: AlphaBetaSpec,
+    eval: Evaluator,
+    table: Vec<Option<Entry<G::Move>>>,
+    killers: Vec<[Option<G::Move>; 2]>,
+    history: Vec<i32>,
+    /// Ordered moves of each ply, reused between nodes.
+    ordered: Vec<Vec<(i32, usize, G::Move)>>,
+    scratch: Vec<G::Move>,
+    nodes: u64,
+    deadline: Option<Instant>,
+    enforce_budget: bool,
+    stopped: bool,
+    root_move: Option<G::Move>,
+}
+
+/// A small, fixed hasher for the history table's move slots.
+struct MoveHasher(u64);
+
+impl Hasher for MoveHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517C_C1B7_2722_0A95);
+        }
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+fn history_slot<M: Hash>(mv: &M) -> usize {
+    let mut h = MoveHasher(0);
+    mv.hash(&mut h);
+    (h.finish() >> 20) as usize % HISTORY_SIZE
+}
+
+impl<G: Game + Features> AlphaBeta<G> {
+    /// An alpha-beta agent with these settings and this evaluation. The table is allocated on
+    /// the first search, so building is cheap.
+    #[must_use]
+    pub fn new(spec: AlphaBetaSpec, eval: Evaluator) -> Self {
+        AlphaBeta {
+            spec,
+            eval,
+            table: Vec::new(),
+            killers: Vec::new(),
+            history: Vec::new(),
+            ordered: Vec::new(),
+            scratch: Vec::new(),
+            nodes: 0,
+            deadline: None,
+            enforce_budget: false,
+            stopped: false,
+            root_move: None,
+        }
+    }
+
+    /// Searches `state` by iterative deepening within the budget and returns the best move of
+    /// the deepest finished iteration, its value for the mover, and that depth.
+    pub fn analyse(&mut self, state: &G) -> (Option<G::Move>, i32, u32) {
+        let started = Instant::now();
+        if self.table.is_empty() {
+            self.table = vec![None; 1 << self.spec.tt_bits];
+            self.history = vec![0; HISTORY_SIZE];
+        }
+        let max_depth = self.spec.depth as usize;
+        if self.killers.len() < max_depth + 2 {
+            self.killers.resize(max_depth + 2, [None, None]);
+            self.ordered.resize_with(max_depth + 2, Vec::new);
+        }
+        self.nodes = 0;
+        self.stopped = false;
+        self.deadline = self.spec.time.map(|t| started + t);
+        let me = state
+            .to_move()
+            .expect("analyse needs a game that is not over");
+        let mut best = (None, 0, 0);
+        for depth in 1..=self.spec.depth {
+            // The first iteration always finishes, so there is always a move.
+            self.enforce_budget = depth > 1;
+            self.root_move = None;
+            let value = self.negamax(state, depth, 0, -INF, INF, me);
+            if self.stopped {
+                break;
+            }
+            best = (self.root_move, value, depth);
+        }
+        best
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        if !self.enforce_budget {
+            return false;
+        }
+        if self.spec.nodes.is_some_and(|n| self.nodes >= n) {
+            self.stopped = true;
+        }
+        if self.nodes % 1024 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    fn result_value(&self, outcome: Outcome, me: Player, ply: u32) -> i32 {
+        let win = match self.spec.score {
+            Scoring::Win => WIN,
+            Scoring::Moves => WIN - ply as i32,
+        };
+        match outcome {
+            Outcome::Draw => 0,
+            Outcome::Win(p) if p == me => win,
+            Outcome::Win(_) => -win,
+        }
+    }
+
+    /// The evaluation for `me`, in search units, clamped inside the band of results.
+    fn static_value(&self, state: &G, me: Player) -> i32 {
+        let v = (self.eval.evaluate(state, me) * EVAL_SCALE).round();
+        v.clamp(-f64::from(EVAL_LIMIT), f64::from(EVAL_LIMIT)) as i32
+    }
+
+    /// Forced results are stored relative to the node, so a transposition at another ply
+    /// reads the right distance.
+    fn table_value(&self, v: i32, ply: u32) -> i32 {
+        match self.spec.score {
+            Scoring::Moves if v > WIN - RESULT_BAND => v + ply as i32,
+            Scoring::Moves if v < -(WIN - RESULT_BAND) => v - ply as i32,
+            _ => v,
+        }
+    }
+
+    fn read_table_value(&self, v: i32, ply: u32) -> i32 {
+        match self.spec.score {
+            Scoring::Moves if v > WIN - RESULT_BAND => v - ply as i32,
+            Scoring::Moves if v < -(WIN - RESULT_BAND) => v + ply as i32,
+            _ => v,
+        }
+    }
+
+    fn negamax(
+        &mut self,
+        state: &G,
+        depth: u32,
+        ply: u32,
+        mut alpha: i32,
+        beta: i32,
+        me: Player,
+    ) -> i32 {
+        self.nodes += 1;
+        if let Some(outcome) = state.outcome() {
+            return self.result_value(outcome, me, ply);
+        }
+        if depth == 0 {
+            return self.static_value(state, me);
+        }
+        if self.out_of_budget() {
+            return 0;
+        }
+        let key = state.hash();
+        let slot = key as usize & (self.table.len() - 1);
+        let mut table_move = None;
+        if let Some(e) = self.table[slot].filter(|e| e.key == key) {
+            table_move = e.mv;
+            // Only an entry of exactly this depth is used for its value: the search then
+            // returns the fixed-depth minimax value, as its tests require.
+            if e.depth as u32 == depth && ply > 0 {
+                let v = self.read_table_value(e.value, ply);
+                match e.bound {
+                    Bound::Exact => return v,
+                    Bound::Lower if v >= beta => return v,
+                    Bound::Upper if v <= alpha => return v,
+                    _ => {}
+                }
+            }
+        }
+
+        let p = ply as usize;
+        let mut ordered = std::mem::take(&mut self.ordered[p]);
+        state.legal_moves(&mut self.scratch);
+        ordered.clear();
+        let killers = self.killers[p];
+        for (i, &mv) in self.scratch.iter().enumerate() {
+            let score = if Some(mv) == table_move {
+                1 << 30
+            } else if Some(mv) == killers[0] {
+                1 << 29
+            } else if Some(mv) == killers[1] {
+                1 << 28
+            } else {
+                self.history[history_slot(&mv)]
+            };
+            ordered.push((score, i, mv));
+        }
+        ordered.sort_unstable_by_key(|&(score, i, _)| (std::cmp::Reverse(score), i));
+
+        let original_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        for &(_, _, mv) in &ordered {
+            let mut child = state.clone();
+            child.play_unchecked(mv);
+            let child_me = child.to_move().unwrap_or(me);
+            let v = if child_me == me {
+                self.negamax(&child, depth - 1, ply + 1, alpha, beta, me)
+            } else {
+                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, child_me)
+            };
+            if self.stopped {
+                self.ordered[p] = ordered;
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = Some(mv);
+                if ply == 0 {
+                    self.root_move = Some(mv);
+                }
+            }
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                if Some(mv) != table_move {
+                    let k = &mut self.killers[p];
+                    if k[0] != Some(mv) {
+                        k[1] = k[0];
+                        k[0] = Some(mv);
+                    }
+                    let h = &mut self.history[history_slot(&mv)];
+                    *h = (*h + (depth * depth) as i32).min(1 << 27);
+                }
+                break;
+            }
+        }
+        self.ordered[p] = ordered;
+        let bound = if best <= original_alpha {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.table[slot] = Some(Entry {
+            key,
+            value: self.table_value(best, ply),
+            depth: depth as u8,
+            bound,
+            mv: best_move,
+        });
+        best
+    }
+}
+
+impl<G: Game + Features> Agent<G> for AlphaBeta<G> {
+    fn choose(&mut self, state: &G) -> Decision<G::Move> {
+        let started = Instant::now();
+        let (mv, value, depth) = self.analyse(state);
+        let mv = mv.expect("a live position has a move and depth 1 always finishes");
+        Decision {
+            mv,
+            stats: SearchStats {
+                nodes: self.nodes,
+                iterations: 0,
+                depth,
+                time: started.elapsed(),
+                value: Some(f64::from(value)),
+            },
+        }
+    }
+}

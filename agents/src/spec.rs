@@ -1,0 +1,472 @@
+//! Agent specs: `kind[:key=value,…]`, parsed into a checked [`AgentSpec`] and printed back in
+//! full (every option, defaults included), so a CSV row names exactly what played.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::time::Duration;
+
+/// A spec that cannot be read: names the kind or key at fault and what is allowed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpecError {
+    /// What is wrong and what is allowed.
+    pub reason: String,
+}
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+fn error(reason: String) -> SpecError {
+    SpecError { reason }
+}
+
+/// How a search scores a finished game (see the crate docs for the formulas).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scoring {
+    /// A win is a win, whenever it comes.
+    Win,
+    /// Win in as few moves as possible, lose in as many as possible.
+    Moves,
+}
+
+/// Which weights an evaluation starts from before a weights file overrides them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EvalKind {
+    /// Only `material` (weight 1): the seeds' material balance.
+    Material,
+    /// Every feature the game measures, with the default weights of [`crate::eval`].
+    Rich,
+}
+
+/// The settings of an evaluation: its kind and any weights read from a file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EvalSpec {
+    /// The starting weights.
+    pub kind: EvalKind,
+    /// The weights file, if one was given (kept for printing the spec).
+    pub weights_file: Option<String>,
+    /// Weights from the file, by feature name.
+    pub weights: BTreeMap<String, f64>,
+}
+
+/// Alpha-beta settings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AlphaBetaSpec {
+    /// Deepest iteration of iterative deepening.
+    pub depth: u32,
+    /// Stop after this many nodes (the last finished iteration's move is played).
+    pub nodes: Option<u64>,
+    /// Stop after this much time.
+    pub time: Option<Duration>,
+    /// The evaluation at the horizon.
+    pub eval: EvalSpec,
+    /// Win or move-count scoring.
+    pub score: Scoring,
+    /// log2 of the transposition table's entries.
+    pub tt_bits: u8,
+}
+
+/// MCTS settings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MctsSpec {
+    /// Iterations per move.
+    pub iterations: Option<u64>,
+    /// Time per move.
+    pub time: Option<Duration>,
+    /// UCT exploration constant.
+    pub c: f64,
+    /// Cut playouts after this many plies and score them by the evaluation.
+    pub playout_cap: Option<u32>,
+    /// The evaluation of cut playouts.
+    pub eval: EvalSpec,
+    /// Win or move-count rewards.
+    pub score: Scoring,
+    /// MCTS-Solver on or off.
+    pub solver: bool,
+    /// Keep the subtree of the position reached between moves.
+    pub reuse: bool,
+    /// The largest bonus of move-count rewards (`a` of the formula).
+    pub bonus: f64,
+    /// The steepness of the move-count bonus (`k` of the formula).
+    pub steepness: f64,
+    /// Most tree nodes kept (the tree stops growing there).
+    pub max_nodes: u32,
+}
+
+/// A checked agent spec.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AgentSpec {
+    /// Uniformly random moves.
+    Random,
+    /// Alpha-beta search.
+    AlphaBeta(AlphaBetaSpec),
+    /// Monte Carlo tree search.
+    Mcts(MctsSpec),
+}
+
+/// The kinds of agents and their keys, for `--help` and error messages.
+pub const AGENT_KINDS: &[(&str, &str)] = &[
+    ("random", "no options"),
+    (
+        "alphabeta",
+        "depth=N (3), nodes=N, time_ms=N, eval=material|rich (material), weights=FILE.json, score=win|moves (win), tt_bits=10..26 (16)",
+    ),
+    (
+        "mcts",
+        "iters=N (1000), time_ms=N, c=F (1.4), playout=N plies (full game), eval=material|rich (material), weights=FILE.json, score=win|moves (win), solver=on|off (on), reuse=on|off (on), a=F (0.25), k=F (1.0), max_nodes=N (4000000)",
+    ),
+];
+
+/// Reads the `key=value` options of one kind; each read consumes its key.
+struct Options {
+    kind: &'static str,
+    items: Vec<(String, String)>,
+}
+
+impl Options {
+    fn take(&mut self, key: &str) -> Option<String> {
+        let i = self.items.iter().position(|(k, _)| k == key)?;
+        Some(self.items.remove(i).1)
+    }
+
+    fn number<T: std::str::FromStr>(
+        &mut self,
+        key: &str,
+        what: &str,
+    ) -> Result<Option<T>, SpecError> {
+        match self.take(key) {
+            None => Ok(None),
+            Some(v) => v
+                .parse()
+                .map(Some)
+                .map_err(|_| error(format!("{}: {key} takes {what}, not '{v}'", self.kind))),
+        }
+    }
+
+    fn choice(
+        &mut self,
+        key: &str,
+        allowed: &[&'static str],
+    ) -> Result<Option<&'static str>, SpecError> {
+        match self.take(key) {
+            None => Ok(None),
+            Some(v) => allowed
+                .iter()
+                .copied()
+                .find(|a| *a == v)
+                .map(Some)
+                .ok_or_else(|| {
+                    error(format!(
+                        "{}: {key} must be one of {}, not '{v}'",
+                        self.kind,
+                        allowed.join("|")
+                    ))
+                }),
+        }
+    }
+
+    fn on_off(&mut self, key: &str, default: bool) -> Result<bool, SpecError> {
+        Ok(self
+            .choice(key, &["on", "off"])?
+            .map_or(default, |v| v == "on"))
+    }
+
+    fn eval(&mut self) -> Result<EvalSpec, SpecError> {
+        let kind = match self.choice("eval", &["material", "rich"])? {
+            Some("rich") => EvalKind::Rich,
+            _ => EvalKind::Material,
+        };
+        let weights_file = self.take("weights");
+        let weights = match &weights_file {
+            None => BTreeMap::new(),
+            Some(path) => read_weights(path)
+                .map_err(|e| error(format!("{}: weights file {path}: {e}", self.kind)))?,
+        };
+        Ok(EvalSpec {
+            kind,
+            weights_file,
+            weights,
+        })
+    }
+
+    fn score(&mut self) -> Result<Scoring, SpecError> {
+        Ok(match self.choice("score", &["win", "moves"])? {
+            Some("moves") => Scoring::Moves,
+            _ => Scoring::Win,
+        })
+    }
+
+    fn finish(self) -> Result<(), SpecError> {
+        match self.items.first() {
+            None => Ok(()),
+            Some((key, _)) => {
+                let allowed = AGENT_KINDS
+                    .iter()
+                    .find(|(k, _)| *k == self.kind)
+                    .map_or("", |(_, a)| a);
+                Err(error(format!(
+                    "{}: unknown key '{key}'; allowed: {allowed}",
+                    self.kind
+                )))
+            }
+        }
+    }
+}
+
+/// Reads a weights file: one JSON object of feature names and numbers, like
+/// `{"material": 1.0, "immune": 0.5}`.
+pub fn read_weights(path: &str) -> Result<BTreeMap<String, f64>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    serde_json::from_str::<BTreeMap<String, f64>>(&text)
+        .map_err(|e| format!("expected a JSON object of feature names and numbers ({e})"))
+}
+
+impl AgentSpec {
+    /// Parses a spec such as `random`, `alphabeta:depth=3,eval=material` or
+    /// `mcts:iters=2000,c=1.4,score=moves`.
+    pub fn parse(text: &str) -> Result<AgentSpec, SpecError> {
+        let text = text.trim();
+        let (kind, rest) = text.split_once(':').unwrap_or((text, ""));
+        let kinds = || {
+            AGENT_KINDS
+                .iter()
+                .map(|(k, _)| *k)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let kind: &'static str = AGENT_KINDS
+            .iter()
+            .map(|(k, _)| *k)
+            .find(|k| *k == kind)
+            .ok_or_else(|| error(format!("unknown agent '{kind}'; agents: {}", kinds())))?;
+        let mut items = Vec::new();
+        for item in rest.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let (k, v) = item.split_once('=').ok_or_else(|| {
+                error(format!(
+                    "{kind}: option '{item}' is not of the form key=value"
+                ))
+            })?;
+            if items
+                .iter()
+                .any(|(key, _): &(String, String)| key == k.trim())
+            {
+                return Err(error(format!("{kind}: key '{}' is given twice", k.trim())));
+            }
+            items.push((k.trim().to_string(), v.trim().to_string()));
+        }
+        let mut o = Options { kind, items };
+        let time = |ms: Option<u64>| ms.map(Duration::from_millis);
+        let spec = match kind {
+            "random" => AgentSpec::Random,
+            "alphabeta" => {
+                let depth = o
+                    .number("depth", "a whole number from 1 to 64")?
+                    .unwrap_or(3);
+                if !(1..=64).contains(&depth) {
+                    return Err(error(format!(
+                        "alphabeta: depth must be from 1 to 64, not {depth}"
+                    )));
+                }
+                let tt_bits = o
+                    .number("tt_bits", "a whole number from 10 to 26")?
+                    .unwrap_or(16);
+                if !(10..=26).contains(&tt_bits) {
+                    return Err(error(format!(
+                        "alphabeta: tt_bits must be from 10 to 26, not {tt_bits}"
+                    )));
+                }
+                AgentSpec::AlphaBeta(AlphaBetaSpec {
+                    depth,
+                    nodes: o.number("nodes", "a whole number")?,
+                    time: time(o.number("time_ms", "a whole number of milliseconds")?),
+                    eval: o.eval()?,
+                    score: o.score()?,
+                    tt_bits,
+                })
+            }
+            "mcts" => {
+                let iterations: Option<u64> = o.number("iters", "a whole number")?;
+                let time = time(o.number("time_ms", "a whole number of milliseconds")?);
+                let c: f64 = o.number("c", "a number")?.unwrap_or(1.4);
+                let playout_cap = o.number("playout", "a whole number of plies")?;
+                let spec = MctsSpec {
+                    iterations: if iterations.is_none() && time.is_none() {
+                        Some(1000)
+                    } else {
+                        iterations
+                    },
+                    time,
+                    c,
+                    playout_cap,
+                    eval: o.eval()?,
+                    score: o.score()?,
+                    solver: o.on_off("solver", true)?,
+                    reuse: o.on_off("reuse", true)?,
+                    bonus: o.number("a", "a number")?.unwrap_or(0.25),
+                    steepness: o.number("k", "a number")?.unwrap_or(1.0),
+                    max_nodes: o
+                        .number("max_nodes", "a whole number")?
+                        .unwrap_or(4_000_000),
+                };
+                if !(spec.c >= 0.0 && spec.c.is_finite()) {
+                    return Err(error(format!(
+                        "mcts: c must be a number from 0 up, not {}",
+                        spec.c
+                    )));
+                }
+                if spec.iterations == Some(0) {
+                    return Err(error("mcts: iters must be at least 1".into()));
+                }
+                if spec.max_nodes < 2 {
+                    return Err(error("mcts: max_nodes must be at least 2".into()));
+                }
+                AgentSpec::Mcts(spec)
+            }
+            _ => unreachable!("kinds come from AGENT_KINDS"),
+        };
+        o.finish()?;
+        Ok(spec)
+    }
+
+    /// The kind's name.
+    #[must_use]
+    pub fn kind(&self) -> &'static str {
+        match self {
+            AgentSpec::Random => "random",
+            AgentSpec::AlphaBeta(_) => "alphabeta",
+            AgentSpec::Mcts(_) => "mcts",
+        }
+    }
+
+    /// Whether the agent's moves depend on the clock (and so are not reproducible).
+    #[must_use]
+    pub fn uses_time(&self) -> bool {
+        match self {
+            AgentSpec::Random => false,
+            AgentSpec::AlphaBeta(s) => s.time.is_some(),
+            AgentSpec::Mcts(s) => s.time.is_some(),
+        }
+    }
+}
+
+fn eval_text(e: &EvalSpec) -> String {
+    let kind = match e.kind {
+        EvalKind::Material => "material",
+        EvalKind::Rich => "rich",
+    };
+    match &e.weights_file {
+        Some(f) => format!("eval={kind},weights={f}"),
+        None => format!("eval={kind}"),
+    }
+}
+
+fn score_text(s: Scoring) -> &'static str {
+    match s {
+        Scoring::Win => "win",
+        Scoring::Moves => "moves",
+    }
+}
+
+impl fmt::Display for AgentSpec {
+    /// The full spec, every option written out; parsing it gives the same spec.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AgentSpec::Random => f.write_str("random"),
+            AgentSpec::AlphaBeta(s) => {
+                write!(f, "alphabeta:depth={}", s.depth)?;
+                if let Some(n) = s.nodes {
+                    write!(f, ",nodes={n}")?;
+                }
+                if let Some(t) = s.time {
+                    write!(f, ",time_ms={}", t.as_millis())?;
+                }
+                write!(
+                    f,
+                    ",{},score={},tt_bits={}",
+                    eval_text(&s.eval),
+                    score_text(s.score),
+                    s.tt_bits
+                )
+            }
+            AgentSpec::Mcts(s) => {
+                f.write_str("mcts:")?;
+                let mut parts = Vec::new();
+                if let Some(n) = s.iterations {
+                    parts.push(format!("iters={n}"));
+                }
+                if let Some(t) = s.time {
+                    parts.push(format!("time_ms={}", t.as_millis()));
+                }
+                parts.push(format!("c={}", s.c));
+                if let Some(p) = s.playout_cap {
+                    parts.push(format!("playout={p}"));
+                }
+                parts.push(eval_text(&s.eval));
+                parts.push(format!("score={}", score_text(s.score)));
+                parts.push(format!("solver={}", if s.solver { "on" } else { "off" }));
+                parts.push(format!("reuse={}", if s.reuse { "on" } else { "off" }));
+                parts.push(format!(
+                    "a={},k={},max_nodes={}",
+                    s.bonus, s.steepness, s.max_nodes
+                ));
+                f.write_str(&parts.join(","))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_print_in_full_and_parse_back() {
+        for text in [
+            "random",
+            "alphabeta:depth=3,eval=material",
+            "mcts:iters=2000,c=1.4,score=moves",
+            "alphabeta:nodes=5000,depth=9,score=moves",
+            "mcts:time_ms=50,playout=20,eval=rich,solver=off,reuse=off",
+        ] {
+            let spec = AgentSpec::parse(text).unwrap();
+            let printed = spec.to_string();
+            assert_eq!(
+                AgentSpec::parse(&printed).unwrap(),
+                spec,
+                "{text} -> {printed}"
+            );
+        }
+        assert_eq!(
+            AgentSpec::parse("alphabeta").unwrap().to_string(),
+            "alphabeta:depth=3,eval=material,score=win,tt_bits=16"
+        );
+    }
+
+    #[test]
+    fn bad_specs_name_the_key_and_the_allowed_values() {
+        let err = |t: &str| AgentSpec::parse(t).unwrap_err().reason;
+        assert_eq!(
+            err("minimax"),
+            "unknown agent 'minimax'; agents: random, alphabeta, mcts"
+        );
+        assert!(
+            err("alphabeta:eval=fancy").contains("eval must be one of material|rich, not 'fancy'")
+        );
+        assert!(err("mcts:score=fast").contains("score must be one of win|moves"));
+        assert!(err("mcts:depth=3").contains("unknown key 'depth'; allowed: iters=N"));
+        assert!(err("alphabeta:depth=0").contains("depth must be from 1 to 64"));
+        assert!(err("alphabeta:depth=x").contains("depth takes a whole number"));
+        assert!(err("mcts:c=-1").contains("c must be a number from 0 up"));
+        assert!(err("random:depth=2").contains("unknown key 'depth'"));
+        assert!(err("mcts:iters").contains("key=value"));
+        assert!(err("mcts:iters=1,iters=2").contains("twice"));
+        assert!(
+            err("alphabeta:weights=/nonexistent/w.json")
+                .contains("weights file /nonexistent/w.json")
+        );
+    }
+}

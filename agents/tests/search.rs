@@ -1,0 +1,252 @@
+//! The searches against plain references and hand-built positions.
+
+use ringside_agents::alphabeta::{EVAL_LIMIT, EVAL_SCALE, WIN};
+use ringside_agents::spec::{AlphaBetaSpec, Scoring};
+use ringside_agents::{Agent, AgentSpec, AlphaBeta, Evaluator, Mcts};
+use ringside_engine::games::advance::Advance;
+use ringside_engine::games::hexxagon::Hexxagon;
+use ringside_engine::games::ikabegama::Ikabegama;
+use ringside_engine::games::life::Life;
+use ringside_engine::games::rin::Rin;
+use ringside_engine::{Features, Game, Outcome, Player, seeded_rng};
+
+/// Plain minimax: no pruning, no table; the same values as the crate docs define.
+fn minimax<G: Game + Features>(
+    state: &G,
+    depth: u32,
+    ply: u32,
+    me: Player,
+    eval: &Evaluator,
+    score: Scoring,
+) -> i32 {
+    if let Some(outcome) = state.outcome() {
+        let win = if score == Scoring::Moves {
+            WIN - ply as i32
+        } else {
+            WIN
+        };
+        return match outcome {
+            Outcome::Draw => 0,
+            Outcome::Win(p) if p == me => win,
+            Outcome::Win(_) => -win,
+        };
+    }
+    if depth == 0 {
+        let v = (eval.evaluate(state, me) * EVAL_SCALE).round();
+        return v.clamp(-f64::from(EVAL_LIMIT), f64::from(EVAL_LIMIT)) as i32;
+    }
+    let mut moves = Vec::new();
+    state.legal_moves(&mut moves);
+    moves
+        .iter()
+        .map(|&mv| {
+            let mut child = state.clone();
+            child.play_unchecked(mv);
+            let child_me = child.to_move().unwrap_or(me);
+            let v = minimax(&child, depth - 1, ply + 1, child_me, eval, score);
+            if child_me == me { v } else { -v }
+        })
+        .max()
+        .unwrap()
+}
+
+fn alphabeta_spec(text: &str) -> AlphaBetaSpec {
+    match AgentSpec::parse(text).unwrap() {
+        AgentSpec::AlphaBeta(s) => s,
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Compares alpha-beta's root value with minimax on `positions` seeded positions of `start`.
+fn check_against_minimax<G: Game + Features>(start: &G, depth: u32, positions: u64) -> usize {
+    let mut checked = 0;
+    for index in 0..positions {
+        let mut rng = seeded_rng(99, index);
+        let mut state = start.clone();
+        state.randomize_start(&mut rng);
+        let plies = (index % 12) as u32;
+        for _ in 0..plies {
+            if state.outcome().is_some() {
+                break;
+            }
+            let mv = state.random_move(&mut rng, &mut Vec::new()).unwrap();
+            state.play_unchecked(mv);
+        }
+        if state.outcome().is_some() {
+            continue;
+        }
+        let me = state.to_move().unwrap();
+        for text in [
+            format!("alphabeta:depth={depth},eval=rich"),
+            format!("alphabeta:depth={depth},score=moves"),
+        ] {
+            let spec = alphabeta_spec(&text);
+            let eval = Evaluator::new(&spec.eval, &state).unwrap();
+            let expected = minimax(&state, depth, 0, me, &eval, spec.score);
+            let mut ab = AlphaBeta::new(spec, eval);
+            let (mv, value, reached) = ab.analyse(&state);
+            assert_eq!(reached, depth);
+            assert_eq!(
+                value,
+                expected,
+                "{} position {index} ({text}):\n{}",
+                start.spec(),
+                state.board_rows().join("\n")
+            );
+            assert!(state.is_legal(mv.unwrap()));
+        }
+        checked += 1;
+    }
+    checked
+}
+
+#[test]
+fn alphabeta_equals_plain_minimax_on_every_game() {
+    assert!(check_against_minimax(&Rin::new(6).unwrap(), 3, 40) >= 35);
+    // Late Rin positions, where rings close and the double move matters most.
+    let mut late = Rin::new(6).unwrap();
+    let mut rng = seeded_rng(5, 5);
+    for _ in 0..24 {
+        let mv = late.random_move(&mut rng, &mut Vec::new()).unwrap();
+        late.play_unchecked(mv);
+    }
+    assert!(check_against_minimax(&late, 4, 12) >= 10);
+    assert!(check_against_minimax(&Life::default(), 2, 12) >= 10);
+    assert!(check_against_minimax(&Advance::with_offset(4, 1).unwrap(), 3, 30) >= 20);
+    assert!(check_against_minimax(&Ikabegama::with_distance(3, 2).unwrap(), 3, 40) >= 10);
+    assert!(check_against_minimax(&Hexxagon::new(3).unwrap(), 3, 30) >= 25);
+}
+
+/// A 6x6 Rin endgame, White to move (second stone of its pair) with six empty points: only
+/// b3 wins, as exhaustive minimax confirms below.
+const RIN_ENDGAME: &str = "BBWBWW
+                           BW.BWW
+                           WBW..W
+                           B..BBW
+                           WBBWWB
+                           WBBBW.
+                           ply 30";
+
+#[test]
+fn mcts_solver_proves_a_forced_win_and_plays_it() {
+    let state = Rin::new(6).unwrap().set_up(RIN_ENDGAME).unwrap();
+    let white = Player::ONE;
+    assert_eq!(state.to_move(), Some(white));
+    // The reference: exhaustive minimax says White wins, and b3 is the only winning move.
+    let spec = alphabeta_spec("alphabeta:depth=6");
+    let eval = Evaluator::new(&spec.eval, &state).unwrap();
+    assert!(minimax(&state, 6, 0, white, &eval, Scoring::Win) >= WIN - 6);
+    let mut moves = Vec::new();
+    state.legal_moves(&mut moves);
+    let winning: Vec<String> = moves
+        .iter()
+        .filter(|&&m| {
+            let mut c = state;
+            c.play_unchecked(m);
+            let me = c.to_move().unwrap_or(white);
+            let v = minimax(&c, 5, 1, me, &eval, Scoring::Win);
+            (if me == white { v } else { -v }) >= WIN - 6
+        })
+        .map(|&m| state.move_text(m))
+        .collect();
+    assert_eq!(winning, ["b3"]);
+
+    let AgentSpec::Mcts(spec) = AgentSpec::parse("mcts:iters=20000").unwrap() else {
+        unreachable!()
+    };
+    let eval = Evaluator::new(&spec.eval, &state).unwrap();
+    let mut mcts = Mcts::new(spec, eval, seeded_rng(1, 1));
+    let decision = mcts.choose(&state);
+    assert_eq!(state.move_text(decision.mv), "b3");
+    let (winner, distance) = mcts.root_proof().expect("the solver proves the root");
+    assert_eq!(winner, Some(white));
+    assert!(
+        distance <= 6,
+        "the game ends within the six empty points: {distance}"
+    );
+    assert!(
+        decision.stats.iterations < 20000,
+        "a proof ends the search early"
+    );
+}
+
+/// Ikabegamá, side 3, Light nest c1 (empty), Dark nest c5 (empty), Dark to move. Dark wins at
+/// once with b4-d3 (flipping Light's last token) and can also force a win in three plies.
+const IKABEGAMA_WIN_IN_1_OR_3: &str = "  . . D
+                                        . . . D
+                                       l . . . d
+                                        . . . .
+                                         . L .
+                                       to_move dark";
+
+#[test]
+fn move_count_scoring_takes_the_win_in_one_over_the_win_in_three() {
+    let state = Ikabegama::with_nest_cells(3, "c1", "c5")
+        .unwrap()
+        .set_up(IKABEGAMA_WIN_IN_1_OR_3)
+        .unwrap();
+    let dark = Player::ONE;
+    let spec = alphabeta_spec("alphabeta:depth=3");
+    let eval = Evaluator::new(&spec.eval, &state).unwrap();
+    let mut moves = Vec::new();
+    state.legal_moves(&mut moves);
+    let wins_in = |plies: u32| {
+        moves
+            .iter()
+            .filter(|&&m| {
+                let mut c = state;
+                c.play_unchecked(m);
+                let me = c.to_move().unwrap_or(dark);
+                let v = minimax(&c, plies - 1, 1, me, &eval, Scoring::Moves);
+                (if me == dark { v } else { -v }) == WIN - plies as i32
+            })
+            .count()
+    };
+    assert_eq!(wins_in(1), 1, "one immediate win");
+    assert!(
+        wins_in(3) >= 1,
+        "and at least one other move that forces a win in three"
+    );
+
+    for text in [
+        "alphabeta:depth=3,score=moves",
+        "alphabeta:depth=5,score=moves",
+        "mcts:iters=3000,score=moves",
+        "mcts:iters=3000,score=moves,solver=off",
+    ] {
+        let mut agent = AgentSpec::parse(text).unwrap().build(&state, 3).unwrap();
+        let mv = agent.choose(&state).mv;
+        assert_eq!(state.move_text(mv), "b4-d3", "{text}");
+    }
+}
+
+#[test]
+fn seeded_agents_repeat_their_games() {
+    let specs = [
+        "random",
+        "alphabeta:depth=2",
+        "mcts:iters=100",
+        "mcts:iters=60,score=moves,playout=30,eval=rich",
+    ];
+    let play = |seed: u64| -> Vec<String> {
+        let start = Rin::new(8).unwrap();
+        let mut agents: Vec<_> = specs
+            .iter()
+            .map(|s| AgentSpec::parse(s).unwrap().build(&start, seed).unwrap())
+            .collect();
+        let mut state = start;
+        let mut moves = Vec::new();
+        let mut turn = 0;
+        while state.outcome().is_none() {
+            let agent = &mut agents[turn % specs.len()];
+            let mv = agent.choose(&state).mv;
+            moves.push(state.move_text(mv));
+            state.play(mv);
+            turn += 1;
+        }
+        moves
+    };
+    let first = play(11);
+    assert_eq!(first, play(11));
+    assert_ne!(first, play(12), "another seed gives another game");
+}

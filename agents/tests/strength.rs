@@ -1,0 +1,90 @@
+//! Searches must beat the random player clearly: 100 seeded games each, seats alternating.
+
+use rayon::prelude::*;
+use ringside_agents::{Agent, AgentSpec};
+use ringside_engine::games::advance::Advance;
+use ringside_engine::games::hexxagon::Hexxagon;
+use ringside_engine::games::ikabegama::Ikabegama;
+use ringside_engine::games::life::Life;
+use ringside_engine::games::rin::Rin;
+use ringside_engine::{Features, Game, Outcome, Player, seeded_rng};
+
+/// Wins of `strong` against `random` in `games` games; game i seats `strong` first when i is
+/// even. Games still going after `cap` plies count as not won.
+fn wins_against_random<G: Game + Features>(start: &G, strong: &str, games: u64, cap: u32) -> u64 {
+    let strong = AgentSpec::parse(strong).unwrap();
+    let random = AgentSpec::parse("random").unwrap();
+    (0..games)
+        .into_par_iter()
+        .filter(|&i| {
+            let mut state = start.clone();
+            state.randomize_start(&mut seeded_rng(1000 + i, 0));
+            let first = state.to_move().unwrap();
+            let strong_colour = if i % 2 == 0 { first } else { first.other() };
+            let mut seats = [
+                random.build(start, 2 * i).unwrap(),
+                random.build(start, 2 * i + 1).unwrap(),
+            ];
+            seats[strong_colour.index()] = strong.build(start, 2 * i).unwrap();
+            let mut plies = 0;
+            while let Some(p) = state.to_move() {
+                if plies == cap {
+                    return false;
+                }
+                let mv = seats[p.index()].choose(&state).mv;
+                state.play(mv);
+                plies += 1;
+            }
+            state.outcome() == Some(Outcome::Win(strong_colour))
+        })
+        .count() as u64
+}
+
+fn assert_strong<G: Game + Features>(start: &G, strong: &str, cap: u32) {
+    let wins = wins_against_random(start, strong, 100, cap);
+    assert!(
+        wins >= 95,
+        "{strong} won {wins} of 100 against random on {}",
+        start.spec()
+    );
+}
+
+#[test]
+fn mcts_beats_random_on_rin() {
+    // 256 first moves: plain playouts need many iterations to tell them apart, so the Rin
+    // test cuts playouts at 20 plies and scores them by material (1000 iterations a move).
+    assert_strong(&Rin::default(), "mcts:iters=1000,playout=20", u32::MAX);
+}
+
+#[test]
+fn mcts_beats_random_on_the_life_duel() {
+    assert_strong(&Life::default(), "mcts:iters=300", 2000);
+}
+
+#[test]
+fn mcts_beats_random_on_advance() {
+    assert_strong(&Advance::default(), "mcts:iters=150", 2000);
+}
+
+#[test]
+fn mcts_beats_random_on_ikabegama() {
+    assert_strong(&Ikabegama::default(), "mcts:iters=300", 2000);
+}
+
+#[test]
+fn mcts_beats_random_on_hexxagon() {
+    assert_strong(&Hexxagon::default(), "mcts:iters=150", 2000);
+}
+
+#[test]
+fn alphabeta_with_material_beats_random_on_the_life_duel() {
+    assert_strong(&Life::default(), "alphabeta:depth=2,eval=material", 2000);
+}
+
+#[test]
+fn player_zero_is_a_colour_not_a_seat() {
+    // The helper seats by the drawn first player, so Advance's random start is covered.
+    let mut a = Advance::default();
+    a.randomize_start(&mut seeded_rng(1001, 0));
+    assert!(matches!(a.to_move(), Some(Player::ZERO | Player::ONE)));
+}

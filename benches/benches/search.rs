@@ -1,0 +1,48 @@
+//! Search speed on Rin's 16×16 start: alpha-beta nodes per second and MCTS iterations per
+//! second (plain random playouts), to set beside the raw playout rate of `playouts.rs`.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use ringside_agents::{Agent, AgentSpec, AnyAgent, Mcts};
+use ringside_engine::games::rin::{Point, Rin};
+use std::hint::black_box;
+
+fn alphabeta_nodes(c: &mut Criterion) {
+    let start = Rin::default();
+    let spec = AgentSpec::parse("alphabeta:depth=2,tt_bits=20").unwrap();
+    let nodes = {
+        let mut agent = spec.build(&start, 1).unwrap();
+        agent.choose(&start).stats.nodes
+    };
+    let mut group = c.benchmark_group("alphabeta");
+    group.sample_size(20);
+    group.throughput(Throughput::Elements(nodes));
+    group.bench_function("rin_start_depth2_nodes", |b| {
+        b.iter(|| {
+            let mut agent = spec.build(&start, 1).unwrap();
+            black_box(agent.choose(black_box(&start)).stats.nodes)
+        })
+    });
+    group.finish();
+}
+
+fn mcts_iterations(c: &mut Criterion) {
+    let start = Rin::default();
+    let iterations = 500;
+    let spec = AgentSpec::parse(&format!("mcts:iters={iterations},reuse=off")).unwrap();
+    let mut agent: AnyAgent<Rin> = spec.build(&start, 1).unwrap();
+    eprintln!(
+        "MCTS node: {} bytes + {} bytes for its move",
+        Mcts::<Rin>::BYTES_PER_NODE,
+        std::mem::size_of::<Point>()
+    );
+    let mut group = c.benchmark_group("mcts");
+    group.sample_size(20);
+    group.throughput(Throughput::Elements(iterations));
+    group.bench_function("rin_start_iterations", |b| {
+        b.iter(|| black_box(agent.choose(black_box(&start)).stats.iterations))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, alphabeta_nodes, mcts_iterations);
+criterion_main!(benches);
