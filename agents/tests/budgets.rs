@@ -1,0 +1,101 @@
+//! Budgets, weights files and reported costs.
+
+use std::time::Duration;
+
+use ringside_agents::{Agent, AgentSpec, Evaluator};
+use ringside_engine::games::ikabegama::Ikabegama;
+use ringside_engine::games::rin::Rin;
+use ringside_engine::{Game, Player};
+
+#[test]
+fn a_node_budget_stops_alphabeta_after_its_first_full_iteration() {
+    let start = Rin::default();
+    let mut agent = AgentSpec::parse("alphabeta:depth=6,nodes=2000")
+        .unwrap()
+        .build(&start, 1)
+        .unwrap();
+    let d = agent.choose(&start);
+    assert!(start.is_legal(d.mv));
+    assert!((1..6).contains(&d.stats.depth), "{:?}", d.stats);
+    assert!(
+        (2000..2100).contains(&d.stats.nodes),
+        "stopped at the budget: {}",
+        d.stats.nodes
+    );
+    // The next depth, unbudgeted, needs more than the budget: so the budget is what stopped it.
+    let deeper = format!("alphabeta:depth={}", d.stats.depth + 1);
+    let mut unbudgeted = AgentSpec::parse(&deeper).unwrap().build(&start, 1).unwrap();
+    assert!(unbudgeted.choose(&start).stats.nodes > 2000);
+}
+
+#[test]
+fn a_time_budget_bounds_mcts_and_reports_what_it_spent() {
+    let start = Rin::default();
+    let mut agent = AgentSpec::parse("mcts:time_ms=40")
+        .unwrap()
+        .build(&start, 1)
+        .unwrap();
+    let d = agent.choose(&start);
+    assert!(d.stats.time >= Duration::from_millis(40));
+    assert!(d.stats.iterations > 10, "{:?}", d.stats);
+    assert!(
+        d.stats.nodes > 256,
+        "the root and its 256 children at least: {:?}",
+        d.stats
+    );
+    assert!(d.stats.depth >= 1);
+}
+
+#[test]
+fn a_weights_file_changes_the_evaluation_and_bad_names_are_refused() {
+    let dir = std::env::temp_dir().join(format!("ringside-weights-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("ikabegama.json");
+    std::fs::write(&good, r#"{"material": 0.0, "nest_distance": 3.0}"#).unwrap();
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, r#"{"immune": 1.0}"#).unwrap();
+    let broken = dir.join("broken.json");
+    std::fs::write(&broken, "material = 1").unwrap();
+
+    let game = Ikabegama::default();
+    let spec = AgentSpec::parse(&format!("alphabeta:depth=1,weights={}", good.display())).unwrap();
+    assert!(
+        spec.to_string()
+            .contains(&format!("weights={}", good.display()))
+    );
+    let AgentSpec::AlphaBeta(ab) = &spec else {
+        unreachable!()
+    };
+    let weighted = Evaluator::new(&ab.eval, &game).unwrap();
+    let AgentSpec::AlphaBeta(plain) = AgentSpec::parse("alphabeta").unwrap() else {
+        unreachable!()
+    };
+    let material = Evaluator::new(&plain.eval, &game).unwrap();
+    // Light grows one step towards the Dark nest: 2 tokens to 1, nearest distances 3 and 4.
+    let mut after = game;
+    after.play(after.parse_move("g6").unwrap());
+    assert_eq!(material.evaluate(&after, Player::ZERO), 1.0);
+    assert_eq!(
+        weighted.evaluate(&after, Player::ZERO),
+        3.0,
+        "3 x (4 - 3), material ignored"
+    );
+    assert!(spec.build(&game, 1).is_ok());
+
+    let err = AgentSpec::parse(&format!("alphabeta:weights={}", bad.display()))
+        .unwrap()
+        .build(&game, 1)
+        .unwrap_err();
+    assert_eq!(
+        err.reason,
+        "weights: ikabegama has no feature 'immune'; its features: material, nest_distance"
+    );
+    let err = AgentSpec::parse(&format!("mcts:weights={}", broken.display())).unwrap_err();
+    assert!(
+        err.reason
+            .contains("expected a JSON object of feature names and numbers"),
+        "{}",
+        err.reason
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
