@@ -59,6 +59,7 @@
 
 pub mod alphabeta;
 pub mod eval;
+pub mod faulty;
 pub mod mcts;
 pub mod random;
 pub mod spec;
@@ -116,6 +117,8 @@ pub enum AnyAgent<G: Game> {
     AlphaBeta(Box<AlphaBeta<G>>),
     /// MCTS.
     Mcts(Box<Mcts<G>>),
+    /// The deliberately faulty player.
+    Faulty(faulty::FaultyAgent<G>),
 }
 
 impl<G: Game + Features> Agent<G> for AnyAgent<G> {
@@ -124,6 +127,7 @@ impl<G: Game + Features> Agent<G> for AnyAgent<G> {
             AnyAgent::Random(a) => a.choose(state),
             AnyAgent::AlphaBeta(a) => a.choose(state),
             AnyAgent::Mcts(a) => a.choose(state),
+            AnyAgent::Faulty(a) => a.choose(state),
         }
     }
 }
@@ -139,6 +143,9 @@ impl AgentSpec {
         let rng = seeded_rng(seed, 0xA6E27);
         Ok(match self {
             AgentSpec::Random => AnyAgent::Random(RandomAgent::new(rng)),
+            AgentSpec::Faulty { fault, at } => {
+                AnyAgent::Faulty(faulty::FaultyAgent::new(rng, *fault, *at))
+            }
             AgentSpec::AlphaBeta(s) => AnyAgent::AlphaBeta(Box::new(AlphaBeta::new(
                 s.clone(),
                 Evaluator::new(&s.eval, state)?,

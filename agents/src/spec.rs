@@ -106,6 +106,13 @@ pub enum AgentSpec {
     AlphaBeta(AlphaBetaSpec),
     /// Monte Carlo tree search.
     Mcts(MctsSpec),
+    /// Random moves, then a planned fault at decision `at` (for testing harnesses).
+    Faulty {
+        /// What goes wrong.
+        fault: crate::faulty::Fault,
+        /// At which decision, from 1.
+        at: u32,
+    },
 }
 
 /// The kinds of agents and their keys, for `--help` and error messages.
@@ -114,6 +121,10 @@ pub const AGENT_KINDS: &[(&str, &str)] = &[
     (
         "alphabeta",
         "depth=N (3), nodes=N, time_ms=N, eval=material|rich (material), weights=FILE.json, score=win|moves (win), tt_bits=10..26 (16)",
+    ),
+    (
+        "faulty",
+        "panic_at=N or illegal_at=N (N >= 2): random moves, then a planned fault, for testing harnesses",
     ),
     (
         "mcts",
@@ -326,6 +337,25 @@ impl AgentSpec {
                 }
                 AgentSpec::Mcts(spec)
             }
+            "faulty" => {
+                let panic_at: Option<u32> = o.number("panic_at", "a whole number from 2")?;
+                let illegal_at: Option<u32> = o.number("illegal_at", "a whole number from 2")?;
+                let (fault, at) = match (panic_at, illegal_at) {
+                    (Some(n), None) => (crate::faulty::Fault::Panic, n),
+                    (None, Some(n)) => (crate::faulty::Fault::Illegal, n),
+                    _ => {
+                        return Err(error(
+                            "faulty: give one of panic_at=N or illegal_at=N".into(),
+                        ));
+                    }
+                };
+                if at < 2 {
+                    return Err(error(format!(
+                        "faulty: the fault must come at decision 2 or later, not {at}"
+                    )));
+                }
+                AgentSpec::Faulty { fault, at }
+            }
             _ => unreachable!("kinds come from AGENT_KINDS"),
         };
         o.finish()?;
@@ -339,6 +369,7 @@ impl AgentSpec {
             AgentSpec::Random => "random",
             AgentSpec::AlphaBeta(_) => "alphabeta",
             AgentSpec::Mcts(_) => "mcts",
+            AgentSpec::Faulty { .. } => "faulty",
         }
     }
 
@@ -346,7 +377,7 @@ impl AgentSpec {
     #[must_use]
     pub fn uses_time(&self) -> bool {
         match self {
-            AgentSpec::Random => false,
+            AgentSpec::Random | AgentSpec::Faulty { .. } => false,
             AgentSpec::AlphaBeta(s) => s.time.is_some(),
             AgentSpec::Mcts(s) => s.time.is_some(),
         }
@@ -376,6 +407,10 @@ impl fmt::Display for AgentSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AgentSpec::Random => f.write_str("random"),
+            AgentSpec::Faulty { fault, at } => match fault {
+                crate::faulty::Fault::Panic => write!(f, "faulty:panic_at={at}"),
+                crate::faulty::Fault::Illegal => write!(f, "faulty:illegal_at={at}"),
+            },
             AgentSpec::AlphaBeta(s) => {
                 write!(f, "alphabeta:depth={}", s.depth)?;
                 if let Some(n) = s.nodes {
@@ -431,6 +466,8 @@ mod tests {
             "mcts:iters=2000,c=1.4,score=moves",
             "alphabeta:nodes=5000,depth=9,score=moves",
             "mcts:time_ms=50,playout=20,eval=rich,solver=off,reuse=off",
+            "faulty:panic_at=3",
+            "faulty:illegal_at=2",
         ] {
             let spec = AgentSpec::parse(text).unwrap();
             let printed = spec.to_string();
@@ -451,8 +488,10 @@ mod tests {
         let err = |t: &str| AgentSpec::parse(t).unwrap_err().reason;
         assert_eq!(
             err("minimax"),
-            "unknown agent 'minimax'; agents: random, alphabeta, mcts"
+            "unknown agent 'minimax'; agents: random, alphabeta, faulty, mcts"
         );
+        assert!(err("faulty").contains("panic_at=N or illegal_at=N"));
+        assert!(err("faulty:panic_at=1").contains("decision 2 or later"));
         assert!(
             err("alphabeta:eval=fancy").contains("eval must be one of material|rich, not 'fancy'")
         );

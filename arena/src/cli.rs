@@ -3,10 +3,13 @@
 use clap::{Args, Parser, Subcommand};
 use ringside_engine::registry::GAMES;
 
-/// Ringside's arena: replay games and measure random play (tournaments follow).
+/// Ringside's arena: tournaments between agents into CSV, with statistics; replays; random
+/// playouts.
 ///
 /// Games are named by a spec: the name, then optionally ':' and key=value options, for
-/// example `rin` or `rin:size=8`. `arena games` lists them.
+/// example `rin`, `rin:size=8` or `ikabegama:distance=6,side=9`. `arena games` lists them.
+/// Agents are specs too: `random`, `alphabeta:depth=3,eval=material`,
+/// `mcts:iters=2000,c=1.4,score=moves`; `arena agents` lists their keys.
 #[derive(Debug, Parser)]
 #[command(name = "arena", version, about, long_about)]
 pub struct Cli {
@@ -29,19 +32,158 @@ pub enum Command {
     /// where `first` counts wins of the player who moves first. Game i draws its moves from its
     /// own generator seeded by (seed, i), so the counts are the same for any thread count.
     Playouts(PlayoutsArgs),
+    /// Play a match (two agents) or a tournament (more) into a games CSV, then print its summary.
+    ///
+    /// Games come in colour-swapped pairs: both games of a pair share a seed and opening, with
+    /// the seats exchanged. Game i's result depends only on the settings and i, never on the
+    /// thread count (agents with a time budget excepted). Running the same command again on
+    /// the same --out file resumes it: finished games are kept, missing ones played.
+    Match(MatchArgs),
+    /// Run an experiment file into results/<name>/ (games.csv, summary.csv, summary.md).
+    ///
+    /// Without a file, runs the shipped experiment experiments/life-seed-tables.toml. Running it
+    /// again resumes it.
+    Run(RunArgs),
+    /// Recompute the summary of a games CSV (merged and resumed files included).
+    Summary(SummaryArgs),
+    /// Join shard CSVs of one run into one file, refusing duplicates and other settings.
+    Merge(MergeArgs),
     /// List the games and their options.
     Games,
+    /// List the agents and their keys.
+    Agents,
+}
+
+/// Arguments of `arena match`.
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// The game spec, for example `life` or `ikabegama:distance=6,side=9`.
+    #[arg(long)]
+    pub game: String,
+    /// Two agent specs for a match; three or more for a round robin (or --gauntlet).
+    #[arg(long, num_args = 2.., required = true)]
+    pub agents: Vec<String>,
+    /// Games for each pairing: an even number (colour-swapped pairs).
+    #[arg(long, default_value_t = 100)]
+    pub games: u64,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// The run's seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The games CSV to write or resume (a FILE.settings.json sidecar goes beside it).
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+    /// Stop games after this many plies and score them as draws (reason ply_cap).
+    #[arg(long)]
+    pub ply_cap: Option<u32>,
+    /// Uniformly random moves, drawn from each pair's seed, before the agents take over.
+    #[arg(long, default_value_t = 0)]
+    pub opening_plies: u32,
+    /// With three or more agents: the first plays each of the others (instead of all pairs).
+    #[arg(long)]
+    pub gauntlet: bool,
+    /// Stop a two-agent match once a GSPRT on pairs decides: elo0,elo1,alpha,beta.
+    #[arg(long, value_parser = parse_sprt)]
+    pub sprt: Option<[f64; 4]>,
+    /// Play only shard i of n (1-based), splitting by pairs; join shards with `arena merge`.
+    #[arg(long, value_parser = parse_shard)]
+    pub shard: Option<(u64, u64)>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Arguments of `arena run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The experiment file.
+    #[arg(default_value = "experiments/life-seed-tables.toml")]
+    pub experiment: std::path::PathBuf,
+    /// The folder that receives <name>/.
+    #[arg(long, default_value = "results")]
+    pub results: std::path::PathBuf,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Arguments of `arena summary`.
+#[derive(Debug, Args)]
+pub struct SummaryArgs {
+    /// The games CSV (its settings sidecar must be beside it).
+    pub csv: std::path::PathBuf,
+    /// Also write summary.md and summary.csv into this folder.
+    #[arg(long)]
+    pub out_dir: Option<std::path::PathBuf>,
+}
+
+/// Arguments of `arena merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The shard CSVs.
+    #[arg(required = true, num_args = 1..)]
+    pub inputs: Vec<std::path::PathBuf>,
+    /// The merged CSV to write (it must not exist yet).
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+}
+
+fn parse_sprt(text: &str) -> Result<[f64; 4], String> {
+    let v: Vec<f64> = text
+        .split(',')
+        .map(|x| x.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| format!("'{text}' is not four numbers elo0,elo1,alpha,beta"))?;
+    let [e0, e1, a, b]: [f64; 4] = v
+        .try_into()
+        .map_err(|_| format!("'{text}' is not four numbers elo0,elo1,alpha,beta"))?;
+    if e0 >= e1 || !(0.0..0.5).contains(&a) || !(0.0..0.5).contains(&b) || a == 0.0 || b == 0.0 {
+        return Err("need elo0 < elo1 and 0 < alpha, beta < 0.5".into());
+    }
+    Ok([e0, e1, a, b])
+}
+
+fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+    let err = || format!("'{text}' is not a shard i/n with 1 <= i <= n");
+    let (i, n) = text.split_once('/').ok_or_else(err)?;
+    let (i, n): (u64, u64) = (
+        i.trim().parse().map_err(|_| err())?,
+        n.trim().parse().map_err(|_| err())?,
+    );
+    if i == 0 || n == 0 || i > n {
+        return Err(err());
+    }
+    Ok((i, n))
 }
 
 /// Arguments of `arena replay`.
 #[derive(Debug, Args)]
 pub struct ReplayArgs {
     /// The game spec, for example `rin` or `rin:size=8`.
-    #[arg(long)]
-    pub game: String,
+    #[arg(long, required_unless_present = "from", conflicts_with = "from")]
+    pub game: Option<String>,
     /// The moves in the game's notation, separated by spaces (for Rin: `j9 b6 c10`).
-    #[arg(long, allow_hyphen_values = true)]
-    pub moves: String,
+    #[arg(
+        long,
+        allow_hyphen_values = true,
+        required_unless_present = "from",
+        conflicts_with = "from"
+    )]
+    pub moves: Option<String>,
+    /// Replay a game of a games CSV instead (with --id).
+    #[arg(long, requires = "id")]
+    pub from: Option<std::path::PathBuf>,
+    /// The game's id in the CSV.
+    #[arg(long, requires = "from")]
+    pub id: Option<u64>,
+    /// Print the position after every ply, not only the last.
+    #[arg(long)]
+    pub every: bool,
     /// Print one JSON object: game, plies, to_move, board (rows top to bottom), result, score.
     #[arg(long)]
     pub json: bool,
@@ -65,6 +207,13 @@ pub struct PlayoutsArgs {
     /// Stop a game after this many plies and count it as capped (games that never end).
     #[arg(long)]
     pub max_plies: Option<u32>,
+}
+
+/// Prints the agent kinds for `arena agents`.
+pub fn print_agents() {
+    for (kind, keys) in ringside_agents::spec::AGENT_KINDS {
+        println!("{kind:<10} {keys}");
+    }
 }
 
 /// Prints the registry's games for `arena games`.

@@ -8,13 +8,32 @@ use serde_json::{Value, json};
 use crate::cli::ReplayArgs;
 use crate::error::CliError;
 
-/// Runs `arena replay`.
+/// Runs `arena replay`: from `--game`/`--moves`, or from a row of a games CSV.
 pub fn run(args: &ReplayArgs) -> Result<(), CliError> {
+    let (game, moves) = match (&args.from, args.id) {
+        (Some(csv), Some(id)) => {
+            let rows = crate::record::read_rows(csv)?;
+            let row = rows
+                .into_iter()
+                .find(|r| r.id == id)
+                .ok_or_else(|| CliError(format!("{} has no game with id {id}", csv.display())))?;
+            (row.game, row.moves)
+        }
+        _ => (
+            args.game
+                .clone()
+                .expect("clap requires --game without --from"),
+            args.moves
+                .clone()
+                .expect("clap requires --moves without --from"),
+        ),
+    };
     let text = with_game(
-        &args.game,
+        &game,
         Replay {
-            moves: &args.moves,
+            moves: &moves,
             json: args.json,
+            every: args.every,
         },
     )??;
     print!("{text}");
@@ -24,30 +43,47 @@ pub fn run(args: &ReplayArgs) -> Result<(), CliError> {
 struct Replay<'a> {
     moves: &'a str,
     json: bool,
+    every: bool,
 }
 
 impl GameVisitor for Replay<'_> {
     type Output = Result<String, CliError>;
 
     fn visit<G: Game + ringside_engine::Features>(self, start: G) -> Self::Output {
-        let state = play_moves(start, self.moves)?;
-        Ok(if self.json {
-            format!("{}\n", position_json(&state))
-        } else {
-            position_text(&state)
-        })
+        let show = |state: &G| {
+            if self.json {
+                format!("{}\n", position_json(state))
+            } else {
+                position_text(state)
+            }
+        };
+        let mut out = String::new();
+        let mut state = start;
+        if self.every {
+            out.push_str(&show(&state));
+        }
+        let total = self.moves.split_whitespace().count();
+        for (i, text) in self.moves.split_whitespace().enumerate() {
+            state = play_one(state, text, i, total)?;
+            if self.every {
+                if !self.json {
+                    out.push('\n');
+                }
+                out.push_str(&show(&state));
+            }
+        }
+        if !self.every {
+            out = show(&state);
+        }
+        Ok(out)
     }
 }
 
-/// Plays `moves` (space-separated notation) from `state`; the error names the move's number.
-pub fn play_moves<G: Game>(mut state: G, moves: &str) -> Result<G, CliError> {
-    let total = moves.split_whitespace().count();
-    for (i, text) in moves.split_whitespace().enumerate() {
-        let fail =
-            |reason: String| CliError(format!("move {} of {total} ('{text}'): {reason}", i + 1));
-        let mv = state.parse_move(text).map_err(|e| fail(e.to_string()))?;
-        state.try_play(mv).map_err(|e| fail(e.to_string()))?;
-    }
+/// Plays move number `i` (0-based) of `total`; the error names its number from 1.
+fn play_one<G: Game>(mut state: G, text: &str, i: usize, total: usize) -> Result<G, CliError> {
+    let fail = |reason: String| CliError(format!("move {} of {total} ('{text}'): {reason}", i + 1));
+    let mv = state.parse_move(text).map_err(|e| fail(e.to_string()))?;
+    state.try_play(mv).map_err(|e| fail(e.to_string()))?;
     Ok(state)
 }
 

@@ -21,7 +21,8 @@ pub struct Coverage {
 /// Plays `games` random games from `start` (at most `max_plies` plies each), checking at every
 /// ply that:
 /// - the state is over exactly when it has no legal move and nobody to move;
-/// - every listed move is legal, listed once, and its notation parses back to it;
+/// - every listed move is legal, listed once, and its notation (from `move_text` and
+///   `write_move` alike) parses back to it;
 /// - the random sampler returns a listed move;
 /// - playing on a copy leaves the original untouched, and `try_play` agrees with
 ///   `play_unchecked`;
@@ -102,6 +103,15 @@ where
                     );
                 }
                 let text = state.move_text(mv);
+                let mut written = String::new();
+                state.write_move(mv, &mut written);
+                if written != text {
+                    fail(
+                        &history,
+                        &state,
+                        format!("write_move gives '{written}', move_text '{text}'"),
+                    );
+                }
                 if state.parse_move(&text) != Ok(mv) {
                     fail(
                         &history,

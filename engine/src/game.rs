@@ -189,6 +189,12 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// Prints a move in this game's notation; `parse_move(move_text(m)) == m`.
     fn move_text(&self, mv: Self::Move) -> String;
 
+    /// Appends a move's notation to `out` (the arena writes millions; games with a cheap
+    /// notation override this to avoid the `String` of [`Game::move_text`]).
+    fn write_move(&self, mv: Self::Move, out: &mut String) {
+        out.push_str(&self.move_text(mv));
+    }
+
     /// The board as text rows, top row first: one character a point or cell, `.` for empty,
     /// `B`/`W` (or the game's letters) for stones. Hex games indent rows to draw the hexagon.
     fn board_rows(&self) -> Vec<String>;

@@ -17,6 +17,16 @@ pub fn point_name(col: usize, row: usize) -> String {
     format!("{}{}", (b'a' + col as u8) as char, row + 1)
 }
 
+/// Appends the name of the point at `col` and `row` to `out`, without allocating.
+pub fn write_point_name(col: usize, row: usize, out: &mut String) {
+    out.push((b'a' + col as u8) as char);
+    let n = row + 1;
+    if n >= 10 {
+        out.push((b'0' + (n / 10) as u8) as char);
+    }
+    out.push((b'0' + (n % 10) as u8) as char);
+}
+
 /// Reads a point name on a `size`×`size` board into (column, row), both from zero,
 /// row 0 at the bottom.
 pub fn parse_point(text: &str, size: usize) -> Result<(usize, usize), ParseMoveError> {
@@ -68,6 +78,17 @@ mod tests {
                 for row in 0..size {
                     assert_eq!(parse_point(&point_name(col, row), size), Ok((col, row)));
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn written_names_equal_formatted_names() {
+        for col in 0..19 {
+            for row in 0..19 {
+                let mut out = String::from("x");
+                write_point_name(col, row, &mut out);
+                assert_eq!(out, format!("x{}", point_name(col, row)));
             }
         }
     }

@@ -419,6 +419,10 @@ impl Game for Life {
         point_name(mv.col(), mv.row())
     }
 
+    fn write_move(&self, mv: Point, out: &mut String) {
+        crate::square::write_point_name(mv.col(), mv.row(), out);
+    }
+
     fn board_rows(&self) -> Vec<String> {
         self.rows_text()
     }

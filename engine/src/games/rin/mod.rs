@@ -437,6 +437,10 @@ impl Game for Rin {
         point_name(mv.col(), mv.row())
     }
 
+    fn write_move(&self, mv: Point, out: &mut String) {
+        crate::square::write_point_name(mv.col(), mv.row(), out);
+    }
+
     fn board_rows(&self) -> Vec<String> {
         let n = self.size();
         (0..n)

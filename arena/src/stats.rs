@@ -1,0 +1,379 @@
+//! The statistics of the summary. Every formula is a plain function with a test worked out
+//! by hand (with a calculator) beside it.
+
+/// The two-sided 95% normal quantile.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// Wins, draws and losses from one side's view.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Wdl {
+    /// Wins.
+    pub w: u64,
+    /// Draws.
+    pub d: u64,
+    /// Losses.
+    pub l: u64,
+}
+
+impl Wdl {
+    /// Games counted.
+    #[must_use]
+    pub fn n(&self) -> u64 {
+        self.w + self.d + self.l
+    }
+
+    /// The score: (W + D/2) / N, or 0.5 with no games.
+    #[must_use]
+    pub fn score(&self) -> f64 {
+        if self.n() == 0 {
+            0.5
+        } else {
+            (self.w as f64 + self.d as f64 / 2.0) / self.n() as f64
+        }
+    }
+
+    /// Adds one result: 1, 0.5 or 0 for this side.
+    pub fn add(&mut self, score: f64) {
+        if score > 0.75 {
+            self.w += 1;
+        } else if score < 0.25 {
+            self.l += 1;
+        } else {
+            self.d += 1;
+        }
+    }
+}
+
+/// The Wilson score interval for a proportion `p` observed over `n` trials, at quantile `z`.
+#[must_use]
+pub fn wilson(p: f64, n: f64, z: f64) -> (f64, f64) {
+    if n == 0.0 {
+        return (0.0, 1.0);
+    }
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// The logistic Elo difference of an expected score: `−400 · log10(1/s − 1)` (±∞ at 1 and 0).
+#[must_use]
+pub fn elo(score: f64) -> f64 {
+    if score <= 0.0 {
+        f64::NEG_INFINITY
+    } else if score >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / score - 1.0).log10()
+    }
+}
+
+/// The expected score of an Elo difference.
+#[must_use]
+pub fn expected_score(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// Elo difference with its 95% interval from game results (trinomial: each game scores 1,
+/// ½ or 0), by the normal approximation of the mean score mapped through [`elo`].
+#[must_use]
+pub fn elo_interval(r: &Wdl) -> (f64, f64, f64) {
+    let n = r.n() as f64;
+    let s = r.score();
+    if n == 0.0 {
+        return (0.0, f64::NEG_INFINITY, f64::INFINITY);
+    }
+    let var =
+        (r.w as f64 * (1.0 - s).powi(2) + r.d as f64 * (0.5 - s).powi(2) + r.l as f64 * s * s) / n;
+    let se = (var / n).sqrt();
+    (elo(s), elo(s - Z95 * se), elo(s + Z95 * se))
+}
+
+/// The error function (Abramowitz and Stegun 7.1.26, absolute error below 1.5e-7).
+#[must_use]
+pub fn erf(x: f64) -> f64 {
+    let t = 1.0 / (1.0 + 0.327_591_1 * x.abs());
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736
+                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    let y = 1.0 - poly * (-x * x).exp();
+    if x < 0.0 { -y } else { y }
+}
+
+/// Likelihood of superiority: the chance that the side with `w` wins and `l` losses is the
+/// stronger, `½ (1 + erf((W − L) / √(2 (W + L))))` (draws carry no information).
+#[must_use]
+pub fn los(w: u64, l: u64) -> f64 {
+    if w + l == 0 {
+        return 0.5;
+    }
+    0.5 * (1.0 + erf((w as f64 - l as f64) / (2.0 * (w + l) as f64).sqrt()))
+}
+
+/// Pentanomial counts of colour-swapped pairs: how many pairs scored 0, ½, 1, 1½ and 2 points
+/// for one side.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Penta(pub [u64; 5]);
+
+impl Penta {
+    /// Adds a pair that scored `points` (0, 0.5, …, 2) for this side.
+    pub fn add(&mut self, points: f64) {
+        self.0[((points * 2.0).round() as usize).min(4)] += 1;
+    }
+
+    /// Pairs counted.
+    #[must_use]
+    pub fn pairs(&self) -> u64 {
+        self.0.iter().sum()
+    }
+
+    /// Mean and variance of the per-game score of a pair (pair points / 2).
+    #[must_use]
+    pub fn mean_variance(&self) -> (f64, f64) {
+        let n = self.pairs() as f64;
+        if n == 0.0 {
+            return (0.5, 0.0);
+        }
+        let xs = [0.0, 0.25, 0.5, 0.75, 1.0];
+        let mean = self
+            .0
+            .iter()
+            .zip(xs)
+            .map(|(&c, x)| c as f64 * x)
+            .sum::<f64>()
+            / n;
+        let var = self
+            .0
+            .iter()
+            .zip(xs)
+            .map(|(&c, x)| c as f64 * (x - mean).powi(2))
+            .sum::<f64>()
+            / n;
+        (mean, var)
+    }
+
+    /// Elo with its 95% interval from the pairs: the variance of pair scores takes the
+    /// correlation of the two games of a pair into account.
+    #[must_use]
+    pub fn elo_interval(&self) -> (f64, f64, f64) {
+        let n = self.pairs() as f64;
+        let (mean, var) = self.mean_variance();
+        if n == 0.0 {
+            return (0.0, f64::NEG_INFINITY, f64::INFINITY);
+        }
+        let se = (var / n).sqrt();
+        (elo(mean), elo(mean - Z95 * se), elo(mean + Z95 * se))
+    }
+}
+
+/// The generalised SPRT log-likelihood ratio on pairs (fishtest's GSPRT, logistic Elo) of
+/// H1: Elo = `elo1` against H0: Elo = `elo0`: `N (s1 − s0)(2μ − s0 − s1) / (2σ²)`, with μ and σ²
+/// the mean and variance of the pair scores and s0, s1 the expected scores of the hypotheses.
+#[must_use]
+pub fn gsprt_llr(p: &Penta, elo0: f64, elo1: f64) -> f64 {
+    let (mean, var) = p.mean_variance();
+    if p.pairs() < 2 || var <= 0.0 {
+        return 0.0;
+    }
+    let (s0, s1) = (expected_score(elo0), expected_score(elo1));
+    p.pairs() as f64 * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+}
+
+/// The SPRT stopping bounds (lower: accept H0, upper: accept H1) for error rates α and β.
+#[must_use]
+pub fn sprt_bounds(alpha: f64, beta: f64) -> (f64, f64) {
+    ((beta / (1.0 - alpha)).ln(), ((1.0 - beta) / alpha).ln())
+}
+
+/// One pairing's results for a Bradley–Terry fit: players `a` and `b`, `a`'s points and the
+/// games played.
+#[derive(Debug, Clone, Copy)]
+pub struct PairingResult {
+    /// One player.
+    pub a: usize,
+    /// The other.
+    pub b: usize,
+    /// `a`'s points (wins + draws / 2).
+    pub a_points: f64,
+    /// Games between them.
+    pub games: f64,
+}
+
+/// Ratings by maximum likelihood under the Bradley–Terry model (draws as half a win each),
+/// fitted by Hunter's MM iterations, in Elo with mean 0. Each pairing gets one virtual drawn
+/// game (a weak prior, as BayesElo has), so a player who won or lost everything still has a
+/// finite rating.
+#[must_use]
+pub fn bradley_terry(players: usize, results: &[PairingResult]) -> Vec<f64> {
+    let mut gamma = vec![1.0f64; players];
+    let results: Vec<PairingResult> = results
+        .iter()
+        .filter(|r| r.a != r.b && r.games > 0.0)
+        .map(|r| PairingResult {
+            a_points: r.a_points + 0.5,
+            games: r.games + 1.0,
+            ..*r
+        })
+        .collect();
+    for _ in 0..10_000 {
+        let mut next = gamma.clone();
+        let mut change: f64 = 0.0;
+        for i in 0..players {
+            let (mut points, mut denom) = (0.0, 0.0);
+            for r in &results {
+                let (me, other, mine) = if r.a == i {
+                    (r.a, r.b, r.a_points)
+                } else if r.b == i {
+                    (r.b, r.a, r.games - r.a_points)
+                } else {
+                    continue;
+                };
+                points += mine;
+                denom += r.games / (gamma[me] + gamma[other]);
+            }
+            if denom > 0.0 {
+                next[i] = points / denom;
+            }
+        }
+        let log_mean = next.iter().map(|g| g.ln()).sum::<f64>() / players as f64;
+        for (i, g) in next.iter_mut().enumerate() {
+            *g /= log_mean.exp();
+            change = change.max((g.ln() - gamma[i].ln()).abs());
+        }
+        gamma = next;
+        if change < 1e-12 {
+            break;
+        }
+    }
+    gamma.iter().map(|g| 400.0 * g.log10()).collect()
+}
+
+/// The value at quantile `q` (0..=1) of sorted values, by nearest rank.
+#[must_use]
+pub fn percentile(sorted: &[u32], q: f64) -> u32 {
+    if sorted.is_empty() {
+        return 0;
+    }
+    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64, eps: f64) -> bool {
+        (a - b).abs() < eps
+    }
+
+    // W 60, D 20, L 20: s = 0.7. Elo = −400·log10(1/0.7 − 1) = 147.19.
+    // Per-game variance = (60·0.09 + 20·0.04 + 20·0.49)/100 = 0.16; se = 0.04;
+    // s ± 1.96·0.04 = 0.6216 .. 0.7784 → Elo 86.23 .. 218.25.
+    #[test]
+    fn elo_and_its_interval_from_wins_draws_losses() {
+        let r = Wdl {
+            w: 60,
+            d: 20,
+            l: 20,
+        };
+        assert_eq!(r.score(), 0.7);
+        let (e, lo, hi) = elo_interval(&r);
+        assert!(close(e, 147.1907, 1e-3), "{e}");
+        assert!(close(lo, 86.2250, 1e-3), "{lo}");
+        assert!(close(hi, 218.2518, 1e-3), "{hi}");
+        assert_eq!(elo(0.5), 0.0);
+        assert!(close(expected_score(147.1907), 0.7, 1e-6));
+    }
+
+    // p = 0.7, n = 100, z = 1.96: centre (0.7 + 0.019208)/1.038415 = 0.69260,
+    // half 1.96·√(0.0021 + 0.0000960)/1.038415 = 0.08845 → 0.60415 .. 0.78105.
+    #[test]
+    fn wilson_interval_matches_the_hand_computation() {
+        let (lo, hi) = wilson(0.7, 100.0, Z95);
+        assert!(
+            close(lo, 0.604151, 1e-5) && close(hi, 0.781051, 1e-5),
+            "{lo} {hi}"
+        );
+        // The seed's 54 of 100: 0.4426 .. 0.6344.
+        let (lo, hi) = wilson(0.54, 100.0, Z95);
+        assert!(close(lo, 0.442649, 1e-5) && close(hi, 0.634392, 1e-5));
+        assert_eq!(wilson(0.0, 0.0, Z95), (0.0, 1.0));
+    }
+
+    // LOS with 60 wins and 20 losses: ½(1 + erf(40/√160)) = ½(1 + erf(3.1623)) = 0.9999961.
+    #[test]
+    fn likelihood_of_superiority() {
+        assert!(close(los(60, 20), 0.999_996_13, 1e-6));
+        assert!(close(los(10, 10), 0.5, 1e-8));
+        assert_eq!(los(0, 0), 0.5);
+        assert!(close(erf(0.5), 0.520_499_88, 2e-7));
+        assert!(close(erf(-1.3), -0.934_007_94, 2e-7));
+    }
+
+    // Pairs scoring 0, ½, 1, 1½, 2 points: 5, 10, 40, 30, 15 (100 pairs).
+    // Mean per game = (10·0.25 + 40·0.5 + 30·0.75 + 15·1)/100 = 0.6; variance =
+    // (5·0.36 + 10·0.1225 + 40·0.01 + 30·0.0225 + 15·0.16)/100 = 0.065.
+    // Elo(0.6) = 70.44; se = √(0.065/100) = 0.025495 → 0.55003 .. 0.64997 → 34.88 .. 107.51.
+    // GSPRT for elo0 = 0, elo1 = 10: s0 = 0.5, s1 = 0.514387;
+    // LLR = 100·0.014387·(1.2 − 1.014387)/(2·0.065) = 2.0542.
+    #[test]
+    fn pentanomial_elo_and_gsprt() {
+        let p = Penta([5, 10, 40, 30, 15]);
+        let (mean, var) = p.mean_variance();
+        assert!(close(mean, 0.6, 1e-12) && close(var, 0.065, 1e-12));
+        let (e, lo, hi) = p.elo_interval();
+        assert!(close(e, 70.4365, 1e-3) && close(lo, 34.8815, 1e-3) && close(hi, 107.5148, 1e-3));
+        assert!(close(gsprt_llr(&p, 0.0, 10.0), 2.054_189, 1e-5));
+        let (lower, upper) = sprt_bounds(0.05, 0.05);
+        assert!(close(lower, -2.944_439, 1e-6) && close(upper, 2.944_439, 1e-6));
+        let mut q = Penta::default();
+        q.add(1.5);
+        q.add(0.0);
+        assert_eq!(q.0, [1, 0, 0, 1, 0]);
+    }
+
+    #[test]
+    fn bradley_terry_recovers_known_strengths() {
+        // Two players: with the virtual draw, 70 of 100 becomes 70.5 of 101.
+        let r = bradley_terry(
+            2,
+            &[PairingResult {
+                a: 0,
+                b: 1,
+                a_points: 70.0,
+                games: 100.0,
+            }],
+        );
+        assert!(close(r[0] - r[1], elo(70.5 / 101.0), 1e-6), "{r:?}");
+        assert!(close(r[0] + r[1], 0.0, 1e-9));
+        // Three players with strengths 4 : 2 : 1 (Elo steps of 120.41), 10,000 games a pairing
+        // scored at exactly the expected rate: the prior's pull is below 0.1 Elo.
+        let strengths = [4.0, 2.0, 1.0];
+        let mut results = Vec::new();
+        for (a, b) in [(0, 1), (1, 2), (0, 2)] {
+            let p = strengths[a] / (strengths[a] + strengths[b]);
+            results.push(PairingResult {
+                a,
+                b,
+                a_points: p * 10_000.0,
+                games: 10_000.0,
+            });
+        }
+        let r = bradley_terry(3, &results);
+        let step = 400.0 * 2f64.log10();
+        assert!(
+            close(r[0] - r[1], step, 0.1) && close(r[1] - r[2], step, 0.1),
+            "{r:?}"
+        );
+    }
+
+    #[test]
+    fn percentiles_by_nearest_rank() {
+        let v = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+        assert_eq!(percentile(&v, 0.5), 5);
+        assert_eq!(percentile(&v, 0.9), 9);
+        assert_eq!(percentile(&v, 1.0), 10);
+        assert_eq!(percentile(&[], 0.5), 0);
+    }
+}
