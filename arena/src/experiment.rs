@@ -82,10 +82,11 @@ pub struct Experiment {
     pub published: Vec<Published>,
 }
 
+/// Distinct full agent specs, and the pairings between them as pairs of indices.
+pub type Lineup = (Vec<String>, Vec<(usize, usize)>);
+
 /// Agent list and pairings from agent specs as given: equal specs are one agent.
-pub fn agents_and_pairings(
-    groups: &[[String; 2]],
-) -> Result<(Vec<String>, Vec<(usize, usize)>), CliError> {
+pub fn agents_and_pairings(groups: &[[String; 2]]) -> Result<Lineup, CliError> {
     let mut agents: Vec<String> = Vec::new();
     let mut index = |spec: &str| -> Result<usize, CliError> {
         let full = ringside_agents::AgentSpec::parse(spec)
