@@ -1,0 +1,636 @@
+//! End-to-end tests of `arena match`, `run`, `summary`, `merge` and `replay --from`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn arena(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .output()
+        .expect("the arena binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+/// A fresh folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ringside-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn ok(args: &[&str]) -> Output {
+    let o = arena(args);
+    assert!(o.status.success(), "{args:?} failed: {}", text(&o.stderr));
+    o
+}
+
+fn refused(args: &[&str], expected: &str) {
+    let o = arena(args);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(
+        err.contains(expected),
+        "{args:?}: {err:?} lacks {expected:?}"
+    );
+    assert!(
+        !err.contains("panicked") && !err.contains("RUST_BACKTRACE"),
+        "{args:?}: {err}"
+    );
+}
+
+/// The header and the rows of a games CSV, without the timing columns, sorted by id.
+fn rows(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    let timing: Vec<usize> = header
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| h.ends_with("_time_ms"))
+        .map(|(i, _)| i)
+        .collect();
+    let mut rows: Vec<Vec<String>> = reader
+        .records()
+        .map(|r| {
+            r.unwrap()
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !timing.contains(i))
+                .map(|(_, f)| f.to_string())
+                .collect()
+        })
+        .collect();
+    rows.sort_by_key(|r| r[0].parse::<u64>().unwrap());
+    (header, rows)
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+const COLUMNS: [&str; 23] = [
+    "id",
+    "pairing",
+    "pair",
+    "game",
+    "seed",
+    "opening_plies",
+    "first_agent",
+    "first_spec",
+    "second_agent",
+    "second_spec",
+    "winner",
+    "winner_agent",
+    "reason",
+    "plies",
+    "first_score",
+    "second_score",
+    "first_time_ms",
+    "second_time_ms",
+    "first_nodes",
+    "second_nodes",
+    "first_iterations",
+    "second_iterations",
+    "moves",
+];
+
+#[test]
+fn a_small_match_writes_the_documented_columns_and_counts() {
+    let dir = scratch("small");
+    let out = dir.join("games.csv");
+    let o = ok(&[
+        "match",
+        "--game",
+        "rin:size=6",
+        "--agents",
+        "random",
+        "mcts:iters=50",
+        "--games",
+        "10",
+        "--seed",
+        "4",
+        "--out",
+        path(&out),
+        "--opening-plies",
+        "2",
+        "--quiet",
+    ]);
+    let summary = text(&o.stdout);
+    assert!(summary.contains("| games | 10 |"), "{summary}");
+    let header: Vec<String> = csv::Reader::from_path(&out)
+        .unwrap()
+        .headers()
+        .unwrap()
+        .iter()
+        .map(String::from)
+        .collect();
+    assert_eq!(header, COLUMNS);
+    let (_, rows) = rows(&out);
+    assert_eq!(rows.len(), 10);
+    let col = |name: &str| {
+        COLUMNS.iter().position(|c| *c == name).unwrap()
+            - usize::from(COLUMNS.iter().position(|c| *c == name).unwrap() > 17) * 2
+    };
+    for (i, r) in rows.iter().enumerate() {
+        assert_eq!(r[col("id")], i.to_string());
+        assert_eq!(r[col("pair")], (i / 2).to_string());
+        assert_eq!(r[col("opening_plies")], "2");
+        // Seats alternate within a pair; both games share the seed and the opening moves.
+        assert_eq!(r[col("first_agent")], if i % 2 == 0 { "0" } else { "1" });
+        let moves: Vec<&str> = r[col("moves")].split(' ').collect();
+        assert_eq!(moves.len().to_string(), r[col("plies")]);
+        assert!(
+            moves.len() <= 36,
+            "rings fill points, so a 6x6 game has at most 36 plies"
+        );
+        if i % 2 == 1 {
+            assert_eq!(r[col("seed")], rows[i - 1][col("seed")]);
+            let previous: Vec<&str> = rows[i - 1][col("moves")].split(' ').collect();
+            assert_eq!(moves[..2], previous[..2]);
+        }
+        let (first, second): (f64, f64) = (
+            r[col("first_score")].parse().unwrap(),
+            r[col("second_score")].parse().unwrap(),
+        );
+        let expected = if first > second {
+            "first"
+        } else if first < second {
+            "second"
+        } else {
+            "draw"
+        };
+        assert_eq!(r[col("winner")], expected);
+        assert_eq!(r[col("reason")], "normal");
+        let mcts_seat = if r[col("first_agent")] == "1" {
+            "first"
+        } else {
+            "second"
+        };
+        assert!(
+            r[col(&format!("{mcts_seat}_iterations"))]
+                .parse::<u64>()
+                .unwrap()
+                > 0
+        );
+    }
+    let sidecar = std::fs::read_to_string(dir.join("games.csv.settings.json")).unwrap();
+    assert!(sidecar.contains("\"commit\"") && sidecar.contains("\"games_per_pairing\": 10"));
+}
+
+#[test]
+fn resume_after_an_interruption_plays_only_the_missing_games() {
+    let dir = scratch("resume");
+    let full = dir.join("full.csv");
+    let args = |out: &Path| -> Vec<String> {
+        [
+            "match",
+            "--game",
+            "life",
+            "--agents",
+            "random",
+            "alphabeta:depth=1",
+            "--games",
+            "16",
+            "--seed",
+            "8",
+            "--ply-cap",
+            "300",
+            "--quiet",
+            "--out",
+            path(out),
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let run = |out: &Path| {
+        let a = args(out);
+        ok(&a.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    run(&full);
+    // Simulate a kill: keep the header, five finished rows and half of the sixth.
+    let cut = dir.join("cut.csv");
+    let content = std::fs::read_to_string(&full).unwrap();
+    let lines: Vec<&str> = content.lines().collect();
+    let mut partial = lines[..6].join("\n");
+    partial.push('\n');
+    partial.push_str(&lines[6][..lines[6].len() / 2]);
+    std::fs::write(&cut, partial).unwrap();
+    std::fs::copy(
+        dir.join("full.csv.settings.json"),
+        dir.join("cut.csv.settings.json"),
+    )
+    .unwrap();
+    let o = run(&cut);
+    assert!(
+        text(&o.stderr).contains("11 games played, 5 already in"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert_eq!(rows(&cut), rows(&full));
+    // Once complete, a rerun plays nothing.
+    let o = run(&cut);
+    assert!(text(&o.stderr).contains("0 games played, 16 already in"));
+    // Other settings on the same file are refused.
+    let mut other = args(&cut);
+    other[9] = "9".into();
+    refused(
+        &other.iter().map(String::as_str).collect::<Vec<_>>(),
+        "was made with other settings (seed 8 vs 9)",
+    );
+}
+
+#[test]
+fn results_do_not_depend_on_the_thread_count() {
+    let dir = scratch("threads");
+    let run = |threads: &str| {
+        let out = dir.join(format!("t{threads}.csv"));
+        ok(&[
+            "match",
+            "--game",
+            "ikabegama:side=4",
+            "--agents",
+            "random",
+            "mcts:iters=40",
+            "alphabeta:depth=2",
+            "--games",
+            "8",
+            "--seed",
+            "5",
+            "--ply-cap",
+            "200",
+            "--threads",
+            threads,
+            "--out",
+            path(&out),
+            "--quiet",
+        ]);
+        rows(&out)
+    };
+    let one = run("1");
+    assert_eq!(one.1.len(), 24, "three pairings of 8 games");
+    assert_eq!(one, run("2"));
+    assert_eq!(one, run("3"));
+}
+
+#[test]
+fn shards_merged_equal_one_run() {
+    let dir = scratch("shards");
+    let base = [
+        "match",
+        "--game",
+        "hexxagon:side=3",
+        "--agents",
+        "random",
+        "alphabeta:depth=1",
+        "--games",
+        "12",
+        "--seed",
+        "6",
+        "--quiet",
+    ];
+    let with = |extra: &[&str]| {
+        let mut a = base.to_vec();
+        a.extend_from_slice(extra);
+        ok(&a);
+    };
+    let whole = dir.join("whole.csv");
+    with(&["--out", path(&whole)]);
+    let shards: Vec<PathBuf> = (1..=3).map(|i| dir.join(format!("s{i}.csv"))).collect();
+    for (i, s) in shards.iter().enumerate() {
+        with(&["--out", path(s), "--shard", &format!("{}/3", i + 1)]);
+        assert!(rows(s).1.len() < 12);
+    }
+    let merged = dir.join("merged.csv");
+    ok(&[
+        "merge",
+        path(&shards[0]),
+        path(&shards[1]),
+        path(&shards[2]),
+        "--out",
+        path(&merged),
+    ]);
+    assert_eq!(rows(&merged), rows(&whole));
+    // A shard given twice is refused, and so is a file from other settings.
+    refused(
+        &[
+            "merge",
+            path(&shards[0]),
+            path(&shards[0]),
+            "--out",
+            path(&dir.join("twice.csv")),
+        ],
+        "appears in more than one input",
+    );
+    let other = dir.join("other.csv");
+    ok(&[
+        "match",
+        "--game",
+        "hexxagon:side=3",
+        "--agents",
+        "random",
+        "random",
+        "--games",
+        "2",
+        "--seed",
+        "6",
+        "--quiet",
+        "--out",
+        path(&other),
+    ]);
+    refused(
+        &[
+            "merge",
+            path(&shards[0]),
+            path(&other),
+            "--out",
+            path(&dir.join("mixed.csv")),
+        ],
+        "other settings",
+    );
+    refused(
+        &["merge", path(&shards[0]), "--out", path(&merged)],
+        "exists already",
+    );
+}
+
+#[test]
+fn sprt_stops_a_decided_match_early() {
+    let dir = scratch("sprt");
+    let out = dir.join("sprt.csv");
+    let o = ok(&[
+        "match",
+        "--game",
+        "life",
+        "--agents",
+        "alphabeta:depth=1",
+        "random",
+        "--games",
+        "400",
+        "--seed",
+        "2",
+        "--ply-cap",
+        "300",
+        "--sprt",
+        "0,100,0.05,0.05",
+        "--threads",
+        "1",
+        "--out",
+        path(&out),
+        "--quiet",
+    ]);
+    assert!(
+        text(&o.stderr).contains("SPRT: H1 accepted"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(rows(&out).1.len() < 400);
+    assert!(text(&o.stdout).contains("| SPRT [0, 100] | LLR"));
+}
+
+#[test]
+fn replay_from_a_csv_rebuilds_the_recorded_game() {
+    let dir = scratch("replay");
+    let out = dir.join("g.csv");
+    ok(&[
+        "match",
+        "--game",
+        "advance:side=4",
+        "--agents",
+        "random",
+        "random",
+        "--games",
+        "2",
+        "--seed",
+        "3",
+        "--out",
+        path(&out),
+        "--quiet",
+    ]);
+    let (_, rows) = rows(&out);
+    let o = ok(&["replay", "--from", path(&out), "--id", "1", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&text(&o.stdout)).unwrap();
+    assert_eq!(v["plies"].to_string(), rows[1][13]);
+    assert_eq!(
+        v["game"],
+        rows[1][3].as_str(),
+        "the spec names the drawn first player"
+    );
+    assert_ne!(v["result"], serde_json::Value::Null);
+    let every = ok(&[
+        "replay",
+        "--from",
+        path(&out),
+        "--id",
+        "0",
+        "--every",
+        "--json",
+    ]);
+    assert_eq!(
+        text(&every.stdout).lines().count().to_string(),
+        (rows[0][13].parse::<usize>().unwrap() + 1).to_string()
+    );
+    refused(
+        &["replay", "--from", path(&out), "--id", "7"],
+        "has no game with id 7",
+    );
+}
+
+#[test]
+fn an_experiment_file_runs_into_its_results_folder() {
+    let dir = scratch("experiment");
+    let file = dir.join("tiny.toml");
+    std::fs::write(
+        &file,
+        r#"
+game = "life"
+seed = 11
+games = 6
+ply_cap = 300
+
+[[match]]
+agents = ["random", "random"]
+
+[[match]]
+agents = ["random", "alphabeta:depth=1,eval=material"]
+
+[[published]]
+match = 1
+source = "seed 002, ZoG AutoPlay"
+games = 100
+first_wins = 0
+second_wins = 100
+draws = 0
+"#,
+    )
+    .unwrap();
+    let results = dir.join("results");
+    ok(&["run", path(&file), "--results", path(&results), "--quiet"]);
+    let folder = results.join("tiny");
+    for f in [
+        "games.csv",
+        "games.csv.settings.json",
+        "summary.csv",
+        "summary.md",
+    ] {
+        assert!(folder.join(f).exists(), "{f}");
+    }
+    let md = std::fs::read_to_string(folder.join("summary.md")).unwrap();
+    assert!(
+        md.contains("## Beside the published figures") && md.contains("0-0-100"),
+        "{md}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(folder.join("summary.csv"))
+            .unwrap()
+            .lines()
+            .count(),
+        3
+    );
+    // `arena summary` recomputes the same summary table from the CSV alone.
+    let o = ok(&["summary", path(&folder.join("games.csv"))]);
+    assert!(text(&o.stdout).contains("| games | 6 |"));
+}
+
+#[test]
+fn every_bad_input_exits_2_with_a_message() {
+    let dir = scratch("bad");
+    let out = dir.join("x.csv");
+    let out = path(&out);
+    let m = |extra: &[&str]| {
+        let mut a = vec!["match", "--out", out, "--quiet"];
+        a.extend_from_slice(extra);
+        a.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let check = |args: Vec<String>, expected: &str| {
+        refused(
+            &args.iter().map(String::as_str).collect::<Vec<_>>(),
+            expected,
+        )
+    };
+    check(
+        m(&["--game", "chess", "--agents", "random", "random"]),
+        "unknown game 'chess'",
+    );
+    check(
+        m(&["--game", "rin:size=5", "--agents", "random", "random"]),
+        "size must be an even number",
+    );
+    check(
+        m(&["--game", "rin", "--agents", "random", "minimax"]),
+        "unknown agent 'minimax'",
+    );
+    check(
+        m(&["--game", "rin", "--agents", "random", "mcts:c=fast"]),
+        "c takes a number",
+    );
+    check(
+        m(&[
+            "--game", "rin", "--agents", "random", "random", "--games", "7",
+        ]),
+        "must be even",
+    );
+    check(
+        m(&[
+            "--game",
+            "rin",
+            "--agents",
+            "random",
+            "random",
+            "--sprt",
+            "5,0,0.05,0.05",
+        ]),
+        "elo0 < elo1",
+    );
+    check(
+        m(&[
+            "--game", "rin", "--agents", "random", "random", "--shard", "3/2",
+        ]),
+        "not a shard",
+    );
+    check(m(&["--game", "rin", "--agents", "random"]), "--agents");
+    check(
+        m(&[
+            "--game",
+            "rin",
+            "--agents",
+            "random",
+            "random",
+            "mcts",
+            "--sprt",
+            "0,10,0.05,0.05",
+        ]),
+        "--sprt needs exactly two agents",
+    );
+    let weights = dir.join("w.json");
+    std::fs::write(&weights, r#"{"nest_distance": 1}"#).unwrap();
+    check(
+        m(&[
+            "--game",
+            "rin",
+            "--agents",
+            "random",
+            &format!("alphabeta:weights={}", weights.display()),
+        ]),
+        "rin has no feature 'nest_distance'",
+    );
+
+    let bad_toml = dir.join("bad.toml");
+    std::fs::write(&bad_toml, "game = \"life\"\nseed = \"one\"\n").unwrap();
+    refused(
+        &["run", path(&bad_toml), "--results", path(&dir)],
+        "malformed experiment",
+    );
+    let unknown_key = dir.join("key.toml");
+    std::fs::write(&unknown_key, "game = \"life\"\nseed = 1\ngames = 2\ncolour = 3\n[[match]]\nagents = [\"random\", \"random\"]\n").unwrap();
+    refused(
+        &["run", path(&unknown_key), "--results", path(&dir)],
+        "unknown field `colour`",
+    );
+    refused(
+        &["run", path(&dir.join("missing.toml"))],
+        "cannot read experiment",
+    );
+
+    // A corrupted CSV: summary and resume both refuse it.
+    let good = dir.join("good.csv");
+    ok(&[
+        "match",
+        "--game",
+        "rin:size=6",
+        "--agents",
+        "random",
+        "random",
+        "--games",
+        "2",
+        "--out",
+        path(&good),
+        "--quiet",
+    ]);
+    let mut content = std::fs::read_to_string(&good).unwrap();
+    content = content.replacen(",normal,", ",normal,not-a-number-of-plies-", 1);
+    std::fs::write(&good, content).unwrap();
+    refused(&["summary", path(&good)], "corrupted CSV");
+    refused(
+        &[
+            "match",
+            "--game",
+            "rin:size=6",
+            "--agents",
+            "random",
+            "random",
+            "--games",
+            "2",
+            "--out",
+            path(&good),
+            "--quiet",
+        ],
+        "corrupted CSV",
+    );
+    refused(
+        &["summary", path(&dir.join("nothing.csv"))],
+        "cannot read the settings",
+    );
+}
