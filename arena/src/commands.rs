@@ -48,10 +48,12 @@ pub fn run_match(args: &MatchArgs) -> Result<(), CliError> {
 
 fn report_line(report: &RunReport, out: &Path) -> String {
     let mut line = format!(
-        "{} games played, {} already in {}",
+        "{} games played, {} already in {} ({:.2} s, {:.0} games/s)",
         report.played,
         report.resumed,
-        out.display()
+        out.display(),
+        report.seconds,
+        report.played as f64 / report.seconds.max(1e-9)
     );
     if let Some(d) = report.sprt {
         let _ = write!(line, "; SPRT: {d}");
@@ -220,6 +222,7 @@ pub fn merge(args: &MergeArgs) -> Result<(), CliError> {
     for row in &rows {
         writer.write(row)?;
     }
+    writer.flush()?;
     writer.finish()?;
     eprintln!(
         "{} games from {} files into {}",

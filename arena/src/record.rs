@@ -6,7 +6,8 @@
 //! second_nodes, first_iterations, second_iterations, moves`.
 //!
 //! The sidecar `FILE.csv.settings.json` holds the run's settings, the program version and the
-//! commit it was built from. Rows are appended and flushed one by one as games finish.
+//! commit it was built from. Rows are appended as games finish and flushed whenever no other
+//! finished game is waiting, so a crash loses at most the games in flight.
 
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
@@ -226,15 +227,18 @@ impl RowWriter {
         Ok(RowWriter { writer })
     }
 
-    /// Appends one row and flushes it to the file.
+    /// Appends one row (buffered: call [`RowWriter::flush`]).
     pub fn write(&mut self, row: &GameRow) -> Result<(), CliError> {
         self.writer
             .serialize(row)
-            .map_err(|e| CliError(format!("cannot write a row: {e}")))?;
+            .map_err(|e| CliError(format!("cannot write a row: {e}")))
+    }
+
+    /// Writes the buffered rows to the file.
+    pub fn flush(&mut self) -> Result<(), CliError> {
         self.writer
             .flush()
-            .map_err(|e| CliError(format!("cannot flush the CSV: {e}")))?;
-        Ok(())
+            .map_err(|e| CliError(format!("cannot flush the CSV: {e}")))
     }
 
     /// Flushes and closes.

@@ -19,6 +19,9 @@ use crate::error::CliError;
 use crate::record::{GameRow, RowWriter, Settings, read_rows, read_sidecar, write_sidecar};
 use crate::stats::{Penta, gsprt_llr, sprt_bounds};
 
+/// How often the writer collects finished games.
+const POLL: std::time::Duration = std::time::Duration::from_millis(3);
+
 /// Where game `id` sits in the run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Slot {
@@ -134,13 +137,13 @@ pub fn play_game<G: Game + Features>(
     let cap = settings.ply_cap.unwrap_or(u32::MAX);
 
     let (winner_colour, reason): (Option<Player>, &str) = loop {
-        if let Some(outcome) = state.outcome() {
-            break (outcome.winner(), "normal");
-        }
+        // `to_move` is None exactly when the game is over (a Game contract).
+        let Some(mover) = state.to_move() else {
+            break (state.outcome().and_then(|o| o.winner()), "normal");
+        };
         if state.ply() - start.ply() >= cap {
             break (None, "ply_cap");
         }
-        let mover = state.to_move().expect("a live game has a mover");
         let c = mover.index();
         let clock = timed[c].then(Instant::now);
         let choice = catch_unwind(AssertUnwindSafe(|| players[c].choose(&state)));
@@ -260,7 +263,7 @@ impl Sprt {
 }
 
 /// How a run ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RunReport {
     /// Games already in the file when the run started.
     pub resumed: usize,
@@ -268,6 +271,8 @@ pub struct RunReport {
     pub played: usize,
     /// The SPRT's decision, if it made one.
     pub sprt: Option<&'static str>,
+    /// Seconds spent playing and writing the new games.
+    pub seconds: f64,
 }
 
 /// Plays the games of `settings` that `out` lacks, on `threads` threads, appending rows.
@@ -308,8 +313,10 @@ pub fn run(
             resumed,
             played: 0,
             sprt: Some(decision),
+            seconds: 0.0,
         });
     }
+    let started = Instant::now();
     let mut writer = RowWriter::open(out)?;
     let bar = progress_bar(pending.len() as u64, progress);
     let pool = crate::playouts::thread_pool(threads)?;
@@ -355,30 +362,44 @@ pub fn run(
                 with_game(&settings.game, play).expect("the game was checked");
             });
         });
-        for row in rx {
-            writer.write(&row)?;
-            played += 1;
-            if row.pairing == 0 {
-                let p = row.points_of(first_of_pairing);
-                tally[if p == 1.0 {
-                    0
-                } else if p == 0.5 {
-                    1
-                } else {
-                    2
-                }] += 1;
-            }
-            if let Some(s) = sprt.as_mut() {
-                s.add(&row, first_of_pairing);
-                if decision.is_none() {
-                    decision = s.decided();
-                    if decision.is_some() {
-                        stop.store(true, Ordering::Relaxed);
+        // The writer polls every few milliseconds instead of blocking on the channel: a
+        // blocked receiver costs the workers a wake-up syscall per game. Each poll writes every
+        // finished row and flushes once, so a crash loses at most the games of the last few
+        // milliseconds besides those in flight.
+        let mut open = true;
+        while open {
+            std::thread::sleep(POLL);
+            let mut any = false;
+            loop {
+                let row = match rx.try_recv() {
+                    Ok(row) => row,
+                    Err(mpsc::TryRecvError::Empty) => break,
+                    Err(mpsc::TryRecvError::Disconnected) => {
+                        open = false;
+                        break;
+                    }
+                };
+                any = true;
+                writer.write(&row)?;
+                played += 1;
+                if row.pairing == 0 {
+                    tally[(2.0 - 2.0 * row.points_of(first_of_pairing)) as usize] += 1;
+                }
+                if let Some(s) = sprt.as_mut() {
+                    s.add(&row, first_of_pairing);
+                    if decision.is_none() {
+                        decision = s.decided();
+                        if decision.is_some() {
+                            stop.store(true, Ordering::Relaxed);
+                        }
                     }
                 }
             }
-            bar.set_message(format!("W-D-L {}-{}-{}", tally[0], tally[1], tally[2]));
-            bar.inc(1);
+            if any {
+                writer.flush()?;
+                bar.set_message(format!("W-D-L {}-{}-{}", tally[0], tally[1], tally[2]));
+                bar.set_position(played as u64);
+            }
         }
         Ok(())
     });
@@ -389,6 +410,7 @@ pub fn run(
         resumed,
         played,
         sprt: decision,
+        seconds: started.elapsed().as_secs_f64(),
     })
 }
 
