@@ -110,22 +110,20 @@ fn write_summaries(
 /// first colour against its second agent, as the published table seats them.
 fn published_comparison(settings: &Settings, rows: &[GameRow], published: &[Published]) -> String {
     let mut md = String::from("## Beside the published figures\n\n");
-    md.push_str("Each line compares the first agent of the match, playing the first colour, against the second (as the published table seats them): wins of the first agent, with 95% Wilson intervals.\n\n");
+    md.push_str("Each line compares the first agent of the match, playing the first colour, against the second (as the published table seats them): wins of the first agent, with 95% Wilson intervals. In a self-pairing every game counts, from its first mover's side.\n\n");
     md.push_str("| match | source | published W-D-L | published first-agent wins | ours W-D-L (first agent moving first) | our first-agent wins | all our games of the pairing (first agent's view) |\n|---|---|---|---|---|---|---|\n");
     for p in published {
         let (a, b) = settings.pairings[p.match_index];
         let mut seated = Wdl::default();
         let mut all = Wdl::default();
         for row in rows.iter().filter(|r| r.pairing == p.match_index) {
-            let points = if a == b {
-                if row.id % 2 == 0 {
-                    row.first_points()
-                } else {
-                    1.0 - row.first_points()
-                }
-            } else {
-                row.points_of(a)
-            };
+            if a == b {
+                // A self-pairing: the "first agent moving first" is every game's first mover.
+                all.add(row.first_points());
+                seated.add(row.first_points());
+                continue;
+            }
+            let points = row.points_of(a);
             all.add(points);
             if row.id % 2 == 0 {
                 seated.add(points);

@@ -120,15 +120,18 @@ pub fn play_game<G: Game + Features>(
         opening += 1;
     }
 
-    // Each agent is seeded by the pair and by which agent of the pairing it is, so it plays
-    // with the same seed in both games of the pair.
-    let build = |agent: usize| {
-        let side = u64::from(agent != a);
-        agents[agent]
-            .build(start, splitmix64(pair_seed ^ (side + 1)))
+    // Each player is seeded by the pair and by its role in the pair: role 0 is the pairing's
+    // first agent, which takes the first colour in the pair's even game and the second colour
+    // in the odd one. Seeding by role, not by agent, keeps the two games of a self-pairing
+    // (random vs random) different: the same agent on both sides must not draw the same moves.
+    let role_of_colour =
+        |colour: usize| u64::from((colour == first_colour.index()) == (slot.seat == 1));
+    let build = |colour: usize| {
+        agents[agent_of[colour]]
+            .build(start, splitmix64(pair_seed ^ (role_of_colour(colour) + 1)))
             .expect("agents were checked against the game")
     };
-    let mut players: [AnyAgent<G>; 2] = [build(agent_of[0]), build(agent_of[1])];
+    let mut players: [AnyAgent<G>; 2] = [build(0), build(1)];
     let timed = [
         agents[agent_of[0]] != AgentSpec::Random,
         agents[agent_of[1]] != AgentSpec::Random,

@@ -634,3 +634,33 @@ fn every_bad_input_exits_2_with_a_message() {
         "cannot read the settings",
     );
 }
+
+#[test]
+fn the_two_games_of_a_self_pairing_are_different_games() {
+    // Regression: both seats of `random` vs `random` once drew the same seed, so the
+    // colour-swapped game repeated its twin move for move.
+    let dir = scratch("selfplay");
+    let out = dir.join("self.csv");
+    ok(&[
+        "match",
+        "--game",
+        "life",
+        "--agents",
+        "random",
+        "random",
+        "--games",
+        "20",
+        "--seed",
+        "1",
+        "--out",
+        path(&out),
+        "--quiet",
+    ]);
+    let (_, rows) = rows(&out);
+    let moves = COLUMNS.iter().position(|c| *c == "moves").unwrap() - 2;
+    let same = rows
+        .chunks(2)
+        .filter(|pair| pair[0][moves] == pair[1][moves])
+        .count();
+    assert_eq!(same, 0, "pairs replaying the same game");
+}
