@@ -1,8 +1,9 @@
-//! Records the commit `arena` is built from, for the settings sidecar of every run.
+//! Records the commit `arena` is built from (with `-dirty` for uncommitted changes), for the
+//! settings sidecar of every run.
 
 fn main() {
     let commit = std::process::Command::new("git")
-        .args(["rev-parse", "--short=12", "HEAD"])
+        .args(["describe", "--always", "--dirty", "--abbrev=12", "--exclude", "*"])
         .output()
         .ok()
         .filter(|o| o.status.success())
@@ -10,6 +11,12 @@ fn main() {
         .map(|s| s.trim().to_string())
         .unwrap_or_else(|| "unknown".to_string());
     println!("cargo:rustc-env=RINGSIDE_COMMIT={commit}");
+    // Rebuild when HEAD moves: HEAD itself, and the branch file it points to.
     println!("cargo:rerun-if-changed=../.git/HEAD");
-    println!("cargo:rerun-if-changed=../.git/refs");
+    if let Ok(head) = std::fs::read_to_string("../.git/HEAD")
+        && let Some(branch) = head.trim().strip_prefix("ref: ")
+    {
+        println!("cargo:rerun-if-changed=../.git/{branch}");
+    }
+    println!("cargo:rerun-if-changed=../.git/index");
 }
