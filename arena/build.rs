@@ -3,7 +3,14 @@
 
 fn main() {
     let commit = std::process::Command::new("git")
-        .args(["describe", "--always", "--dirty", "--abbrev=12", "--exclude", "*"])
+        .args([
+            "describe",
+            "--always",
+            "--dirty",
+            "--abbrev=12",
+            "--exclude",
+            "*",
+        ])
         .output()
         .ok()
         .filter(|o| o.status.success())

@@ -6,6 +6,7 @@
 
 use crate::error::GameSpecError;
 use crate::games::advance::Advance;
+use crate::games::havannah::Havannah;
 use crate::games::hexxagon::Hexxagon;
 use crate::games::ikabegama::Ikabegama;
 use crate::games::life::{Drops, Life};
@@ -52,6 +53,11 @@ pub const GAMES: &[GameInfo] = &[
         name: "ikabegama",
         options: "side=2..9 (7), distance=1..2(side-1) (4) or light=CELL,dark=CELL",
         about: "Ikabegama (seed 004): Hexxagon moves, reach the enemy nest",
+    },
+    GameInfo {
+        name: "havannah",
+        options: "size=4..10 (8), swap=on|off (off): OpenSpiel's board_size and swap",
+        about: "Havannah: ring, bridge or fork; cross-checked against OpenSpiel",
     },
     GameInfo {
         name: "hexxagon",
@@ -244,6 +250,12 @@ pub fn with_game<V: GameVisitor>(spec: &str, visitor: V) -> Result<V::Output, Ga
                 }
             };
             Ok(visitor.visit(game))
+        }
+        "havannah" => {
+            let size = options.take_usize("size", crate::games::havannah::DEFAULT_BASE)?;
+            let swap = options.take_choice("swap", &["off", "on"])? == "on";
+            options.finish()?;
+            Ok(visitor.visit(Havannah::new(size, swap)?))
         }
         "hexxagon" => {
             let side = options.take_usize("side", crate::games::hexxagon::DEFAULT_SIDE)?;

@@ -2,6 +2,7 @@
 
 pub mod advance;
 pub mod grow_jump;
+pub mod havannah;
 pub mod hexxagon;
 pub mod ikabegama;
 pub mod life;

@@ -1,0 +1,571 @@
+//! Havannah (Christian Freeling, 1979), as OpenSpiel's `havannah` game plays it. Rules:
+//! `RULES.md` in this folder, below.
+//!
+#![doc = include_str!("RULES.md")]
+
+use std::sync::OnceLock;
+
+use rand::{Rng, RngExt};
+
+use crate::error::{GameSpecError, ParseMoveError, PositionError};
+use crate::game::{Game, Outcome, Player};
+use crate::zobrist::Zobrist;
+
+/// The default base (cells on a side), as in OpenSpiel.
+pub const DEFAULT_BASE: usize = 8;
+/// The smallest and largest bases.
+pub const BASES: std::ops::RangeInclusive<usize> = 4..=10;
+/// Cells of the largest grid (diameter 19).
+const MAX_CELLS: usize = 19 * 19;
+const EMPTY: u8 = 2;
+const OFF: u8 = 3;
+const NONE: u16 = u16::MAX;
+
+/// A cell, as OpenSpiel's action number: `x + diameter · y`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Cell(pub u16);
+
+/// Neighbour offsets in OpenSpiel's order (each adjacent to the next).
+const OFFSETS: [(i32, i32); 6] = [(-1, -1), (0, -1), (1, 0), (1, 1), (0, 1), (-1, 0)];
+
+/// The fixed tables of one base.
+#[derive(Debug)]
+struct Geometry {
+    diameter: usize,
+    valid_cells: u16,
+    on_board: Vec<bool>,
+    neighbours: Vec<[u16; 6]>,
+    corner: Vec<u8>,
+    edge: Vec<u8>,
+}
+
+fn geometry(base: usize) -> &'static Geometry {
+    static TABLES: [OnceLock<Geometry>; 11] = [const { OnceLock::new() }; 11];
+    TABLES[base].get_or_init(|| {
+        let d = 2 * base - 1;
+        let (m, e) = (base as i32 - 1, 2 * base as i32 - 2);
+        let on = |x: i32, y: i32| {
+            x >= 0
+                && y >= 0
+                && x < d as i32
+                && y < d as i32
+                && (y - x) < base as i32
+                && (x - y) < base as i32
+        };
+        let mut g = Geometry {
+            diameter: d,
+            valid_cells: 0,
+            on_board: vec![false; d * d],
+            neighbours: vec![[NONE; 6]; d * d],
+            corner: vec![0; d * d],
+            edge: vec![0; d * d],
+        };
+        for y in 0..d as i32 {
+            for x in 0..d as i32 {
+                let i = x as usize + d * y as usize;
+                if !on(x, y) {
+                    continue;
+                }
+                g.on_board[i] = true;
+                g.valid_cells += 1;
+                for (k, (dx, dy)) in OFFSETS.iter().enumerate() {
+                    if on(x + dx, y + dy) {
+                        g.neighbours[i][k] = ((x + dx) as usize + d * (y + dy) as usize) as u16;
+                    }
+                }
+                let corners = [(0, 0), (m, 0), (e, m), (e, e), (m, e), (0, m)];
+                g.corner[i] = corners
+                    .iter()
+                    .position(|&c| c == (x, y))
+                    .map_or(0, |k| 1 << k);
+                let edges = [
+                    y == 0 && x != 0 && x != m,
+                    x - y == m && x != m && x != e,
+                    x == e && y != m && y != e,
+                    y == e && x != e && x != m,
+                    y - x == m && x != m && x != 0,
+                    x == 0 && y != m && y != 0,
+                ];
+                g.edge[i] = edges.iter().position(|&b| b).map_or(0, |k| 1 << k);
+            }
+        }
+        g
+    })
+}
+
+/// Stone keys for 361 cells, and phase keys: White to move, Black to move, and Black to move
+/// with the swap available.
+static KEYS: Zobrist<MAX_CELLS, 3> = Zobrist::new(0x48_41_56);
+
+/// A Havannah position with its groups (a union-find over cells carrying corner and edge
+/// bits) and its empty cells (for constant-time random moves).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Havannah {
+    owner: [u8; MAX_CELLS],
+    parent: [u16; MAX_CELLS],
+    group_size: [u16; MAX_CELLS],
+    corners: [u8; MAX_CELLS],
+    edges: [u8; MAX_CELLS],
+    empties: [u16; MAX_CELLS],
+    empty_at: [u16; MAX_CELLS],
+    empty_count: u16,
+    ring_marks: [u64; 6],
+    moves_made: u16,
+    last_move: u16,
+    ply: u32,
+    hash: u64,
+    base: u8,
+    swap: bool,
+    to_move: Player,
+    outcome: Option<Outcome>,
+}
+
+impl Default for Havannah {
+    fn default() -> Self {
+        Havannah::new(DEFAULT_BASE, false).expect("the default base is valid")
+    }
+}
+
+impl Havannah {
+    /// The empty board of `base` (4 to 10), with or without the swap rule; White moves first.
+    pub fn new(base: usize, swap: bool) -> Result<Havannah, GameSpecError> {
+        if !BASES.contains(&base) {
+            return Err(GameSpecError {
+                reason: format!("havannah: size must be from 4 to 10, not {base}"),
+            });
+        }
+        let g = geometry(base);
+        let mut h = Havannah {
+            owner: [OFF; MAX_CELLS],
+            parent: [0; MAX_CELLS],
+            group_size: [1; MAX_CELLS],
+            corners: [0; MAX_CELLS],
+            edges: [0; MAX_CELLS],
+            empties: [0; MAX_CELLS],
+            empty_at: [NONE; MAX_CELLS],
+            empty_count: 0,
+            ring_marks: [0; 6],
+            moves_made: 0,
+            last_move: NONE,
+            ply: 0,
+            hash: 0,
+            base: base as u8,
+            swap,
+            to_move: Player::ZERO,
+            outcome: None,
+        };
+        for i in 0..g.diameter * g.diameter {
+            h.parent[i] = i as u16;
+            h.corners[i] = g.corner[i];
+            h.edges[i] = g.edge[i];
+            if g.on_board[i] {
+                h.owner[i] = EMPTY;
+                h.empty_at[i] = h.empty_count;
+                h.empties[h.empty_count as usize] = i as u16;
+                h.empty_count += 1;
+            }
+        }
+        h.hash = h.hash_from_scratch();
+        Ok(h)
+    }
+
+    #[inline]
+    fn geometry(&self) -> &'static Geometry {
+        geometry(self.base as usize)
+    }
+
+    /// The base.
+    #[must_use]
+    pub fn base(&self) -> usize {
+        self.base as usize
+    }
+
+    /// Whether the next move may take over the first stone (swap rule, second player's first
+    /// move).
+    #[must_use]
+    pub fn swap_available(&self) -> bool {
+        self.swap && self.moves_made == 1 && self.to_move == Player::ONE && self.outcome.is_none()
+    }
+
+    fn phase(&self) -> u32 {
+        if self.swap_available() {
+            2
+        } else {
+            self.to_move.index() as u32
+        }
+    }
+
+    fn find(&mut self, cell: usize) -> usize {
+        let mut root = cell;
+        while self.parent[root] as usize != root {
+            root = self.parent[root] as usize;
+        }
+        self.parent[cell] = root as u16;
+        root
+    }
+
+    /// Joins the groups of `a` and `b`; true if they were one group already.
+    fn join(&mut self, a: usize, b: usize) -> bool {
+        let (mut ra, mut rb) = (self.find(a), self.find(b));
+        if ra == rb {
+            return true;
+        }
+        if self.group_size[ra] < self.group_size[rb] {
+            std::mem::swap(&mut ra, &mut rb);
+        }
+        self.parent[rb] = ra as u16;
+        self.group_size[ra] += self.group_size[rb];
+        self.corners[ra] |= self.corners[rb];
+        self.edges[ra] |= self.edges[rb];
+        false
+    }
+
+    fn marked(&self, c: usize) -> bool {
+        self.ring_marks[c >> 6] >> (c & 63) & 1 == 1
+    }
+
+    fn toggle_mark(&mut self, c: usize) {
+        self.ring_marks[c >> 6] ^= 1 << (c & 63);
+    }
+
+    /// Looks for a ring through the new stone by walking the mover's stones without turning
+    /// more than 60° a step: a walk that comes back onto itself has gone round at least one
+    /// cell (OpenSpiel's and Castro's ring search; it only runs when the new stone joined a
+    /// group to itself).
+    fn ring_from(&mut self, cell: u16, left: i32, right: i32, me: u8) -> bool {
+        if cell == NONE || self.owner[cell as usize] != me {
+            return false;
+        }
+        let c = cell as usize;
+        if self.marked(c) {
+            return true;
+        }
+        self.toggle_mark(c);
+        let neighbours = self.geometry().neighbours[c];
+        let mut found = false;
+        let mut i = left;
+        while !found && i <= right {
+            let dir = (i + 6) % 6;
+            found = self.ring_from(neighbours[dir as usize], dir - 1, dir + 1, me);
+            i += 1;
+        }
+        self.toggle_mark(c);
+        found
+    }
+
+    fn remove_empty(&mut self, c: usize) {
+        let at = self.empty_at[c] as usize;
+        let last = self.empties[self.empty_count as usize - 1];
+        self.empties[at] = last;
+        self.empty_at[last as usize] = at as u16;
+        self.empty_at[c] = NONE;
+        self.empty_count -= 1;
+    }
+
+    fn cell_text(&self, cell: Cell) -> String {
+        let d = self.geometry().diameter;
+        let (x, y) = (cell.0 as usize % d, cell.0 as usize / d);
+        format!("{}{}", (b'a' + x as u8) as char, y + 1)
+    }
+
+    fn on_board(&self, cell: Cell) -> bool {
+        let g = self.geometry();
+        (cell.0 as usize) < g.on_board.len() && g.on_board[cell.0 as usize]
+    }
+}
+
+impl Game for Havannah {
+    type Move = Cell;
+
+    fn name(&self) -> &'static str {
+        "havannah"
+    }
+
+    fn spec(&self) -> String {
+        let mut options = Vec::new();
+        if self.base() != DEFAULT_BASE {
+            options.push(format!("size={}", self.base));
+        }
+        if self.swap {
+            options.push("swap=on".to_string());
+        }
+        if options.is_empty() {
+            "havannah".into()
+        } else {
+            format!("havannah:{}", options.join(","))
+        }
+    }
+
+    fn player_name(&self, player: Player) -> &'static str {
+        ["white", "black"][player.index()]
+    }
+
+    fn to_move(&self) -> Option<Player> {
+        self.outcome.is_none().then_some(self.to_move)
+    }
+
+    fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// Empty cells in action order, with the first stone's cell among them when the swap is
+    /// available.
+    fn legal_moves(&self, moves: &mut Vec<Cell>) {
+        moves.clear();
+        if self.outcome.is_some() {
+            return;
+        }
+        let swap = self.swap_available().then_some(self.last_move);
+        for (i, &owner) in self.owner[..self.geometry().on_board.len()]
+            .iter()
+            .enumerate()
+        {
+            if owner == EMPTY || swap == Some(i as u16) {
+                moves.push(Cell(i as u16));
+            }
+        }
+    }
+
+    #[inline]
+    fn random_move<R: Rng + ?Sized>(&self, rng: &mut R, _scratch: &mut Vec<Cell>) -> Option<Cell> {
+        if self.outcome.is_some() {
+            return None;
+        }
+        let n = u32::from(self.empty_count) + u32::from(self.swap_available());
+        let k = rng.random_range(0..n) as usize;
+        Some(Cell(if k == self.empty_count as usize {
+            self.last_move
+        } else {
+            self.empties[k]
+        }))
+    }
+
+    fn is_legal(&self, mv: Cell) -> bool {
+        self.outcome.is_none()
+            && self.on_board(mv)
+            && (self.owner[mv.0 as usize] == EMPTY
+                || (self.swap_available() && mv.0 == self.last_move))
+    }
+
+    fn play_unchecked(&mut self, mv: Cell) {
+        let c = mv.0 as usize;
+        let me = self.to_move.index() as u8;
+        self.hash ^= KEYS.phase(self.phase());
+        if self.owner[c] == EMPTY {
+            self.remove_empty(c);
+            self.moves_made += 1;
+            self.last_move = mv.0;
+        } else {
+            // The swap: the first stone changes hands.
+            self.hash ^= KEYS.piece(self.owner[c] as usize, c);
+        }
+        self.owner[c] = me;
+        self.hash ^= KEYS.piece(me as usize, c);
+
+        // Join the neighbouring groups of the mover. After a joined neighbour the next one is
+        // skipped: two adjacent neighbours are adjacent to each other too, so meeting the same
+        // group there is a sharp corner, not a loop.
+        let neighbours = self.geometry().neighbours[c];
+        let mut joined_itself = false;
+        let mut skip = false;
+        for &n in &neighbours {
+            if skip {
+                skip = false;
+            } else if n != NONE && self.owner[n as usize] == me {
+                joined_itself |= self.join(c, n as usize);
+                skip = true;
+            }
+        }
+        let root = self.find(c);
+        let won = self.edges[root].count_ones() >= 3
+            || self.corners[root].count_ones() >= 2
+            || (joined_itself && self.ring_from(mv.0, 0, 3, me));
+        if won {
+            self.outcome = Some(Outcome::Win(self.to_move));
+        } else if self.moves_made == self.geometry().valid_cells {
+            self.outcome = Some(Outcome::Draw);
+        }
+        self.to_move = self.to_move.other();
+        self.ply += 1;
+        self.hash ^= KEYS.phase(self.phase());
+    }
+
+    fn why_illegal(&self, mv: Cell) -> String {
+        if !self.on_board(mv) {
+            format!("cell {} is off the board", mv.0)
+        } else {
+            format!("cell {} is occupied", self.cell_text(mv))
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    fn scores(&self) -> Option<[f64; 2]> {
+        None
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        let mut h = KEYS.phase(self.phase());
+        for (i, &o) in self.owner[..self.geometry().on_board.len()]
+            .iter()
+            .enumerate()
+        {
+            if o < 2 {
+                h ^= KEYS.piece(o as usize, i);
+            }
+        }
+        h
+    }
+
+    /// Letter for x (`a` = 0), number for y (from 1), as OpenSpiel prints actions.
+    fn parse_move(&self, text: &str) -> Result<Cell, ParseMoveError> {
+        let d = self.geometry().diameter;
+        let err = || ParseMoveError {
+            text: text.to_string(),
+            expected: format!(
+                "a cell: letter a..{} then number 1..{d}, on the board",
+                (b'a' + d as u8 - 1) as char
+            ),
+        };
+        let mut chars = text.chars();
+        let letter = chars
+            .next()
+            .filter(char::is_ascii_lowercase)
+            .ok_or_else(err)?;
+        let digits = chars.as_str();
+        if digits.is_empty()
+            || digits.starts_with('0')
+            || !digits.bytes().all(|b| b.is_ascii_digit())
+        {
+            return Err(err());
+        }
+        let x = (letter as u8 - b'a') as usize;
+        let y: usize = digits.parse::<usize>().map_err(|_| err())?;
+        if x >= d || y == 0 || y > d {
+            return Err(err());
+        }
+        let cell = Cell((x + d * (y - 1)) as u16);
+        if self.on_board(cell) {
+            Ok(cell)
+        } else {
+            Err(err())
+        }
+    }
+
+    fn move_text(&self, mv: Cell) -> String {
+        self.cell_text(mv)
+    }
+
+    /// One text row per y (top first), indented to draw the hexagon: `W` white (moves first),
+    /// `B` black, `.` empty.
+    fn board_rows(&self) -> Vec<String> {
+        let (d, base) = (self.geometry().diameter, self.base as usize);
+        (0..d)
+            .map(|y| {
+                let (start, end) = if y < base {
+                    (0, base + y)
+                } else {
+                    (y + 1 - base, d)
+                };
+                let cells: Vec<String> = (start..end)
+                    .map(|x| match self.owner[x + d * y] {
+                        0 => "W".to_string(),
+                        1 => "B".to_string(),
+                        _ => ".".to_string(),
+                    })
+                    .collect();
+                format!(
+                    "{}{}",
+                    " ".repeat((base as i32 - 1 - y as i32).unsigned_abs() as usize),
+                    cells.join(" ")
+                )
+            })
+            .collect()
+    }
+
+    /// The rows of [`Game::board_rows`] (spaces ignored) and an optional line
+    /// `to_move white|black` (default: White if the stone counts are equal, else Black).
+    /// Positions that are already won are refused.
+    fn set_up(&self, text: &str) -> Result<Havannah, PositionError> {
+        let err = |reason: String| PositionError { reason };
+        let mut fresh = Havannah::new(self.base(), self.swap).map_err(|e| err(e.reason))?;
+        let (d, base) = (self.geometry().diameter, self.base());
+        let mut to_move = None;
+        let mut rows = Vec::new();
+        for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+            match line.strip_prefix("to_move") {
+                Some(p) => {
+                    to_move = Some(match p.trim() {
+                        "white" => Player::ZERO,
+                        "black" => Player::ONE,
+                        o => return Err(err(format!("to_move must be white or black, not '{o}'"))),
+                    })
+                }
+                None => rows.push(
+                    line.chars()
+                        .filter(|c| !c.is_whitespace())
+                        .collect::<Vec<char>>(),
+                ),
+            }
+        }
+        if rows.len() != d {
+            return Err(err(format!("expected {d} rows, found {}", rows.len())));
+        }
+        let mut stones = [0u32; 2];
+        for (y, row) in rows.iter().enumerate() {
+            let start = if y < base { 0 } else { y + 1 - base };
+            let want = if y < base { base + y } else { d } - start;
+            if row.len() != want {
+                return Err(err(format!(
+                    "row {} has {} cells, expected {want}",
+                    y + 1,
+                    row.len()
+                )));
+            }
+            for (k, &ch) in row.iter().enumerate() {
+                let player = match ch {
+                    '.' => continue,
+                    'W' => Player::ZERO,
+                    'B' => Player::ONE,
+                    other => return Err(err(format!("unknown cell character '{other}'"))),
+                };
+                stones[player.index()] += 1;
+                fresh.to_move = player;
+                fresh.play_unchecked(Cell((start + k + d * y) as u16));
+                if fresh.outcome.is_some() {
+                    return Err(err("the position is already won".into()));
+                }
+            }
+        }
+        fresh.to_move = to_move.unwrap_or(if stones[0] == stones[1] {
+            Player::ZERO
+        } else {
+            Player::ONE
+        });
+        fresh.ply = 0;
+        fresh.hash = fresh.hash_from_scratch();
+        Ok(fresh)
+    }
+}
+
+impl crate::Features for Havannah {
+    fn feature_names(&self) -> &'static [&'static str] {
+        &["material"]
+    }
+
+    /// `material`: stones on the board (equal for both sides but for the last move; a
+    /// placeholder, since Havannah is not won by counting).
+    fn features(&self, player: Player, out: &mut [f64; crate::MAX_FEATURES]) {
+        let me = player.index() as u8;
+        out[0] = self.owner.iter().filter(|&&o| o == me).count() as f64;
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,252 @@
+use std::collections::VecDeque;
+
+use super::*;
+use crate::conformance::check_random_games;
+
+/// Plays cells given by name, alternating from White.
+fn play(h: &mut Havannah, moves: &str) {
+    for m in moves.split_whitespace() {
+        let mv = h.parse_move(m).unwrap();
+        h.try_play(mv).unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+}
+
+/// White plays `white`, Black answers with the next cell of `filler` each time.
+fn white_builds(base: usize, white: &[&str], filler: &[&str]) -> Havannah {
+    let mut h = Havannah::new(base, false).unwrap();
+    for (i, w) in white.iter().enumerate() {
+        play(&mut h, w);
+        if h.outcome().is_some() {
+            break;
+        }
+        play(&mut h, filler[i]);
+    }
+    h
+}
+
+#[test]
+fn notation_and_action_numbers_follow_openspiel() {
+    let h = Havannah::default();
+    assert_eq!(h.parse_move("a1"), Ok(Cell(0)));
+    assert_eq!(h.parse_move("b2"), Ok(Cell(16)));
+    assert_eq!(h.move_text(Cell(224)), "o15");
+    assert!(h.parse_move("a9").is_err(), "(0, 8) is off a size-8 board");
+    assert!(h.parse_move("i1").is_err());
+    let mut moves = Vec::new();
+    h.legal_moves(&mut moves);
+    assert_eq!(moves.len(), 169);
+    assert_eq!(Havannah::new(10, false).unwrap().empty_count, 271);
+}
+
+#[test]
+fn a_bridge_joins_two_corners() {
+    // Size 4: corners a1 and d1 joined along the top edge.
+    let h = white_builds(4, &["a1", "b1", "c1", "d1"], &["a4", "b5", "c6", "d7"]);
+    assert_eq!(h.outcome(), Some(Outcome::Win(Player::ZERO)));
+    assert_eq!(h.ply(), 7);
+}
+
+#[test]
+fn a_fork_touches_three_edges_and_corners_do_not_count() {
+    // Size 5 (d = 9). Edges: top b1-d1, upper right f2-h4, right i6-i8, bottom f9-h9,
+    // lower left b6-d8, left a2-a4. White runs c1 (top) down to c7 (lower left), then from c5
+    // east to h5 and i6 (right). Black's stones stay on single edges and never touch corners.
+    let mut h = Havannah::new(5, false).unwrap();
+    let white = [
+        "c1", "c2", "c3", "c4", "c5", "c6", "c7", "d5", "e5", "f5", "g5", "h5", "i6",
+    ];
+    let black = [
+        "a2", "a3", "a4", "f9", "g9", "h9", "i7", "i8", "b2", "h7", "f4", "d3",
+    ];
+    for (k, w) in white.iter().enumerate() {
+        assert_eq!(h.outcome(), None, "before {w}");
+        play(&mut h, w);
+        if k < black.len() {
+            play(&mut h, black[k]);
+        }
+    }
+    assert_eq!(h.outcome(), Some(Outcome::Win(Player::ZERO)));
+    assert_eq!(h.ply(), 25);
+    assert_eq!(reference_winner(&h, Player::ZERO), Some("fork"));
+
+    // A corner lies between two sides but is no edge: d1 (top edge), e1 (corner) and f2
+    // (upper-right edge) touch two edges and one corner, which wins nothing.
+    let mut h = Havannah::new(5, false).unwrap();
+    play(&mut h, "d1 a3 e1 a4 f2");
+    assert_eq!(h.outcome(), None);
+    let g = geometry(5);
+    let e1 = h.parse_move("e1").unwrap().0 as usize;
+    assert_eq!((g.edge[e1], g.corner[e1].count_ones()), (0, 1));
+}
+
+#[test]
+fn a_ring_around_an_empty_cell_wins() {
+    // Size 5: the six neighbours of e5 (4,4): d4 e4 f5 f6 e6 d5.
+    let h = white_builds(
+        5,
+        &["d4", "e4", "f5", "f6", "e6", "d5"],
+        &["i6", "i7", "i8", "h9", "g9", "a3"],
+    );
+    assert_eq!(h.outcome(), Some(Outcome::Win(Player::ZERO)));
+    assert!(h.is_legal_cell_empty("e5"));
+}
+
+#[test]
+fn a_ring_around_an_occupied_cell_wins_too() {
+    // Black sits on e5; White surrounds it.
+    let mut h = Havannah::new(5, false).unwrap();
+    play(&mut h, "d4 e5 e4 a1 f5 b1 f6 c1 e6 d1");
+    assert_eq!(h.outcome(), None);
+    play(&mut h, "d5");
+    assert_eq!(h.outcome(), Some(Outcome::Win(Player::ZERO)));
+}
+
+#[test]
+fn a_triangle_is_not_a_ring() {
+    let mut h = Havannah::new(5, false).unwrap();
+    // e5 (4,4), f5 (5,4) and f6 (5,5) are mutually adjacent.
+    play(&mut h, "e5 a1 f5 b1 f6");
+    assert_eq!(h.outcome(), None);
+}
+
+#[test]
+fn the_swap_rule_hands_the_first_stone_to_black() {
+    let mut h = Havannah::new(5, true).unwrap();
+    play(&mut h, "e5");
+    assert!(h.swap_available());
+    let e5 = h.parse_move("e5").unwrap();
+    assert!(h.is_legal(e5));
+    let mut moves = Vec::new();
+    h.legal_moves(&mut moves);
+    assert_eq!(moves.len(), 61, "60 empty cells and the swap");
+    h.play(e5);
+    assert_eq!(h.owner[e5.0 as usize], 1, "e5 is Black's now");
+    assert_eq!(h.to_move(), Some(Player::ZERO));
+    assert!(!h.is_legal(e5));
+    let mut no_swap = Havannah::new(5, false).unwrap();
+    play(&mut no_swap, "e5");
+    assert!(!no_swap.is_legal(e5));
+}
+
+#[test]
+fn a_full_board_without_a_win_is_a_draw() {
+    // Play random games on size 4 until one fills the board without a winner.
+    let mut found = false;
+    for seed in 0..2000 {
+        let mut h = Havannah::new(4, false).unwrap();
+        let mut rng = crate::seeded_rng(seed, 0);
+        crate::random_playout(&mut h, &mut rng, &mut Vec::new(), u32::MAX);
+        if h.outcome() == Some(Outcome::Draw) {
+            assert_eq!(h.empty_count, 0);
+            assert_eq!(reference_winner(&h, Player::ZERO), None);
+            assert_eq!(reference_winner(&h, Player::ONE), None);
+            found = true;
+            break;
+        }
+    }
+    assert!(found, "some random size-4 game ends in a draw");
+}
+
+impl Havannah {
+    fn is_legal_cell_empty(&self, name: &str) -> bool {
+        self.owner[self.parse_move(name).unwrap().0 as usize] == EMPTY
+    }
+}
+
+/// The plain reference: does `player` have a ring, bridge or fork anywhere? Groups by
+/// breadth-first search; a ring is a cell (any content) from which the rim of the board cannot
+/// be reached without crossing `player`'s stones (other than the cell itself).
+fn reference_winner(h: &Havannah, player: Player) -> Option<&'static str> {
+    let g = h.geometry();
+    let me = player.index() as u8;
+    let n = g.on_board.len();
+    let mut seen = vec![false; n];
+    for start in 0..n {
+        if h.owner[start] != me || seen[start] {
+            continue;
+        }
+        let (mut corners, mut edges) = (0u8, 0u8);
+        let mut queue = VecDeque::from([start]);
+        seen[start] = true;
+        while let Some(c) = queue.pop_front() {
+            corners |= g.corner[c];
+            edges |= g.edge[c];
+            for &m in &g.neighbours[c] {
+                if m != NONE && h.owner[m as usize] == me && !seen[m as usize] {
+                    seen[m as usize] = true;
+                    queue.push_back(m as usize);
+                }
+            }
+        }
+        if corners.count_ones() >= 2 {
+            return Some("bridge");
+        }
+        if edges.count_ones() >= 3 {
+            return Some("fork");
+        }
+    }
+    for hole in (0..n).filter(|&c| g.on_board[c]) {
+        let mut reached = vec![false; n];
+        let mut queue = VecDeque::from([hole]);
+        reached[hole] = true;
+        let mut escapes = false;
+        while let Some(c) = queue.pop_front() {
+            if g.neighbours[c].contains(&NONE) {
+                escapes = true;
+                break;
+            }
+            for &m in &g.neighbours[c] {
+                let m = m as usize;
+                if !reached[m] && h.owner[m] != me {
+                    reached[m] = true;
+                    queue.push_back(m);
+                }
+            }
+        }
+        if !escapes {
+            return Some("ring");
+        }
+    }
+    None
+}
+
+fn reference_check(before: &Havannah, mv: Cell, after: &Havannah) -> Result<(), String> {
+    let mover = before.to_move().unwrap();
+    let expected = match reference_winner(after, mover) {
+        Some(_) => Some(Outcome::Win(mover)),
+        None if after.empty_count == 0 => Some(Outcome::Draw),
+        None => None,
+    };
+    if after.outcome() != expected {
+        return Err(format!(
+            "after {} outcome {:?}, reference {:?} ({:?})\n{}",
+            before.move_text(mv),
+            after.outcome(),
+            expected,
+            reference_winner(after, mover),
+            after.board_rows().join("\n")
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+fn conformance_on_several_sizes() {
+    for (base, games) in [(4, 300), (5, 150), (6, 80), (8, 30)] {
+        let c = check_random_games(
+            &Havannah::new(base, false).unwrap(),
+            games,
+            61,
+            u32::MAX,
+            reference_check,
+        );
+        assert_eq!(c.finished, games);
+    }
+    check_random_games(
+        &Havannah::new(5, true).unwrap(),
+        100,
+        62,
+        u32::MAX,
+        reference_check,
+    );
+}
