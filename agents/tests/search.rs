@@ -4,6 +4,7 @@ use ringside_agents::alphabeta::{EVAL_LIMIT, EVAL_SCALE, WIN};
 use ringside_agents::spec::{AlphaBetaSpec, Scoring};
 use ringside_agents::{Agent, AgentSpec, AlphaBeta, Evaluator, Mcts};
 use ringside_engine::games::advance::Advance;
+use ringside_engine::games::havannah::Havannah;
 use ringside_engine::games::hexxagon::Hexxagon;
 use ringside_engine::games::ikabegama::Ikabegama;
 use ringside_engine::games::life::Life;
@@ -115,6 +116,7 @@ fn alphabeta_equals_plain_minimax_on_every_game() {
     assert!(check_against_minimax(&Advance::with_offset(4, 1).unwrap(), 3, 30) >= 20);
     assert!(check_against_minimax(&Ikabegama::with_distance(3, 2).unwrap(), 3, 40) >= 10);
     assert!(check_against_minimax(&Hexxagon::new(3).unwrap(), 3, 30) >= 25);
+    assert!(check_against_minimax(&Havannah::new(4, true).unwrap(), 2, 30) >= 25);
 }
 
 /// A 6x6 Rin endgame, White to move (second stone of its pair) with six empty points: only

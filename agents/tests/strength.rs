@@ -3,6 +3,7 @@
 use rayon::prelude::*;
 use ringside_agents::{Agent, AgentSpec};
 use ringside_engine::games::advance::Advance;
+use ringside_engine::games::havannah::Havannah;
 use ringside_engine::games::hexxagon::Hexxagon;
 use ringside_engine::games::ikabegama::Ikabegama;
 use ringside_engine::games::life::Life;
@@ -74,6 +75,11 @@ fn mcts_beats_random_on_ikabegama() {
 #[test]
 fn mcts_beats_random_on_hexxagon() {
     assert_strong(&Hexxagon::default(), "mcts:iters=150", 2000);
+}
+
+#[test]
+fn mcts_beats_random_on_havannah() {
+    assert_strong(&Havannah::default(), "mcts:iters=300", u32::MAX);
 }
 
 #[test]

@@ -48,6 +48,11 @@ pub enum Command {
     Summary(SummaryArgs),
     /// Join shard CSVs of one run into one file, refusing duplicates and other settings.
     Merge(MergeArgs),
+    /// Let one agent choose a move in a position and print what the decision cost.
+    ///
+    /// The last line reads `move=.. iterations=.. nodes=.. depth=.. time_ms=..
+    /// iterations_per_s=.. nodes_per_s=..`.
+    Think(ThinkArgs),
     /// List the games and their options.
     Games,
     /// List the agents and their keys.
@@ -93,6 +98,23 @@ pub struct MatchArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// Arguments of `arena think`.
+#[derive(Debug, Args)]
+pub struct ThinkArgs {
+    /// The game spec.
+    #[arg(long)]
+    pub game: String,
+    /// The agent spec, for example `mcts:iters=10000`.
+    #[arg(long)]
+    pub agent: String,
+    /// Moves to play from the start first (default: none).
+    #[arg(long, default_value = "", allow_hyphen_values = true)]
+    pub moves: String,
+    /// The agent's seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }
 
 /// Arguments of `arena run`.

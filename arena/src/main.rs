@@ -40,6 +40,7 @@ fn main() -> ExitCode {
         Command::Run(args) => commands::run_experiment(&args),
         Command::Summary(args) => commands::summary(&args),
         Command::Merge(args) => commands::merge(&args),
+        Command::Think(args) => replay::think(&args),
         Command::Games => {
             cli::print_games();
             Ok(())

@@ -163,3 +163,58 @@ fn position_text<G: Game>(state: &G) -> String {
     }
     out
 }
+
+/// Runs `arena think`.
+pub fn think(args: &crate::cli::ThinkArgs) -> Result<(), CliError> {
+    let spec = ringside_agents::AgentSpec::parse(&args.agent)
+        .map_err(|e| CliError(format!("agent '{}': {e}", args.agent)))?;
+    with_game(
+        &args.game,
+        Think {
+            spec: &spec,
+            moves: &args.moves,
+            seed: args.seed,
+        },
+    )?
+}
+
+struct Think<'a> {
+    spec: &'a ringside_agents::AgentSpec,
+    moves: &'a str,
+    seed: u64,
+}
+
+impl GameVisitor for Think<'_> {
+    type Output = Result<(), CliError>;
+
+    fn visit<G: Game + ringside_engine::Features>(self, start: G) -> Self::Output {
+        use ringside_agents::Agent;
+        let total = self.moves.split_whitespace().count();
+        let mut state = start.clone();
+        for (i, text) in self.moves.split_whitespace().enumerate() {
+            state = play_one(state, text, i, total)?;
+        }
+        if state.outcome().is_some() {
+            return Err(CliError(
+                "the game is over after these moves; nothing to choose".into(),
+            ));
+        }
+        let mut agent = self
+            .spec
+            .build(&start, self.seed)
+            .map_err(|e| CliError(format!("agent '{}': {e}", self.spec)))?;
+        let d = agent.choose(&state);
+        let seconds = d.stats.time.as_secs_f64().max(1e-9);
+        println!(
+            "move={} iterations={} nodes={} depth={} time_ms={:.3} iterations_per_s={:.0} nodes_per_s={:.0}",
+            state.move_text(d.mv),
+            d.stats.iterations,
+            d.stats.nodes,
+            d.stats.depth,
+            seconds * 1000.0,
+            d.stats.iterations as f64 / seconds,
+            d.stats.nodes as f64 / seconds
+        );
+        Ok(())
+    }
+}

@@ -324,3 +324,89 @@ fn hex_replay_json_gives_the_rows_of_the_hexagon_top_to_bottom() {
         "sacrifice your last token",
     );
 }
+
+#[test]
+fn havannah_replays_as_hexagon_rows_and_plays_out_the_same_on_any_thread_count() {
+    let o = arena(&[
+        "replay",
+        "--game",
+        "havannah:size=4",
+        "--moves",
+        "a1 d4 b1",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let rows: Vec<&str> = v["board"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "WW..", ".....", "......", "...B...", "......", ".....", "...."
+        ]
+    );
+    assert_eq!(v["to_move"], "black");
+    assert_refused(
+        &["replay", "--game", "havannah:size=4", "--moves", "a1 a1"],
+        "move 2 of 2 ('a1'): cell a1 is occupied",
+    );
+    assert_refused(
+        &["replay", "--game", "havannah:size=4", "--moves", "a7"],
+        "move 1 of 1 ('a7')",
+    );
+    let run = |threads: &str| {
+        let o = arena(&[
+            "playouts",
+            "--game",
+            "havannah:size=5",
+            "-n",
+            "300",
+            "--seed",
+            "4",
+            "--threads",
+            threads,
+        ]);
+        counts(stdout(&o).lines().last().unwrap())
+    };
+    assert_eq!(run("1"), run("2"));
+}
+
+#[test]
+fn think_reports_one_decision_and_its_cost() {
+    let o = arena(&[
+        "think",
+        "--game",
+        "rin:size=6",
+        "--agent",
+        "mcts:iters=300",
+        "--moves",
+        "c3",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let line = stdout(&o);
+    let fields: Vec<&str> = line
+        .split_whitespace()
+        .map(|f| f.split('=').next().unwrap())
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            "move",
+            "iterations",
+            "nodes",
+            "depth",
+            "time_ms",
+            "iterations_per_s",
+            "nodes_per_s"
+        ]
+    );
+    assert!(line.contains("iterations=300 "));
+    assert_refused(
+        &["think", "--game", "rin:size=6", "--agent", "mcts:iters=0"],
+        "iters must be at least 1",
+    );
+}
