@@ -664,3 +664,103 @@ fn the_two_games_of_a_self_pairing_are_different_games() {
         .count();
     assert_eq!(same, 0, "pairs replaying the same game");
 }
+
+#[test]
+fn a_panicking_or_cheating_agent_loses_its_games_and_the_run_goes_on() {
+    let dir = scratch("faults");
+    for (spec, reason) in [
+        ("faulty:panic_at=3", "agent_panic"),
+        ("faulty:illegal_at=3", "illegal_move"),
+    ] {
+        let out = dir.join(format!("{reason}.csv"));
+        let o = ok(&[
+            "match",
+            "--game",
+            "rin:size=6",
+            "--agents",
+            "random",
+            spec,
+            "--games",
+            "6",
+            "--seed",
+            "2",
+            "--out",
+            path(&out),
+            "--quiet",
+        ]);
+        assert!(!text(&o.stderr).contains("RUST_BACKTRACE"));
+        let (_, rows) = rows(&out);
+        assert_eq!(rows.len(), 6, "every game was played");
+        let col = |name: &str| COLUMNS.iter().position(|c| *c == name).unwrap();
+        for r in &rows {
+            assert_eq!(r[col("reason")], reason);
+            assert_eq!(
+                r[col("winner_agent")],
+                "0",
+                "the random agent wins every game"
+            );
+        }
+        assert!(text(&o.stdout).contains("| W-D-L of `random` | 6-0-0 |"));
+    }
+}
+
+#[test]
+fn a_round_robin_rates_every_agent_and_a_gauntlet_pairs_only_the_first() {
+    let dir = scratch("ratings");
+    let rr = dir.join("rr.csv");
+    let o = ok(&[
+        "match",
+        "--game",
+        "hexxagon:side=3",
+        "--agents",
+        "random",
+        "alphabeta:depth=1",
+        "alphabeta:depth=2",
+        "--games",
+        "10",
+        "--seed",
+        "3",
+        "--out",
+        path(&rr),
+        "--quiet",
+    ]);
+    let md = text(&o.stdout);
+    assert!(md.contains("## Pairing 2:"), "three pairings");
+    assert!(
+        md.contains("## Ratings (Bradley–Terry maximum likelihood, mean 0)"),
+        "{md}"
+    );
+    assert_eq!(
+        md.matches("| 20 |").count(),
+        3,
+        "each agent played 20 games"
+    );
+    let g = dir.join("g.csv");
+    let o = ok(&[
+        "match",
+        "--game",
+        "hexxagon:side=3",
+        "--agents",
+        "random",
+        "alphabeta:depth=1",
+        "alphabeta:depth=2",
+        "mcts:iters=20",
+        "--gauntlet",
+        "--games",
+        "2",
+        "--out",
+        path(&g),
+        "--quiet",
+    ]);
+    let md = text(&o.stdout);
+    assert_eq!(md.matches("## Pairing").count(), 3);
+    assert_eq!(
+        md.matches("## Pairing").count(),
+        md.matches("vs `").count() - md.matches("## Beside").count()
+    );
+    assert!(md.contains("`random` vs `mcts"), "{md}");
+    assert!(
+        !md.contains("`alphabeta:depth=1,eval=material,score=win,tt_bits=16` vs"),
+        "the others do not meet"
+    );
+}
