@@ -123,7 +123,7 @@ fn published_comparison(settings: &Settings, rows: &[GameRow], published: &[Publ
                 seated.add(row.first_points());
                 continue;
             }
-            let points = row.points_of(a);
+            let points = row.pairing_first_points();
             all.add(points);
             if row.id % 2 == 0 {
                 seated.add(points);

@@ -70,13 +70,15 @@ pub struct GameRow {
 }
 
 impl GameRow {
-    /// The points of agent `agent` in this game (1, 0.5 or 0).
+    /// The points (1, 0.5 or 0) of the pairing's first agent, which plays the first colour in
+    /// the pair's even game and the second colour in the odd one. Read from the seat, so it is
+    /// right in a self-pairing too, where both seats hold the same agent.
     #[must_use]
-    pub fn points_of(&self, agent: usize) -> f64 {
-        match self.winner_agent {
-            Some(w) if w == agent => 1.0,
-            Some(_) => 0.0,
-            None => 0.5,
+    pub fn pairing_first_points(&self) -> f64 {
+        if self.id % 2 == 0 {
+            self.first_points()
+        } else {
+            1.0 - self.first_points()
         }
     }
 

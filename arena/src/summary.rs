@@ -63,16 +63,7 @@ pub fn pairings(settings: &Settings, rows: &[GameRow]) -> Vec<PairingSummary> {
         let Some(p) = out.get_mut(row.pairing) else {
             continue;
         };
-        // In a self-pairing (a == b) "a" is the agent in the first seat of the pair's game 0.
-        let points = if p.a == p.b {
-            if row.id % 2 == 0 {
-                row.first_points()
-            } else {
-                1.0 - row.first_points()
-            }
-        } else {
-            row.points_of(p.a)
-        };
+        let points = row.pairing_first_points();
         p.all.add(points);
         if row.id % 2 == 0 {
             p.a_first.add(points)

@@ -243,8 +243,8 @@ impl Sprt {
         })
     }
 
-    fn add(&mut self, row: &GameRow, first_of_pairing: usize) {
-        let points = row.points_of(first_of_pairing);
+    fn add(&mut self, row: &GameRow) {
+        let points = row.pairing_first_points();
         match self.halves.remove(&row.pair) {
             Some(other) => self.penta.add(points + other),
             None => {
@@ -288,7 +288,6 @@ pub fn run(
     let agents = check_agents(settings)?;
     let mut done = BTreeSet::new();
     let mut sprt = Sprt::new(settings);
-    let first_of_pairing = settings.pairings.first().map_or(0, |p| p.0);
     if out.exists() && std::fs::metadata(out).map(|m| m.len() > 0).unwrap_or(false) {
         let previous = read_sidecar(out)?;
         if previous.settings != *settings {
@@ -300,7 +299,7 @@ pub fn run(
         }
         for row in read_rows(out)? {
             if let Some(s) = sprt.as_mut() {
-                s.add(&row, first_of_pairing);
+                s.add(&row);
             }
             done.insert(row.id);
         }
@@ -386,10 +385,10 @@ pub fn run(
                 writer.write(&row)?;
                 played += 1;
                 if row.pairing == 0 {
-                    tally[(2.0 - 2.0 * row.points_of(first_of_pairing)) as usize] += 1;
+                    tally[(2.0 - 2.0 * row.pairing_first_points()) as usize] += 1;
                 }
                 if let Some(s) = sprt.as_mut() {
-                    s.add(&row, first_of_pairing);
+                    s.add(&row);
                     if decision.is_none() {
                         decision = s.decided();
                         if decision.is_some() {
