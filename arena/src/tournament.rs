@@ -176,9 +176,9 @@ pub fn play_game<G: Game + Features>(
         seed: pair_seed,
         opening_plies: opening,
         first_agent,
-        first_spec: agents[first_agent].to_string(),
+        first_spec: settings.agents[first_agent].clone(),
         second_agent,
-        second_spec: agents[second_agent].to_string(),
+        second_spec: settings.agents[second_agent].clone(),
         winner: match winner_colour {
             None => "draw".to_string(),
             Some(p) if p == first_colour => "first".to_string(),
