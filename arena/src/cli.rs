@@ -39,7 +39,7 @@ pub enum Command {
     /// thread count (agents with a time budget excepted). Running the same command again on
     /// the same --out file resumes it: finished games are kept, missing ones played.
     Match(MatchArgs),
-    /// Run an experiment file into results/<name>/ (games.csv, summary.csv, summary.md).
+    /// Run an experiment file into `results/NAME/` (games.csv, summary.csv, summary.md).
     ///
     /// Without a file, runs the shipped experiment experiments/life-seed-tables.toml. Running it
     /// again resumes it.
@@ -123,7 +123,7 @@ pub struct RunArgs {
     /// The experiment file.
     #[arg(default_value = "experiments/life-seed-tables.toml")]
     pub experiment: std::path::PathBuf,
-    /// The folder that receives <name>/.
+    /// The folder that receives `NAME/`.
     #[arg(long, default_value = "results")]
     pub results: std::path::PathBuf,
     /// Worker threads (default: one per core).

@@ -147,7 +147,7 @@ where
                     "try_play and play_unchecked disagree".into(),
                 );
             }
-            if before.clone() != before || before.ply() + 1 != state.ply() {
+            if before.ply() + 1 != state.ply() {
                 fail(
                     &history,
                     &before,

@@ -1,5 +1,4 @@
-//! Rin, Zhen Wang's ring game (2010). Rules: [`RULES.md`](https://docs.rs/) in this folder,
-//! included below.
+//! Rin, Zhen Wang's ring game (2010). Rules: `RULES.md` in this folder, included below.
 //!
 #![doc = include_str!("RULES.md")]
 
