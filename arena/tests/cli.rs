@@ -17,6 +17,16 @@ fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).unwrap()
 }
 
+/// The `board` rows of a replay's JSON object.
+fn board_of(v: &serde_json::Value) -> Vec<&str> {
+    v["board"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect()
+}
+
 /// Bad input: exit code 2, one message naming the problem, no panic trace.
 fn assert_refused(args: &[&str], expected: &str) {
     let o = arena(args);
@@ -65,12 +75,7 @@ fn replay_json_has_the_documented_shape() {
     assert_eq!(v["to_move"], "white");
     assert_eq!(v["result"], serde_json::Value::Null);
     assert_eq!(v["score"], serde_json::json!([3, 2]));
-    let board: Vec<&str> = v["board"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r.as_str().unwrap())
-        .collect();
+    let board: Vec<&str> = board_of(&v);
     assert_eq!(board.len(), 16);
     assert!(board.iter().all(|r| r.len() == 16));
     assert_eq!(
@@ -286,12 +291,7 @@ fn hex_replay_json_gives_the_rows_of_the_hexagon_top_to_bottom() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    let rows: Vec<&str> = v["board"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r.as_str().unwrap())
-        .collect();
+    let rows: Vec<&str> = board_of(&v);
     let lengths: Vec<usize> = rows.iter().map(|r| r.len()).collect();
     assert_eq!(lengths, [7, 8, 9, 10, 11, 12, 13, 12, 11, 10, 9, 8, 7]);
     assert_eq!(rows[6], "...LL...DD...");
@@ -337,12 +337,7 @@ fn havannah_replays_as_hexagon_rows_and_plays_out_the_same_on_any_thread_count()
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    let rows: Vec<&str> = v["board"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r.as_str().unwrap())
-        .collect();
+    let rows: Vec<&str> = board_of(&v);
     assert_eq!(
         rows,
         [
