@@ -88,6 +88,51 @@ pub fn pairings(settings: &Settings, rows: &[GameRow]) -> Vec<PairingSummary> {
     out
 }
 
+/// The figures derived from one pairing's counts, computed once for the Markdown and the CSV.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Figures {
+    /// 95% Wilson interval of the first agent's score.
+    pub score_interval: (f64, f64),
+    /// Elo with its 95% interval, per game.
+    pub elo: (f64, f64, f64),
+    /// Likelihood of superiority.
+    pub los: f64,
+    /// Elo with its 95% interval, per colour-swapped pair.
+    pub pair_elo: (f64, f64, f64),
+    /// 95% Wilson interval of the first colour's score.
+    pub first_interval: (f64, f64),
+    /// Share of drawn games.
+    pub draw_rate: f64,
+    /// Share of games stopped by the ply cap.
+    pub cap_rate: f64,
+    /// Mean game length in plies.
+    pub mean_plies: f64,
+    /// Median game length.
+    pub median_plies: u32,
+    /// 90th percentile of game length.
+    pub p90_plies: u32,
+}
+
+impl PairingSummary {
+    /// The figures of this pairing (it has at least one game).
+    #[must_use]
+    pub fn figures(&self) -> Figures {
+        let n = self.all.n() as f64;
+        Figures {
+            score_interval: wilson(self.all.score(), n, Z95),
+            elo: elo_interval(&self.all),
+            los: los(self.all.w, self.all.l),
+            pair_elo: self.penta.elo_interval(),
+            first_interval: wilson(self.first_player.score(), n, Z95),
+            draw_rate: self.all.d as f64 / n,
+            cap_rate: self.capped as f64 / n,
+            mean_plies: self.lengths.iter().map(|&x| f64::from(x)).sum::<f64>() / n,
+            median_plies: percentile(&self.lengths, 0.5),
+            p90_plies: percentile(&self.lengths, 0.9),
+        }
+    }
+}
+
 fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
@@ -126,10 +171,10 @@ pub fn markdown(settings: &Settings, rows: &[GameRow], title: &str) -> String {
         md,
         "Intervals are 95%. Score: Wilson interval. Elo: logistic, normal approximation of the mean score (trinomial per game; pentanomial per colour-swapped pair). LOS: likelihood of superiority.\n"
     );
-    for p in pairings(settings, rows) {
+    let summaries = pairings(settings, rows);
+    for p in &summaries {
         let (a, b) = (&settings.agents[p.a], &settings.agents[p.b]);
-        let n = p.all.n() as f64;
-        let (lo, hi) = wilson(p.all.score(), n, Z95);
+        let f = p.figures();
         let _ = writeln!(md, "## Pairing {}: `{a}` vs `{b}`\n", p.pairing);
         let _ = writeln!(md, "| figure | value |\n|---|---|");
         let _ = writeln!(md, "| games | {} |", p.all.n());
@@ -152,17 +197,13 @@ pub fn markdown(settings: &Settings, rows: &[GameRow], title: &str) -> String {
             md,
             "| score | {} [{}, {}] |",
             pct(p.all.score()),
-            pct(lo),
-            pct(hi)
+            pct(f.score_interval.0),
+            pct(f.score_interval.1)
         );
-        let _ = writeln!(md, "| Elo | {} |", elo_text(elo_interval(&p.all)));
-        let _ = writeln!(md, "| LOS | {} |", pct(los(p.all.w, p.all.l)));
+        let _ = writeln!(md, "| Elo | {} |", elo_text(f.elo));
+        let _ = writeln!(md, "| LOS | {} |", pct(f.los));
         let _ = writeln!(md, "| pairs scoring 0, ½, 1, 1½, 2 | {:?} |", p.penta.0);
-        let _ = writeln!(
-            md,
-            "| Elo from pairs | {} |",
-            elo_text(p.penta.elo_interval())
-        );
+        let _ = writeln!(md, "| Elo from pairs | {} |", elo_text(f.pair_elo));
         if let (Some([e0, e1, alpha, beta]), 0) = (settings.sprt, p.pairing) {
             let (lower, upper) = sprt_bounds(alpha, beta);
             let _ = writeln!(
@@ -173,28 +214,26 @@ pub fn markdown(settings: &Settings, rows: &[GameRow], title: &str) -> String {
                 upper
             );
         }
-        let (flo, fhi) = wilson(p.first_player.score(), n, Z95);
+        let fp = &p.first_player;
         let _ = writeln!(
             md,
             "| first-colour score | {} [{}, {}] (W-D-L {}-{}-{}) |",
-            pct(p.first_player.score()),
-            pct(flo),
-            pct(fhi),
-            p.first_player.w,
-            p.first_player.d,
-            p.first_player.l
+            pct(fp.score()),
+            pct(f.first_interval.0),
+            pct(f.first_interval.1),
+            fp.w,
+            fp.d,
+            fp.l
         );
-        let _ = writeln!(md, "| draw rate | {} |", pct(p.all.d as f64 / n));
-        let _ = writeln!(md, "| ply-cap rate | {} |", pct(p.capped as f64 / n));
+        let _ = writeln!(md, "| draw rate | {} |", pct(f.draw_rate));
+        let _ = writeln!(md, "| ply-cap rate | {} |", pct(f.cap_rate));
         if p.faults > 0 {
             let _ = writeln!(md, "| games lost by agent faults | {} |", p.faults);
         }
-        let mean = p.lengths.iter().map(|&x| f64::from(x)).sum::<f64>() / n;
         let _ = writeln!(
             md,
-            "| plies: mean, median, 90th percentile | {mean:.1}, {}, {} |\n",
-            percentile(&p.lengths, 0.5),
-            percentile(&p.lengths, 0.9)
+            "| plies: mean, median, 90th percentile | {:.1}, {}, {} |\n",
+            f.mean_plies, f.median_plies, f.p90_plies
         );
     }
     if settings.agents.len() >= 3 {
@@ -202,7 +241,7 @@ pub fn markdown(settings: &Settings, rows: &[GameRow], title: &str) -> String {
             md,
             "## Ratings (Bradley–Terry maximum likelihood, mean 0)\n\n| agent | Elo | games |\n|---|---|---|"
         );
-        let (ratings, games) = ratings(settings, rows);
+        let (ratings, games) = ratings(settings.agents.len(), &summaries);
         let mut order: Vec<usize> = (0..settings.agents.len()).collect();
         order.sort_by(|&x, &y| ratings[y].total_cmp(&ratings[x]));
         for i in order {
@@ -217,12 +256,12 @@ pub fn markdown(settings: &Settings, rows: &[GameRow], title: &str) -> String {
     md
 }
 
-/// Bradley–Terry ratings of every agent, and the games each played.
+/// Bradley–Terry ratings of `agents` agents from their pairings, and the games each played.
 #[must_use]
-pub fn ratings(settings: &Settings, rows: &[GameRow]) -> (Vec<f64>, Vec<u64>) {
+pub fn ratings(agents: usize, pairings: &[PairingSummary]) -> (Vec<f64>, Vec<u64>) {
     let mut results = Vec::new();
-    let mut games = vec![0; settings.agents.len()];
-    for p in pairings(settings, rows) {
+    let mut games = vec![0; agents];
+    for p in pairings {
         if p.a != p.b {
             results.push(PairingResult {
                 a: p.a,
@@ -234,7 +273,7 @@ pub fn ratings(settings: &Settings, rows: &[GameRow]) -> (Vec<f64>, Vec<u64>) {
             games[p.b] += p.all.n();
         }
     }
-    (bradley_terry(settings.agents.len(), &results), games)
+    (bradley_terry(agents, &results), games)
 }
 
 /// The summary as CSV: one row a pairing.
@@ -274,12 +313,7 @@ pub fn csv(settings: &Settings, rows: &[GameRow]) -> String {
         "p90_plies",
     ]);
     for p in pairings(settings, rows) {
-        let n = p.all.n() as f64;
-        let (lo, hi) = wilson(p.all.score(), n, Z95);
-        let e = elo_interval(&p.all);
-        let pe = p.penta.elo_interval();
-        let (flo, fhi) = wilson(p.first_player.score(), n, Z95);
-        let mean = p.lengths.iter().map(|&x| f64::from(x)).sum::<f64>() / n;
+        let f = p.figures();
         let mut record: Vec<String> = vec![
             p.pairing.to_string(),
             settings.agents[p.a].clone(),
@@ -289,27 +323,27 @@ pub fn csv(settings: &Settings, rows: &[GameRow]) -> String {
             p.all.d.to_string(),
             p.all.l.to_string(),
         ];
-        record.extend(
-            [p.all.score(), lo, hi, e.0, e.1, e.2, los(p.all.w, p.all.l)]
-                .map(|x| format!("{x:.6}")),
-        );
+        let (score, (lo, hi), e) = (p.all.score(), f.score_interval, f.elo);
+        record.extend([score, lo, hi, e.0, e.1, e.2, f.los].map(|x| format!("{x:.6}")));
         record.extend(p.penta.0.map(|x| x.to_string()));
+        let (pe, (flo, fhi)) = (f.pair_elo, f.first_interval);
+        let first = p.first_player.score();
         record.extend(
             [
                 pe.0,
                 pe.1,
                 pe.2,
-                p.first_player.score(),
+                first,
                 flo,
                 fhi,
-                p.all.d as f64 / n,
-                p.capped as f64 / n,
-                mean,
+                f.draw_rate,
+                f.cap_rate,
+                f.mean_plies,
             ]
             .map(|x| format!("{x:.6}")),
         );
-        record.push(percentile(&p.lengths, 0.5).to_string());
-        record.push(percentile(&p.lengths, 0.9).to_string());
+        record.push(f.median_plies.to_string());
+        record.push(f.p90_plies.to_string());
         let _ = w.write_record(&record);
     }
     String::from_utf8(w.into_inner().expect("in-memory CSV")).expect("UTF-8 CSV")
