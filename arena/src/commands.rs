@@ -71,28 +71,25 @@ pub fn run_experiment(args: &RunArgs) -> Result<(), CliError> {
     let report = tournament::run(&exp.settings, &games, args.threads, !args.quiet)?;
     eprintln!("{}", report_line(&report, &games));
     let rows = read_rows(&games)?;
-    write_summaries(
+    let md = write_summaries(
         &exp.settings,
         &rows,
         &dir,
         &format!("Experiment {}", exp.name),
         Some(&exp),
     )?;
-    println!(
-        "{}",
-        std::fs::read_to_string(dir.join("summary.md")).unwrap_or_default()
-    );
+    println!("{md}");
     Ok(())
 }
 
-/// Writes summary.md and summary.csv into `dir`.
+/// Writes summary.md and summary.csv into `dir`; returns the Markdown.
 fn write_summaries(
     settings: &Settings,
     rows: &[GameRow],
     dir: &Path,
     title: &str,
     exp: Option<&Experiment>,
-) -> Result<(), CliError> {
+) -> Result<String, CliError> {
     let mut md = summary::markdown(settings, rows, title);
     if let Some(exp) = exp.filter(|e| !e.published.is_empty()) {
         md.push_str(&published_comparison(settings, rows, &exp.published));
@@ -103,7 +100,8 @@ fn write_summaries(
             .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))
     };
     write("summary.md", &md)?;
-    write("summary.csv", &summary::csv(settings, rows))
+    write("summary.csv", &summary::csv(settings, rows))?;
+    Ok(md)
 }
 
 /// A table setting each published result beside ours: the match's first agent playing the
@@ -168,12 +166,15 @@ pub fn summary(args: &SummaryArgs) -> Result<(), CliError> {
     let sidecar = read_sidecar(&args.csv)?;
     let rows = read_rows(&args.csv)?;
     let title = format!("Summary of {}", args.csv.display());
-    if let Some(dir) = &args.out_dir {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| CliError(format!("cannot create {}: {e}", dir.display())))?;
-        write_summaries(&sidecar.settings, &rows, dir, &title, None)?;
-    }
-    print!("{}", summary::markdown(&sidecar.settings, &rows, &title));
+    let md = match &args.out_dir {
+        Some(dir) => {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| CliError(format!("cannot create {}: {e}", dir.display())))?;
+            write_summaries(&sidecar.settings, &rows, dir, &title, None)?
+        }
+        None => summary::markdown(&sidecar.settings, &rows, &title),
+    };
+    print!("{md}");
     Ok(())
 }
 
@@ -220,7 +221,6 @@ pub fn merge(args: &MergeArgs) -> Result<(), CliError> {
     for row in &rows {
         writer.write(row)?;
     }
-    writer.flush()?;
     writer.finish()?;
     eprintln!(
         "{} games from {} files into {}",
