@@ -3,7 +3,7 @@
 
 use ringside_engine::{Game, GameRng};
 
-use crate::{Agent, Decision, SearchStats};
+use crate::{Agent, Decision, RandomAgent, SearchStats};
 
 /// What goes wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,7 +17,8 @@ pub enum Fault {
 /// The faulty agent.
 #[derive(Debug, Clone)]
 pub struct FaultyAgent<G: Game> {
-    rng: GameRng,
+    /// Plays every decision but the faulty one.
+    random: RandomAgent<G>,
     fault: Fault,
     at: u32,
     decisions: u32,
@@ -30,7 +31,7 @@ impl<G: Game> FaultyAgent<G> {
     #[must_use]
     pub fn new(rng: GameRng, fault: Fault, at: u32) -> Self {
         FaultyAgent {
-            rng,
+            random: RandomAgent::new(rng),
             fault,
             at,
             decisions: 0,
@@ -65,12 +66,6 @@ impl<G: Game> Agent<G> for FaultyAgent<G> {
         }
         state.legal_moves(&mut self.scratch);
         self.seen.extend_from_slice(&self.scratch);
-        let mv = state
-            .random_move(&mut self.rng, &mut self.scratch)
-            .expect("choose needs a game that is not over");
-        Decision {
-            mv,
-            stats: SearchStats::default(),
-        }
+        self.random.choose(state)
     }
 }
