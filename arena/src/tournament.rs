@@ -368,42 +368,51 @@ pub fn run(
         // blocked receiver costs the workers a wake-up syscall per game. Each poll writes every
         // finished row and flushes once, so a crash loses at most the games of the last few
         // milliseconds besides those in flight.
-        let mut open = true;
-        while open {
-            std::thread::sleep(POLL);
-            let mut any = false;
-            loop {
-                let row = match rx.try_recv() {
-                    Ok(row) => row,
-                    Err(mpsc::TryRecvError::Empty) => break,
-                    Err(mpsc::TryRecvError::Disconnected) => {
-                        open = false;
-                        break;
+        // A failed write stops the workers too, so the error is reported after the games in
+        // flight rather than after the whole run.
+        let mut write_rows = || -> Result<(), CliError> {
+            let mut open = true;
+            while open {
+                std::thread::sleep(POLL);
+                let mut any = false;
+                loop {
+                    let row = match rx.try_recv() {
+                        Ok(row) => row,
+                        Err(mpsc::TryRecvError::Empty) => break,
+                        Err(mpsc::TryRecvError::Disconnected) => {
+                            open = false;
+                            break;
+                        }
+                    };
+                    any = true;
+                    writer.write(&row)?;
+                    played += 1;
+                    if row.pairing == 0 {
+                        tally[(2.0 - 2.0 * row.pairing_first_points()) as usize] += 1;
                     }
-                };
-                any = true;
-                writer.write(&row)?;
-                played += 1;
-                if row.pairing == 0 {
-                    tally[(2.0 - 2.0 * row.pairing_first_points()) as usize] += 1;
-                }
-                if let Some(s) = sprt.as_mut() {
-                    s.add(&row);
-                    if decision.is_none() {
-                        decision = s.decided();
-                        if decision.is_some() {
-                            stop.store(true, Ordering::Relaxed);
+                    if let Some(s) = sprt.as_mut() {
+                        s.add(&row);
+                        if decision.is_none() {
+                            decision = s.decided();
+                            if decision.is_some() {
+                                stop.store(true, Ordering::Relaxed);
+                            }
                         }
                     }
                 }
+                if any {
+                    writer.flush()?;
+                    bar.set_message(format!("W-D-L {}-{}-{}", tally[0], tally[1], tally[2]));
+                    bar.set_position(played as u64);
+                }
             }
-            if any {
-                writer.flush()?;
-                bar.set_message(format!("W-D-L {}-{}-{}", tally[0], tally[1], tally[2]));
-                bar.set_position(played as u64);
-            }
+            Ok(())
+        };
+        let written = write_rows();
+        if written.is_err() {
+            stop.store(true, Ordering::Relaxed);
         }
-        Ok(())
+        written
     });
     result?;
     writer.finish()?;
