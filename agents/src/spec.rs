@@ -132,13 +132,18 @@ pub const AGENT_KINDS: &[(&str, &str)] = &[
     ),
 ];
 
+/// Where a `weights=FILE` option's weights come from: the disk ([`read_weights`]) or a
+/// run's record.
+pub type WeightsSource<'a> = &'a dyn Fn(&str) -> Result<BTreeMap<String, f64>, String>;
+
 /// Reads the `key=value` options of one kind; each read consumes its key.
-struct Options {
+struct Options<'w> {
     kind: &'static str,
     items: Vec<(String, String)>,
+    weights: WeightsSource<'w>,
 }
 
-impl Options {
+impl Options<'_> {
     fn take(&mut self, key: &str) -> Option<String> {
         let i = self.items.iter().position(|(k, _)| k == key)?;
         Some(self.items.remove(i).1)
@@ -194,7 +199,7 @@ impl Options {
         let weights_file = self.take("weights");
         let weights = match &weights_file {
             None => BTreeMap::new(),
-            Some(path) => read_weights(path)
+            Some(path) => (self.weights)(path)
                 .map_err(|e| error(format!("{}: weights file {path}: {e}", self.kind)))?,
         };
         Ok(EvalSpec {
@@ -228,18 +233,32 @@ impl Options {
     }
 }
 
-/// Reads a weights file: one JSON object of feature names and numbers, like
+/// Reads a weights file: one JSON object of feature names and finite numbers, like
 /// `{"material": 1.0, "immune": 0.5}`.
 pub fn read_weights(path: &str) -> Result<BTreeMap<String, f64>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    serde_json::from_str::<BTreeMap<String, f64>>(&text)
-        .map_err(|e| format!("expected a JSON object of feature names and numbers ({e})"))
+    let weights = serde_json::from_str::<BTreeMap<String, f64>>(&text)
+        .map_err(|e| format!("expected a JSON object of feature names and numbers ({e})"))?;
+    match weights.iter().find(|(_, w)| !w.is_finite()) {
+        Some((name, w)) => Err(format!("weight '{name}' is {w}, not a finite number")),
+        None => Ok(weights),
+    }
 }
 
 impl AgentSpec {
     /// Parses a spec such as `random`, `alphabeta:depth=3,eval=material` or
-    /// `mcts:iters=2000,c=1.4,score=moves`.
+    /// `mcts:iters=2000,c=1.4,score=moves`. A `weights=FILE` is read from disk.
     pub fn parse(text: &str) -> Result<AgentSpec, SpecError> {
+        AgentSpec::parse_with_weights(text, &read_weights)
+    }
+
+    /// Parses a spec, taking the weights of a `weights=FILE` from `weights` instead of the
+    /// disk: a run's recorded settings hold the weights as they were when it started, so a
+    /// reader needs neither the file nor its current content.
+    pub fn parse_with_weights(
+        text: &str,
+        weights: WeightsSource<'_>,
+    ) -> Result<AgentSpec, SpecError> {
         let text = text.trim();
         let (kind, rest) = text.split_once(':').unwrap_or((text, ""));
         let kinds = || {
@@ -269,7 +288,11 @@ impl AgentSpec {
             }
             items.push((k.trim().to_string(), v.trim().to_string()));
         }
-        let mut o = Options { kind, items };
+        let mut o = Options {
+            kind,
+            items,
+            weights,
+        };
         let time = |ms: Option<u64>| ms.map(Duration::from_millis);
         let spec = match kind {
             "random" => AgentSpec::Random,
@@ -323,11 +346,12 @@ impl AgentSpec {
                         .number("max_nodes", "a whole number")?
                         .unwrap_or(4_000_000),
                 };
-                if !(spec.c >= 0.0 && spec.c.is_finite()) {
-                    return Err(error(format!(
-                        "mcts: c must be a number from 0 up, not {}",
-                        spec.c
-                    )));
+                for (key, value) in [("c", spec.c), ("a", spec.bonus), ("k", spec.steepness)] {
+                    if !(value >= 0.0 && value.is_finite()) {
+                        return Err(error(format!(
+                            "mcts: {key} must be a finite number from 0 up, not {value}"
+                        )));
+                    }
                 }
                 if spec.iterations == Some(0) {
                     return Err(error("mcts: iters must be at least 1".into()));
@@ -371,6 +395,18 @@ impl AgentSpec {
             AgentSpec::Mcts(_) => "mcts",
             AgentSpec::Faulty { .. } => "faulty",
         }
+    }
+
+    /// The weights read from the spec's `weights=FILE`, if it names one: part of what the
+    /// agent is, so a run records them beside the spec.
+    #[must_use]
+    pub fn file_weights(&self) -> Option<&BTreeMap<String, f64>> {
+        let eval = match self {
+            AgentSpec::AlphaBeta(s) => &s.eval,
+            AgentSpec::Mcts(s) => &s.eval,
+            AgentSpec::Random | AgentSpec::Faulty { .. } => return None,
+        };
+        eval.weights_file.as_ref().map(|_| &eval.weights)
     }
 
     /// Whether the agent's moves depend on the clock (and so are not reproducible).
@@ -499,7 +535,10 @@ mod tests {
         assert!(err("mcts:depth=3").contains("unknown key 'depth'; allowed: iters=N"));
         assert!(err("alphabeta:depth=0").contains("depth must be from 1 to 64"));
         assert!(err("alphabeta:depth=x").contains("depth takes a whole number"));
-        assert!(err("mcts:c=-1").contains("c must be a number from 0 up"));
+        assert!(err("mcts:c=-1").contains("c must be a finite number from 0 up"));
+        assert!(err("mcts:c=nan").contains("c must be a finite number"));
+        assert!(err("mcts:a=nan").contains("a must be a finite number"));
+        assert!(err("mcts:k=inf").contains("k must be a finite number"));
         assert!(err("random:depth=2").contains("unknown key 'depth'"));
         assert!(err("mcts:iters").contains("key=value"));
         assert!(err("mcts:iters=1,iters=2").contains("twice"));

@@ -23,8 +23,8 @@
 
 use serde::Deserialize;
 
-use crate::error::CliError;
-use crate::record::Settings;
+use crate::error::{Error, ErrorKind, Result};
+use crate::plan::{PlanBuilder, RunPlan};
 
 /// A published result to compare with: the first agent of a match, playing the first colour,
 /// against the second agent.
@@ -49,7 +49,7 @@ pub struct Published {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct MatchEntry {
-    agents: [String; 2],
+    agents: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -63,8 +63,7 @@ struct File {
     #[serde(default)]
     opening_plies: u32,
     agents: Option<Vec<String>>,
-    #[serde(default)]
-    gauntlet: bool,
+    gauntlet: Option<bool>,
     #[serde(rename = "match", default)]
     matches: Vec<MatchEntry>,
     #[serde(default)]
@@ -76,94 +75,76 @@ struct File {
 pub struct Experiment {
     /// Its name: the folder under `results/`.
     pub name: String,
-    /// The run's settings.
-    pub settings: Settings,
+    /// The run's plan.
+    pub plan: RunPlan,
     /// Published figures to compare with.
     pub published: Vec<Published>,
 }
 
-/// Distinct full agent specs, and the pairings between them as pairs of indices.
-pub type Lineup = (Vec<String>, Vec<(usize, usize)>);
-
-/// Agent list and pairings from agent specs as given: equal specs are one agent.
-pub fn agents_and_pairings(groups: &[[String; 2]]) -> Result<Lineup, CliError> {
-    let mut agents: Vec<String> = Vec::new();
-    let mut index = |spec: &str| -> Result<usize, CliError> {
-        let full = ringside_agents::AgentSpec::parse(spec)
-            .map_err(|e| CliError(format!("agent '{spec}': {e}")))?
-            .to_string();
-        Ok(agents.iter().position(|a| *a == full).unwrap_or_else(|| {
-            agents.push(full);
-            agents.len() - 1
-        }))
-    };
-    let mut pairings = Vec::new();
-    for [a, b] in groups {
-        pairings.push((index(a)?, index(b)?));
-    }
-    Ok((agents, pairings))
+/// Reads and checks an experiment file.
+pub fn read(path: &std::path::Path) -> Result<Experiment> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io("read experiment", path, &e))?;
+    parse(&text, path)
 }
 
-/// Round robin (every pair once) or gauntlet (the first against each other) over `agents`.
-#[must_use]
-pub fn schedule(agents: &[String], gauntlet: bool) -> Vec<[String; 2]> {
-    let mut out = Vec::new();
-    for i in 0..agents.len() {
-        for j in i + 1..agents.len() {
-            if !gauntlet || i == 0 {
-                out.push([agents[i].clone(), agents[j].clone()]);
+/// Checks the text of an experiment file read from `path`.
+pub fn parse(text: &str, path: &std::path::Path) -> Result<Experiment> {
+    let fail = |reason: String| {
+        Error::new(
+            ErrorKind::Experiment,
+            format!("experiment {}: {reason}", path.display()),
+        )
+    };
+    let file: File = toml::from_str(text).map_err(|e| {
+        let line = e
+            .span()
+            .map(|span| text[..span.start.min(text.len())].lines().count().max(1));
+        let place = line.map_or(String::new(), |l| format!("line {l}: "));
+        fail(format!("malformed: {place}{}", e.message()))
+    })?;
+    let mut builder = PlanBuilder::new(&file.game)
+        .games(file.games)
+        .seed(file.seed)
+        .ply_cap(file.ply_cap)
+        .opening_plies(file.opening_plies);
+    match (&file.agents, file.matches.is_empty()) {
+        (Some(agents), true) if agents.len() >= 2 => {
+            builder = builder.tournament(agents, file.gauntlet.unwrap_or(false));
+        }
+        (None, false) => {
+            if file.gauntlet.is_some() {
+                return Err(fail(
+                    "`gauntlet` applies to `agents = [...]`, not to [[match]] entries".into(),
+                ));
+            }
+            for (i, m) in file.matches.iter().enumerate() {
+                let [a, b] = m.agents.as_slice() else {
+                    return Err(fail(format!(
+                        "[[match]] {i} names {} agents; a match is two",
+                        m.agents.len()
+                    )));
+                };
+                builder = builder.pairing(a, b);
             }
         }
-    }
-    out
-}
-
-/// Checks the number of games: positive and even.
-pub fn check_games(games: u64) -> Result<(), CliError> {
-    if games == 0 || games % 2 == 1 {
-        return Err(CliError(format!(
-            "the number of games must be even and at least 2 (games come in colour-swapped pairs), not {games}"
-        )));
-    }
-    Ok(())
-}
-
-/// Reads and checks an experiment file.
-pub fn read(path: &std::path::Path) -> Result<Experiment, CliError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| CliError(format!("cannot read experiment {}: {e}", path.display())))?;
-    let file: File = toml::from_str(&text).map_err(|e| {
-        let first_line = e.to_string().lines().next().unwrap_or("").to_string();
-        let msg = e.message().to_string();
-        CliError(
-            format!(
-                "malformed experiment {}: {} {}",
-                path.display(),
-                first_line,
-                msg
-            )
-            .trim_end()
-            .to_string(),
-        )
-    })?;
-    check_games(file.games)?;
-    let groups = match (&file.agents, file.matches.is_empty()) {
-        (Some(agents), true) if agents.len() >= 2 => schedule(agents, file.gauntlet),
-        (None, false) => file.matches.iter().map(|m| m.agents.clone()).collect(),
         _ => {
-            return Err(CliError(format!(
-                "experiment {}: give either [[match]] entries or `agents` (two or more), not both",
-                path.display()
+            return Err(fail(
+                "give either [[match]] entries or `agents` (two or more), not both".into(),
+            ));
+        }
+    }
+    let plan = builder.build().map_err(|e| fail(e.message))?;
+    for p in &file.published {
+        if p.match_index >= plan.pairings.len() {
+            return Err(fail(format!(
+                "published match {} does not exist",
+                p.match_index
             )));
         }
-    };
-    let (agents, pairings) = agents_and_pairings(&groups)?;
-    for p in &file.published {
-        if p.match_index >= pairings.len() {
-            return Err(CliError(format!(
-                "experiment {}: published match {} does not exist",
-                path.display(),
-                p.match_index
+        if p.first_wins + p.second_wins + p.draws != p.games {
+            return Err(fail(format!(
+                "published match {}: {} + {} + {} is not {} games",
+                p.match_index, p.first_wins, p.second_wins, p.draws, p.games
             )));
         }
     }
@@ -173,25 +154,47 @@ pub fn read(path: &std::path::Path) -> Result<Experiment, CliError> {
             .unwrap_or_else(|| "experiment".into())
     });
     if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
-        return Err(CliError(format!(
-            "experiment {}: name '{name}' must be a plain folder name",
-            path.display()
-        )));
+        return Err(fail(format!("name '{name}' must be a plain folder name")));
     }
-    ringside_engine::registry::GameSpec::parse(&file.game).map_err(|e| CliError(e.reason))?;
     Ok(Experiment {
         name,
-        settings: Settings {
-            game: file.game,
-            agents,
-            pairings,
-            games_per_pairing: file.games,
-            seed: file.seed,
-            ply_cap: file.ply_cap,
-            opening_plies: file.opening_plies,
-            sprt: None,
-            shard: None,
-        },
+        plan,
         published: file.published,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_text(text: &str) -> Result<Experiment> {
+        parse(text, std::path::Path::new("x.toml"))
+    }
+
+    const HEAD: &str = "game = \"rin:size=6\"\nseed = 1\ngames = 2\n";
+
+    #[test]
+    fn a_match_of_three_agents_is_refused_not_cut_to_two() {
+        let err = parse_text(&format!(
+            "{HEAD}[[match]]\nagents = [\"random\", \"random\", \"mcts\"]\n"
+        ))
+        .unwrap_err();
+        assert_eq!(err.kind, ErrorKind::Experiment);
+        assert!(err.message.contains("names 3 agents"), "{err}");
+    }
+
+    #[test]
+    fn gauntlet_beside_match_entries_is_refused() {
+        let err = parse_text(&format!(
+            "{HEAD}gauntlet = true\n[[match]]\nagents = [\"random\", \"mcts\"]\n"
+        ))
+        .unwrap_err();
+        assert!(err.message.contains("`gauntlet` applies to"), "{err}");
+    }
+
+    #[test]
+    fn malformed_files_name_the_line() {
+        let err = parse_text("game = \"life\"\nseed = \"one\"\n").unwrap_err();
+        assert!(err.message.contains("malformed: line 2"), "{err}");
+    }
 }

@@ -1,13 +1,11 @@
-//! `arena playouts`: uniformly random games, counted, in parallel.
-
-use std::time::Instant;
+//! Uniformly random games, counted, in parallel: the raw speed of a game's rules, and its
+//! first-player advantage under random play.
 
 use rayon::prelude::*;
 use ringside_engine::registry::{GameVisitor, with_game};
 use ringside_engine::{Game, Outcome, random_playout, seeded_rng};
 
-use crate::cli::PlayoutsArgs;
-use crate::error::CliError;
+use crate::error::{Error, Result};
 
 /// Counts of a batch of random games.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -79,60 +77,27 @@ impl GameVisitor for Playouts {
     }
 }
 
-/// Plays the random games of `arena playouts` on `threads` threads (all cores if `None`).
+/// Plays `games` random games of `game` seeded by `seed` on `threads` threads (one per core
+/// if `None`), stopping each after `cap` plies. Game i draws from its own generator seeded by
+/// (seed, i), so the counts are the same for any thread count.
 pub fn tally(
     game: &str,
     games: u64,
     seed: u64,
     threads: Option<usize>,
     cap: Option<u32>,
-) -> Result<Tally, CliError> {
-    let pool = thread_pool(threads)?;
+) -> Result<Tally> {
+    if games == 0 {
+        return Err(Error::setting("-n/--games must be at least 1"));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(crate::runner::thread_count(threads)?)
+        .build()
+        .map_err(|e| Error::setting(format!("cannot start worker threads: {e}")))?;
     let job = Playouts {
         games,
         seed,
         cap: cap.unwrap_or(u32::MAX),
     };
     Ok(pool.install(|| with_game(game, job))?)
-}
-
-/// A rayon pool with `threads` workers, or one per core.
-pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
-    if threads == Some(0) {
-        return Err(CliError("--threads must be at least 1".into()));
-    }
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.unwrap_or(0))
-        .build()
-        .map_err(|e| CliError(format!("cannot start worker threads: {e}")))
-}
-
-/// Runs `arena playouts`.
-pub fn run(args: &PlayoutsArgs) -> Result<(), CliError> {
-    if args.games == 0 {
-        return Err(CliError("-n/--games must be at least 1".into()));
-    }
-    let started = Instant::now();
-    let t = tally(
-        &args.game,
-        args.games,
-        args.seed,
-        args.threads,
-        args.max_plies,
-    )?;
-    let seconds = started.elapsed().as_secs_f64();
-    let mut line = format!(
-        "games={} first={} second={} draws={} mean_plies={:.2} playouts_per_s={:.0}",
-        t.games,
-        t.first,
-        t.second,
-        t.draws,
-        t.plies as f64 / t.games as f64,
-        t.games as f64 / seconds
-    );
-    if args.max_plies.is_some() {
-        line.push_str(&format!(" capped={}", t.capped));
-    }
-    println!("{line}");
-    Ok(())
 }

@@ -53,7 +53,18 @@ pub fn wilson(p: f64, n: f64, z: f64) -> (f64, f64) {
     let denom = 1.0 + z * z / n;
     let centre = (p + z * z / (2.0 * n)) / denom;
     let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
-    ((centre - half).max(0.0), (centre + half).min(1.0))
+    // At p = 0 or 1 the formula gives the end itself, up to rounding: say it exactly.
+    let lo = if p <= 0.0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let hi = if p >= 1.0 {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    (lo, hi)
 }
 
 /// The logistic Elo difference of an expected score: `−400 · log10(1/s − 1)` (±∞ at 1 and 0).
@@ -76,12 +87,20 @@ pub fn expected_score(elo: f64) -> f64 {
 
 /// Elo difference with its 95% interval from game results (trinomial: each game scores 1,
 /// ½ or 0), by the normal approximation of the mean score mapped through [`elo`].
+///
+/// At a score of 0 or 1 the normal approximation has no width, so the interval is the Wilson
+/// interval of the score mapped through [`elo`] instead: its inner bound is finite (the point
+/// estimate and the outer bound are ±∞).
 #[must_use]
 pub fn elo_interval(r: &Wdl) -> (f64, f64, f64) {
     let n = r.n() as f64;
     let s = r.score();
     if n == 0.0 {
         return (0.0, f64::NEG_INFINITY, f64::INFINITY);
+    }
+    if s <= 0.0 || s >= 1.0 {
+        let (lo, hi) = wilson(s, n, Z95);
+        return (elo(s), elo(lo), elo(hi));
     }
     let var =
         (r.w as f64 * (1.0 - s).powi(2) + r.d as f64 * (0.5 - s).powi(2) + r.l as f64 * s * s) / n;
@@ -162,28 +181,37 @@ impl Penta {
         if n == 0.0 {
             return (0.0, f64::NEG_INFINITY, f64::INFINITY);
         }
+        if mean <= 0.0 || mean >= 1.0 {
+            // Every pair won (or lost) twice: the Wilson interval of the games' score.
+            let (lo, hi) = wilson(mean, 2.0 * n, Z95);
+            return (elo(mean), elo(lo), elo(hi));
+        }
         let se = (var / n).sqrt();
         (elo(mean), elo(mean - Z95 * se), elo(mean + Z95 * se))
     }
 }
 
-/// The generalised SPRT log-likelihood ratio on pairs (fishtest's GSPRT, logistic Elo) of
-/// H1: Elo = `elo1` against H0: Elo = `elo0`: `N (s1 − s0)(2μ − s0 − s1) / (2σ²)`, with μ and σ²
-/// the mean and variance of the pair scores and s0, s1 the expected scores of the hypotheses.
-#[must_use]
-pub fn gsprt_llr(p: &Penta, elo0: f64, elo1: f64) -> f64 {
-    let (mean, var) = p.mean_variance();
-    if p.pairs() < 2 || var <= 0.0 {
-        return 0.0;
-    }
-    let (s0, s1) = (expected_score(elo0), expected_score(elo1));
-    p.pairs() as f64 * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+/// Joins the two games of each colour-swapped pair as they arrive, in any order: the one
+/// place rows become pentanomial pairs (the summary and the SPRT both use it).
+#[derive(Debug, Clone, Default)]
+pub struct PairFold {
+    halves: std::collections::HashMap<(usize, u64), f64>,
 }
 
-/// The SPRT stopping bounds (lower: accept H0, upper: accept H1) for error rates α and β.
-#[must_use]
-pub fn sprt_bounds(alpha: f64, beta: f64) -> (f64, f64) {
-    ((beta / (1.0 - alpha)).ln(), ((1.0 - beta) / alpha).ln())
+impl PairFold {
+    /// Adds a game; once its pair is complete, returns the pair's points for the pairing's
+    /// first agent (0, ½, …, 2).
+    pub fn add(&mut self, row: &crate::row::GameRow) -> Option<f64> {
+        let key = (row.slot.pairing, row.slot.pair);
+        let points = row.pairing_first_points();
+        match self.halves.remove(&key) {
+            Some(other) => Some(points + other),
+            None => {
+                self.halves.insert(key, points);
+                None
+            }
+        }
+    }
 }
 
 /// One pairing's results for a Bradley–Terry fit: players `a` and `b`, `a`'s points and the
@@ -203,19 +231,11 @@ pub struct PairingResult {
 /// Ratings by maximum likelihood under the Bradley–Terry model (draws as half a win each),
 /// fitted by Hunter's MM iterations, in Elo with mean 0. Each pairing gets one virtual drawn
 /// game (a weak prior, as BayesElo has), so a player who won or lost everything still has a
-/// finite rating.
+/// finite rating. The players should be connected by the results (see [`rate_groups`]).
 #[must_use]
 pub fn bradley_terry(players: usize, results: &[PairingResult]) -> Vec<f64> {
     let mut gamma = vec![1.0f64; players];
-    let results: Vec<PairingResult> = results
-        .iter()
-        .filter(|r| r.a != r.b && r.games > 0.0)
-        .map(|r| PairingResult {
-            a_points: r.a_points + 0.5,
-            games: r.games + 1.0,
-            ..*r
-        })
-        .collect();
+    let results = with_prior(results);
     for _ in 0..10_000 {
         let mut next = gamma.clone();
         let mut change: f64 = 0.0;
@@ -247,6 +267,150 @@ pub fn bradley_terry(players: usize, results: &[PairingResult]) -> Vec<f64> {
         }
     }
     gamma.iter().map(|g| 400.0 * g.log10()).collect()
+}
+
+/// The results with one virtual drawn game added to each pairing between two players.
+fn with_prior(results: &[PairingResult]) -> Vec<PairingResult> {
+    results
+        .iter()
+        .filter(|r| r.a != r.b && r.games > 0.0)
+        .map(|r| PairingResult {
+            a_points: r.a_points + 0.5,
+            games: r.games + 1.0,
+            ..*r
+        })
+        .collect()
+}
+
+/// Standard errors, in Elo, of Bradley–Terry `ratings` (mean 0) fitted to `results`: the
+/// square roots of the diagonal of the inverse Fisher information under the mean-zero
+/// constraint. With `θ = rating · ln 10 / 400` and `p = 1 / (1 + e^(θb − θa))` for each
+/// pairing of `n` games (virtual draw included), the information is the Laplacian
+/// `I = Σ n p (1 − p) (eₐ − e_b)(eₐ − e_b)ᵀ`; its pseudo-inverse is `(I + J/k)⁻¹ − J/k` (J all
+/// ones, k players), the covariance of ratings that sum to zero (as BayesElo's Hessian does).
+/// Treating a draw as half a win overstates a game's variance, so the errors are, if anything,
+/// too wide.
+#[must_use]
+pub fn bradley_terry_errors(ratings: &[f64], results: &[PairingResult]) -> Vec<f64> {
+    let k = ratings.len();
+    let scale = std::f64::consts::LN_10 / 400.0;
+    let mut info = vec![vec![1.0 / k as f64; k]; k];
+    for r in with_prior(results) {
+        let p = 1.0 / (1.0 + ((ratings[r.b] - ratings[r.a]) * scale).exp());
+        let w = r.games * p * (1.0 - p);
+        info[r.a][r.a] += w;
+        info[r.b][r.b] += w;
+        info[r.a][r.b] -= w;
+        info[r.b][r.a] -= w;
+    }
+    let inverse = invert(info);
+    (0..k)
+        .map(|i| (inverse[i][i] - 1.0 / k as f64).max(0.0).sqrt() / scale)
+        .collect()
+}
+
+/// The inverse of a small symmetric positive-definite matrix, by Gauss–Jordan elimination
+/// with partial pivoting.
+fn invert(mut m: Vec<Vec<f64>>) -> Vec<Vec<f64>> {
+    let k = m.len();
+    let mut inv: Vec<Vec<f64>> = (0..k)
+        .map(|i| (0..k).map(|j| f64::from(u8::from(i == j))).collect())
+        .collect();
+    for col in 0..k {
+        let pivot = (col..k)
+            .max_by(|&x, &y| m[x][col].abs().total_cmp(&m[y][col].abs()))
+            .unwrap_or(col);
+        m.swap(col, pivot);
+        inv.swap(col, pivot);
+        let d = m[col][col];
+        for j in 0..k {
+            m[col][j] /= d;
+            inv[col][j] /= d;
+        }
+        for row in 0..k {
+            if row != col {
+                let f = m[row][col];
+                for j in 0..k {
+                    m[row][j] -= f * m[col][j];
+                    inv[row][j] -= f * inv[col][j];
+                }
+            }
+        }
+    }
+    inv
+}
+
+/// Ratings of one group of players connected by games: ratings on one scale only make sense
+/// within such a group.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatingGroup {
+    /// The players (indices of the caller's list), in the order of `ratings`.
+    pub members: Vec<usize>,
+    /// Bradley–Terry ratings with mean 0 within the group.
+    pub ratings: Vec<f64>,
+    /// Half-widths of their 95% intervals.
+    pub half_widths: Vec<f64>,
+}
+
+/// Splits `players` into groups connected by results between two different players (players
+/// without such games are in no group) and rates each group on its own scale.
+#[must_use]
+pub fn rate_groups(players: usize, results: &[PairingResult]) -> Vec<RatingGroup> {
+    let mut parent: Vec<usize> = (0..players).collect();
+    fn root(parent: &mut [usize], mut x: usize) -> usize {
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
+    }
+    let played: Vec<&PairingResult> = results
+        .iter()
+        .filter(|r| r.a != r.b && r.games > 0.0)
+        .collect();
+    let mut active = vec![false; players];
+    for r in &played {
+        active[r.a] = true;
+        active[r.b] = true;
+        let (x, y) = (root(&mut parent, r.a), root(&mut parent, r.b));
+        parent[x] = y;
+    }
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut group_of_root = std::collections::HashMap::new();
+    for p in (0..players).filter(|&p| active[p]) {
+        let r = root(&mut parent, p);
+        let g = *group_of_root.entry(r).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[g].push(p);
+    }
+    groups
+        .into_iter()
+        .map(|members| {
+            let local = |p: usize| members.iter().position(|&m| m == p);
+            let local_results: Vec<PairingResult> = played
+                .iter()
+                .filter_map(|r| {
+                    Some(PairingResult {
+                        a: local(r.a)?,
+                        b: local(r.b)?,
+                        ..**r
+                    })
+                })
+                .collect();
+            let ratings = bradley_terry(members.len(), &local_results);
+            let half_widths = bradley_terry_errors(&ratings, &local_results)
+                .into_iter()
+                .map(|se| Z95 * se)
+                .collect();
+            RatingGroup {
+                members,
+                ratings,
+                half_widths,
+            }
+        })
+        .collect()
 }
 
 /// The value at quantile `q` (0..=1) of sorted values, by nearest rank.
@@ -315,18 +479,13 @@ mod tests {
     // Mean per game = (10·0.25 + 40·0.5 + 30·0.75 + 15·1)/100 = 0.6; variance =
     // (5·0.36 + 10·0.1225 + 40·0.01 + 30·0.0225 + 15·0.16)/100 = 0.065.
     // Elo(0.6) = 70.44; se = √(0.065/100) = 0.025495 → 0.55003 .. 0.64997 → 34.88 .. 107.51.
-    // GSPRT for elo0 = 0, elo1 = 10: s0 = 0.5, s1 = 0.514387;
-    // LLR = 100·0.014387·(1.2 − 1.014387)/(2·0.065) = 2.0542.
     #[test]
-    fn pentanomial_elo_and_gsprt() {
+    fn pentanomial_elo() {
         let p = Penta([5, 10, 40, 30, 15]);
         let (mean, var) = p.mean_variance();
         assert!(close(mean, 0.6, 1e-12) && close(var, 0.065, 1e-12));
         let (e, lo, hi) = p.elo_interval();
         assert!(close(e, 70.4365, 1e-3) && close(lo, 34.8815, 1e-3) && close(hi, 107.5148, 1e-3));
-        assert!(close(gsprt_llr(&p, 0.0, 10.0), 2.054_189, 1e-5));
-        let (lower, upper) = sprt_bounds(0.05, 0.05);
-        assert!(close(lower, -2.944_439, 1e-6) && close(upper, 2.944_439, 1e-6));
         let mut q = Penta::default();
         q.add(1.5);
         q.add(0.0);
@@ -375,5 +534,63 @@ mod tests {
         assert_eq!(percentile(&v, 0.9), 9);
         assert_eq!(percentile(&v, 1.0), 10);
         assert_eq!(percentile(&[], 0.5), 0);
+    }
+
+    #[test]
+    fn rating_errors_of_two_players_match_the_binomial_formula() {
+        // 70 of 100, plus the virtual draw: p = 70.5/101. Fisher information of θ₀ − θ₁ is
+        // n p (1 − p) = 21.2896; each rating is ±(θ₀ − θ₁)/2, so its error is
+        // 1/(2 √21.2896) = 0.10836 in θ, × 400/ln 10 = 18.825 Elo.
+        let results = [PairingResult {
+            a: 0,
+            b: 1,
+            a_points: 70.0,
+            games: 100.0,
+        }];
+        let r = bradley_terry(2, &results);
+        let e = bradley_terry_errors(&r, &results);
+        assert!(
+            close(e[0], 18.825, 1e-2) && close(e[1], 18.825, 1e-2),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn players_who_never_met_are_rated_in_separate_groups() {
+        let game = |a, b, a_points| PairingResult {
+            a,
+            b,
+            a_points,
+            games: 10.0,
+        };
+        // 0-1 met, 2-3 met, 4 played no one.
+        let groups = rate_groups(5, &[game(0, 1, 7.0), game(2, 3, 2.0)]);
+        assert_eq!(groups.len(), 2);
+        assert_eq!(groups[0].members, vec![0, 1]);
+        assert_eq!(groups[1].members, vec![2, 3]);
+        assert!(
+            groups
+                .iter()
+                .all(|g| close(g.ratings.iter().sum::<f64>(), 0.0, 1e-9))
+        );
+        assert!(groups[1].ratings[0] < groups[1].ratings[1]);
+        assert!(
+            groups
+                .iter()
+                .all(|g| g.half_widths.iter().all(|w| w.is_finite() && *w > 0.0))
+        );
+    }
+
+    #[test]
+    fn elo_bounds_stay_finite_at_zero_and_full_scores() {
+        let all = Wdl { w: 10, d: 0, l: 0 };
+        let (e, lo, _) = elo_interval(&all);
+        // Wilson lower bound of 10/10: 1/(1 + 1.96²/10) = 0.72246 → Elo 166.5.
+        assert!(e.is_infinite() && close(lo, elo(0.722_460), 0.1), "{lo}");
+        let none = Wdl { w: 0, d: 0, l: 10 };
+        let (_, _, hi) = elo_interval(&none);
+        assert!(close(hi, -elo(0.722_460), 0.1), "{hi}");
+        let (_, lo, hi) = Penta([0, 0, 0, 0, 5]).elo_interval();
+        assert!(lo.is_finite() && hi.is_infinite());
     }
 }

@@ -1,6 +1,7 @@
 //! The command line, as clap derive types. Doc comments are the `--help` text.
 
 use clap::{Args, Parser, Subcommand};
+use ringside_arena::plan::SprtConfig;
 use ringside_engine::registry::GAMES;
 
 /// Ringside's arena: tournaments between agents into CSV, with statistics; replays; random
@@ -11,7 +12,7 @@ use ringside_engine::registry::GAMES;
 /// Agents are specs too: `random`, `alphabeta:depth=3,eval=material`,
 /// `mcts:iters=2000,c=1.4,score=moves`; `arena agents` lists their keys.
 #[derive(Debug, Parser)]
-#[command(name = "arena", version, about, long_about)]
+#[command(name = "arena", version)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -42,7 +43,8 @@ pub enum Command {
     /// Run an experiment file into `results/NAME/` (games.csv, summary.csv, summary.md).
     ///
     /// Without a file, runs the shipped experiment experiments/life-seed-tables.toml. Running it
-    /// again resumes it.
+    /// again resumes it; on a finished run it first re-plays every recorded game and checks that
+    /// it reproduces its row exactly (all columns but the times), unless --no-verify.
     Run(RunArgs),
     /// Recompute the summary of a games CSV (merged and resumed files included).
     Summary(SummaryArgs),
@@ -61,6 +63,7 @@ pub enum Command {
 
 /// Arguments of `arena match`.
 #[derive(Debug, Args)]
+#[command(allow_negative_numbers = true)]
 pub struct MatchArgs {
     /// The game spec, for example `life` or `ikabegama:distance=6,side=9`.
     #[arg(long)]
@@ -68,7 +71,7 @@ pub struct MatchArgs {
     /// Two agent specs for a match; three or more for a round robin (or --gauntlet).
     #[arg(long, num_args = 2.., required = true)]
     pub agents: Vec<String>,
-    /// Games for each pairing: an even number (colour-swapped pairs).
+    /// Games for each pairing: an even number from 2 to 10^12 (colour-swapped pairs).
     #[arg(long, default_value_t = 100)]
     pub games: u64,
     /// Worker threads (default: one per core).
@@ -89,12 +92,15 @@ pub struct MatchArgs {
     /// With three or more agents: the first plays each of the others (instead of all pairs).
     #[arg(long)]
     pub gauntlet: bool,
-    /// Stop a two-agent match once a GSPRT on pairs decides: elo0,elo1,alpha,beta.
+    /// Stop a two-agent match once an SPRT on colour-swapped pairs decides:
+    /// elo0,elo1,alpha,beta[,logistic|normalized] (logistic Elo by default), as fishtest
+    /// computes it.
     #[arg(long, value_parser = parse_sprt)]
-    pub sprt: Option<[f64; 4]>,
-    /// Play only shard i of n (1-based), splitting by pairs; join shards with `arena merge`.
-    #[arg(long, value_parser = parse_shard)]
-    pub shard: Option<(u64, u64)>,
+    pub sprt: Option<SprtConfig>,
+    /// Play only shard i of n (1-based), splitting by pairs; `auto` takes it from a Slurm job
+    /// array (SLURM_ARRAY_TASK_ID, _COUNT, _MIN). Join shards with `arena merge`.
+    #[arg(long)]
+    pub shard: Option<String>,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -132,6 +138,9 @@ pub struct RunArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// On a finished run, do not re-play its games to check that they reproduce.
+    #[arg(long)]
+    pub no_verify: bool,
 }
 
 /// Arguments of `arena summary`.
@@ -150,37 +159,14 @@ pub struct MergeArgs {
     /// The shard CSVs.
     #[arg(required = true, num_args = 1..)]
     pub inputs: Vec<std::path::PathBuf>,
-    /// The merged CSV to write (it must not exist yet).
+    /// The merged CSV to write (it must not exist yet). Written under a temporary name and
+    /// renamed into place, so a kill leaves either nothing or the whole file.
     #[arg(long)]
     pub out: std::path::PathBuf,
 }
 
-fn parse_sprt(text: &str) -> Result<[f64; 4], String> {
-    let v: Vec<f64> = text
-        .split(',')
-        .map(|x| x.trim().parse::<f64>())
-        .collect::<Result<_, _>>()
-        .map_err(|_| format!("'{text}' is not four numbers elo0,elo1,alpha,beta"))?;
-    let [e0, e1, a, b]: [f64; 4] = v
-        .try_into()
-        .map_err(|_| format!("'{text}' is not four numbers elo0,elo1,alpha,beta"))?;
-    if e0 >= e1 || !(0.0..0.5).contains(&a) || !(0.0..0.5).contains(&b) || a == 0.0 || b == 0.0 {
-        return Err("need elo0 < elo1 and 0 < alpha, beta < 0.5".into());
-    }
-    Ok([e0, e1, a, b])
-}
-
-fn parse_shard(text: &str) -> Result<(u64, u64), String> {
-    let err = || format!("'{text}' is not a shard i/n with 1 <= i <= n");
-    let (i, n) = text.split_once('/').ok_or_else(err)?;
-    let (i, n): (u64, u64) = (
-        i.trim().parse().map_err(|_| err())?,
-        n.trim().parse().map_err(|_| err())?,
-    );
-    if i == 0 || n == 0 || i > n {
-        return Err(err());
-    }
-    Ok((i, n))
+fn parse_sprt(text: &str) -> Result<SprtConfig, String> {
+    SprtConfig::parse(text).map_err(|e| e.message)
 }
 
 /// Arguments of `arena replay`.
@@ -231,21 +217,25 @@ pub struct PlayoutsArgs {
     pub max_plies: Option<u32>,
 }
 
-/// Prints the agent kinds for `arena agents`.
-pub fn print_agents() {
+/// The agent kinds, for `arena agents`.
+pub fn agents_text() -> String {
+    let mut out = String::new();
     for (kind, keys) in ringside_agents::spec::AGENT_KINDS {
-        println!("{kind:<10} {keys}");
+        out.push_str(&format!("{kind:<10} {keys}\n"));
     }
+    out
 }
 
-/// Prints the registry's games for `arena games`.
-pub fn print_games() {
+/// The registry's games, for `arena games`.
+pub fn games_text() -> String {
+    let mut out = String::new();
     for g in GAMES {
-        println!(
-            "{:<12} {}\n{:<12} options: {}",
+        out.push_str(&format!(
+            "{:<12} {}\n{:<12} options: {}\n",
             g.name, g.about, "", g.options
-        );
+        ));
     }
+    out
 }
 
 #[cfg(test)]

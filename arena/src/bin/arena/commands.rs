@@ -1,0 +1,355 @@
+//! The subcommands: flags turned into library calls, results into text.
+
+use std::path::Path;
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use ringside_arena::experiment::{self, Experiment};
+use ringside_arena::games_csv::read_games;
+use ringside_arena::plan::{PlanBuilder, RunPlan, Shard};
+use ringside_arena::position::{ReplayStyle, replay as replay_moves};
+use ringside_arena::row::GameRow;
+use ringside_arena::runner::{Observer, RunReport, run_to_csv};
+use ringside_arena::sidecar::read_sidecar;
+use ringside_arena::verify::{VerifyReport, reproduce};
+use ringside_arena::{Error, ErrorKind, merge as merging, playouts, report, think as thinking};
+
+use crate::cli::{MatchArgs, MergeArgs, PlayoutsArgs, ReplayArgs, RunArgs, SummaryArgs, ThinkArgs};
+use crate::output::print;
+
+type Result<T> = std::result::Result<T, Error>;
+
+/// A progress bar over a run's games, with the W-D-L of each pairing's first agent summed
+/// over all pairings (in a gauntlet: the gauntlet agent's).
+struct Progress {
+    bar: ProgressBar,
+    wdl: [u64; 3],
+    pairings: usize,
+}
+
+impl Progress {
+    fn new(visible: bool, pairings: usize) -> Progress {
+        let target = if visible {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        };
+        let bar = ProgressBar::with_draw_target(Some(0), target);
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, ETA {eta}  {msg}")
+                .expect("a valid template")
+                .progress_chars("=> "),
+        );
+        Progress {
+            bar,
+            wdl: [0; 3],
+            pairings,
+        }
+    }
+}
+
+impl Observer for Progress {
+    fn started(&mut self, _resumed: u64, pending: u64) {
+        self.bar.set_length(pending);
+    }
+
+    fn finished(&mut self, row: &GameRow) {
+        self.wdl[(2.0 - 2.0 * row.pairing_first_points()) as usize] += 1;
+        let who = if self.pairings > 1 {
+            "first agents' W-D-L"
+        } else {
+            "W-D-L"
+        };
+        let [w, d, l] = self.wdl;
+        self.bar.set_message(format!("{who} {w}-{d}-{l}"));
+        self.bar.inc(1);
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+/// Resolves `--shard`: `i/n`, or `auto` from a Slurm job array's variables.
+fn shard(arg: Option<&str>) -> Result<Option<Shard>> {
+    match arg {
+        None => Ok(None),
+        Some("auto") => Shard::from_slurm(|name| std::env::var(name).ok()).map(Some),
+        Some(text) => Shard::parse(text).map(Some),
+    }
+}
+
+/// Runs `arena match`.
+pub fn run_match(args: &MatchArgs) -> Result<()> {
+    let builder = PlanBuilder::new(&args.game);
+    let builder = match args.agents.as_slice() {
+        [a, b] => {
+            if args.gauntlet {
+                return Err(Error::setting("--gauntlet needs three or more agents"));
+            }
+            builder.pairing(a, b)
+        }
+        agents => builder.tournament(agents, args.gauntlet),
+    };
+    let plan = builder
+        .games(args.games)
+        .seed(args.seed)
+        .ply_cap(args.ply_cap)
+        .opening_plies(args.opening_plies)
+        .sprt(args.sprt)
+        .shard(shard(args.shard.as_deref())?)
+        .build()?;
+    let mut progress = Progress::new(!args.quiet, plan.pairings.len());
+    let report = run_to_csv(&plan, &args.out, args.threads, &mut progress)?;
+    drop(progress);
+    say_report(&report, &args.out);
+    let title = format!("Summary of {}", args.out.display());
+    print(&report::markdown(&plan, &report.rows, &title, &[]))
+}
+
+/// The stderr lines after a run: what was repaired, then what was played.
+fn say_report(report: &RunReport, out: &Path) {
+    if let Some(note) = report.repaired.describe(out) {
+        eprintln!("repaired: {note}");
+    }
+    let mut line = format!(
+        "{} games played, {} already in {} ({:.2} s, {:.0} games/s)",
+        report.played,
+        report.resumed,
+        out.display(),
+        report.seconds,
+        report.played as f64 / report.seconds.max(1e-9)
+    );
+    if let Some(d) = report.sprt {
+        line.push_str(&format!("; SPRT: {d}"));
+    }
+    eprintln!("{line}");
+}
+
+/// Runs `arena run`.
+pub fn run_experiment(args: &RunArgs) -> Result<()> {
+    let exp = experiment::read(&args.experiment)?;
+    let dir = args.results.join(&exp.name);
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io("create", &dir, &e))?;
+    let games = dir.join("games.csv");
+    let verified = if args.no_verify {
+        None
+    } else {
+        verify_finished(&exp.plan, &games, args)?
+    };
+    let mut progress = Progress::new(!args.quiet, exp.plan.pairings.len());
+    let report = run_to_csv(&exp.plan, &games, args.threads, &mut progress)?;
+    drop(progress);
+    if verified.is_none() || report.played > 0 {
+        say_report(&report, &games);
+    }
+    let md = write_summaries(&exp.plan, &report.rows, &dir, &exp, &[])?;
+    print(&format!("{md}\n"))
+}
+
+/// On a finished run, re-plays every recorded game and checks it against its row; says how
+/// many reproduced. `None` when the run is not finished (or has no rows).
+fn verify_finished(plan: &RunPlan, games: &Path, args: &RunArgs) -> Result<Option<VerifyReport>> {
+    let has_rows = std::fs::metadata(games)
+        .map(|m| m.len() > 0)
+        .unwrap_or(false);
+    if !has_rows {
+        return Ok(None);
+    }
+    let (recorded, _) = read_sidecar(games)?;
+    let differences = recorded.differences(plan);
+    if !differences.is_empty() {
+        return Err(Error::new(
+            ErrorKind::OtherSettings,
+            format!(
+                "{} was made with other settings ({}); remove it or change the experiment's name",
+                games.display(),
+                differences.join(", ")
+            ),
+        ));
+    }
+    let file = read_games(games, plan)?;
+    if (file.rows.len() as u64) < plan.games_in_shard() {
+        return Ok(None);
+    }
+    if plan.uses_time() {
+        eprintln!(
+            "the run is finished; its agents decide by the clock, so its games cannot be re-played exactly"
+        );
+        return Ok(None);
+    }
+    eprintln!(
+        "{} is finished: re-playing its {} games to check that each reproduces its row (--no-verify skips this)",
+        games.display(),
+        file.rows.len()
+    );
+    let started = Instant::now();
+    let mut progress = Progress::new(!args.quiet, plan.pairings.len());
+    let report = reproduce(plan, &file.rows, args.threads, &mut progress)?;
+    drop(progress);
+    if let Some((id, columns)) = &report.first_difference {
+        return Err(Error::new(
+            ErrorKind::NotReproduced,
+            format!(
+                "{} of {} games reproduced; game {id} differs in {columns} (another build or platform?)",
+                report.reproduced, report.checked
+            ),
+        ));
+    }
+    eprintln!(
+        "{} of {} games reproduced ({:.1} s)",
+        report.reproduced,
+        report.checked,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(Some(report))
+}
+
+/// Writes summary.md and summary.csv into `dir`; returns the Markdown.
+fn write_summaries(
+    plan: &RunPlan,
+    rows: &[GameRow],
+    dir: &Path,
+    exp: &Experiment,
+    notes: &[String],
+) -> Result<String> {
+    let mut md = report::markdown(plan, rows, &format!("Experiment {}", exp.name), notes);
+    if !exp.published.is_empty() {
+        md.push_str(&report::published_comparison(plan, rows, &exp.published));
+    }
+    let write = |name: &str, text: &str| {
+        ringside_arena::durable::write_atomically(&dir.join(name), text.as_bytes())
+    };
+    write("summary.md", &md)?;
+    write("summary.csv", &report::csv(plan, rows))?;
+    Ok(md)
+}
+
+/// Runs `arena summary`.
+pub fn summary(args: &SummaryArgs) -> Result<()> {
+    let (plan, sidecar) = read_sidecar(&args.csv)?;
+    let file = read_games(&args.csv, &plan)?;
+    if let Some(note) = file.tail.describe(&args.csv) {
+        eprintln!("note: {note}");
+    }
+    let mut notes = Vec::new();
+    if let Some(m) = sidecar
+        .merged
+        .as_ref()
+        .filter(|m| !m.missing_shards.is_empty())
+    {
+        notes.push(format!(
+            "**Partial:** merged from shards {:?}; shards {:?} are missing ({} of {} planned games).",
+            m.shards, m.missing_shards, m.games, m.planned
+        ));
+    }
+    let title = format!("Summary of {}", args.csv.display());
+    let md = report::markdown(&plan, &file.rows, &title, &notes);
+    if let Some(dir) = &args.out_dir {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, &e))?;
+        let write = |name: &str, text: &str| {
+            ringside_arena::durable::write_atomically(&dir.join(name), text.as_bytes())
+        };
+        write("summary.md", &md)?;
+        write("summary.csv", &report::csv(&plan, &file.rows))?;
+    }
+    print(&md)
+}
+
+/// Runs `arena merge`.
+pub fn merge(args: &MergeArgs) -> Result<()> {
+    let report = merging::merge(&args.inputs, &args.out)?;
+    for note in &report.notes {
+        eprintln!("note: {note}");
+    }
+    eprintln!(
+        "{} games from {} files into {} ({} planned)",
+        report.games,
+        args.inputs.len(),
+        args.out.display(),
+        report.planned
+    );
+    if !report.missing_shards.is_empty() {
+        let list: Vec<String> = report.missing_shards.iter().map(u64::to_string).collect();
+        eprintln!(
+            "warning: shard(s) {} missing: {} is partial (recorded in its settings file); merge again with them",
+            list.join(", "),
+            args.out.display()
+        );
+    }
+    Ok(())
+}
+
+/// Runs `arena replay`.
+pub fn replay(args: &ReplayArgs) -> Result<()> {
+    let (game, moves) = match (&args.from, args.id) {
+        (Some(csv), Some(id)) => {
+            let (plan, _) = read_sidecar(csv)?;
+            let row = read_games(csv, &plan)?
+                .rows
+                .into_iter()
+                .find(|r| r.id == id)
+                .ok_or_else(|| {
+                    Error::setting(format!("{} has no game with id {id}", csv.display()))
+                })?;
+            (row.game, row.moves)
+        }
+        _ => (
+            args.game
+                .clone()
+                .expect("clap requires --game without --from"),
+            args.moves
+                .clone()
+                .expect("clap requires --moves without --from"),
+        ),
+    };
+    let style = ReplayStyle {
+        json: args.json,
+        every: args.every,
+    };
+    print(&replay_moves(&game, &moves, style)?)
+}
+
+/// Runs `arena playouts`.
+pub fn playouts(args: &PlayoutsArgs) -> Result<()> {
+    let started = Instant::now();
+    let t = playouts::tally(
+        &args.game,
+        args.games,
+        args.seed,
+        args.threads,
+        args.max_plies,
+    )?;
+    let seconds = started.elapsed().as_secs_f64();
+    let mut line = format!(
+        "games={} first={} second={} draws={} mean_plies={:.2} playouts_per_s={:.0}",
+        t.games,
+        t.first,
+        t.second,
+        t.draws,
+        t.plies as f64 / t.games as f64,
+        t.games as f64 / seconds
+    );
+    if args.max_plies.is_some() {
+        line.push_str(&format!(" capped={}", t.capped));
+    }
+    print(&format!("{line}\n"))
+}
+
+/// Runs `arena think`.
+pub fn think(args: &ThinkArgs) -> Result<()> {
+    let t = thinking::think(&args.game, &args.agent, &args.moves, args.seed)?;
+    let seconds = t.stats.time.as_secs_f64().max(1e-9);
+    print(&format!(
+        "move={} iterations={} nodes={} depth={} time_ms={:.3} iterations_per_s={:.0} nodes_per_s={:.0}\n",
+        t.mv,
+        t.stats.iterations,
+        t.stats.nodes,
+        t.stats.depth,
+        seconds * 1000.0,
+        t.stats.iterations as f64 / seconds,
+        t.stats.nodes as f64 / seconds
+    ))
+}

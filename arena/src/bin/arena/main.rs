@@ -1,0 +1,87 @@
+//! `arena`: Ringside's command line, a thin layer over the `ringside_arena` library.
+//!
+//! Every failure the user can cause (bad flags, unknown games, illegal moves, corrupted
+//! files) is reported as one line on standard error with exit code 2; nothing here panics on
+//! input. Output to a closed pipe (`arena summary x.csv | head`) ends the program quietly.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use clap::error::ErrorKind as ClapKind;
+
+mod cli;
+mod commands;
+mod output;
+
+use cli::{Cli, Command};
+
+fn main() -> ExitCode {
+    // One line instead of a trace: a panicking agent loses its game (the CSV records it) and
+    // the run goes on; any other panic is a bug to report, not a stack to read.
+    std::panic::set_hook(Box::new(|info| {
+        let message = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        eprintln!("arena: panic: {message}");
+    }));
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return clap_error(&e),
+    };
+    let result = match cli.command {
+        Command::Replay(args) => commands::replay(&args),
+        Command::Playouts(args) => commands::playouts(&args),
+        Command::Match(args) => commands::run_match(&args),
+        Command::Run(args) => commands::run_experiment(&args),
+        Command::Summary(args) => commands::summary(&args),
+        Command::Merge(args) => commands::merge(&args),
+        Command::Think(args) => commands::think(&args),
+        Command::Games => output::print(&cli::games_text()),
+        Command::Agents => output::print(&cli::agents_text()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Help and version go out as clap writes them; an argument error becomes one line (its
+/// first sentence and any detail lines, without the usage block) and exit code 2.
+fn clap_error(e: &clap::Error) -> ExitCode {
+    match e.kind() {
+        ClapKind::DisplayHelp | ClapKind::DisplayVersion => {
+            let _ = e.print();
+            ExitCode::SUCCESS
+        }
+        ClapKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            ExitCode::from(2)
+        }
+        _ => {
+            eprintln!(
+                "error: {}; see 'arena --help'",
+                one_line(&e.render().to_string())
+            );
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Joins the lines of a clap message that say what is wrong, dropping the usage block.
+fn one_line(message: &str) -> String {
+    message
+        .lines()
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+        .trim_start_matches("error: ")
+        .to_string()
+}

@@ -1,0 +1,434 @@
+//! The games CSV: one row a game, in these columns (their meaning is in the README):
+//!
+//! ```text
+//! id, pairing, pair, game, seed, opening_plies, first_agent, first_spec, second_agent,
+//! second_spec, winner, winner_agent, reason, plies, first_score, second_score,
+//! first_time_ms, second_time_ms, first_nodes, second_nodes, first_iterations,
+//! second_iterations, moves
+//! ```
+//!
+//! Rows are appended as games finish and flushed every few milliseconds, so a kill leaves at
+//! most one torn last line. Reading checks every row against the run's plan (id, pairing,
+//! pair, seed, agents, winner) and replays its moves ([`crate::validate`]); a bad row is an
+//! error naming the file, the line and the reason. The last line alone may be unfinished:
+//! [`Tail`] says what was found there, and [`RowWriter::open`] repairs it before appending.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Seek, SeekFrom, Write};
+use std::path::Path;
+
+use crate::error::{Error, Result};
+use crate::plan::RunPlan;
+use crate::row::{GameRow, Reason, Winner};
+
+/// The columns, in order.
+pub const COLUMNS: [&str; 23] = [
+    "id",
+    "pairing",
+    "pair",
+    "game",
+    "seed",
+    "opening_plies",
+    "first_agent",
+    "first_spec",
+    "second_agent",
+    "second_spec",
+    "winner",
+    "winner_agent",
+    "reason",
+    "plies",
+    "first_score",
+    "second_score",
+    "first_time_ms",
+    "second_time_ms",
+    "first_nodes",
+    "second_nodes",
+    "first_iterations",
+    "second_iterations",
+    "moves",
+];
+
+/// What the end of a games file held after its last complete line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Tail {
+    /// Nothing: the file ends with a newline (or is empty).
+    Clean,
+    /// A complete, valid last row without its final newline: kept.
+    MissingNewline {
+        /// Its line number.
+        line: u64,
+    },
+    /// An unfinished last line (a kill mid-write, possibly inside a UTF-8 character): not a
+    /// row, so its game is played again on resume.
+    Torn {
+        /// Its line number.
+        line: u64,
+        /// Its length in bytes.
+        bytes: usize,
+    },
+}
+
+impl Tail {
+    /// A sentence for people, or `None` when there is nothing to say.
+    #[must_use]
+    pub fn describe(&self, path: &Path) -> Option<String> {
+        match self {
+            Tail::Clean => None,
+            Tail::MissingNewline { line } => Some(format!(
+                "{}: line {line}, the last row, lacked its final newline; the row is kept",
+                path.display()
+            )),
+            Tail::Torn { line, bytes } => Some(format!(
+                "{}: line {line} was cut short ({bytes} bytes, a run killed mid-write); it is not a game and is dropped",
+                path.display()
+            )),
+        }
+    }
+}
+
+/// The rows of a games file, checked against its plan.
+#[derive(Debug, Clone)]
+pub struct GamesFile {
+    /// The rows in file order.
+    pub rows: Vec<GameRow>,
+    /// What followed the last complete line.
+    pub tail: Tail,
+}
+
+/// Writes one row.
+pub fn write_row<W: Write>(
+    w: &mut csv::Writer<W>,
+    plan: &RunPlan,
+    row: &GameRow,
+) -> csv::Result<()> {
+    let score = |s: Option<f64>| s.map_or(String::new(), |x| x.to_string());
+    w.write_record([
+        row.id.to_string().as_str(),
+        &row.slot.pairing.to_string(),
+        &row.slot.pair.to_string(),
+        &row.game,
+        &row.seed.to_string(),
+        &row.opening_plies.to_string(),
+        &row.first_agent.to_string(),
+        &plan.agents[row.first_agent].full,
+        &row.second_agent.to_string(),
+        &plan.agents[row.second_agent].full,
+        row.winner.as_str(),
+        &row.winner_agent().map_or(String::new(), |a| a.to_string()),
+        row.reason.as_str(),
+        &row.plies.to_string(),
+        &score(row.first_score),
+        &score(row.second_score),
+        &row.first_time_ms.to_string(),
+        &row.second_time_ms.to_string(),
+        &row.first_nodes.to_string(),
+        &row.second_nodes.to_string(),
+        &row.first_iterations.to_string(),
+        &row.second_iterations.to_string(),
+        &row.moves,
+    ])
+}
+
+/// The header line, with its newline.
+fn header_line() -> String {
+    COLUMNS.join(",") + "\n"
+}
+
+/// Reads a games file and checks every row against `plan` (moves replayed).
+pub fn read_games(path: &Path, plan: &RunPlan) -> Result<GamesFile> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io("read", path, &e))?;
+    parse_games(&bytes, path, plan)
+}
+
+fn parse_games(bytes: &[u8], path: &Path, plan: &RunPlan) -> Result<GamesFile> {
+    let at = |line: u64, reason: &str| {
+        Error::corrupt(format!("{}: line {line}: {reason}", path.display()))
+    };
+    let body_end = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let (body, rest) = bytes.split_at(body_end);
+    let header = header_line();
+    if body.is_empty() {
+        // No complete line: an empty file, or a header cut short.
+        let tail = if rest.is_empty() {
+            Tail::Clean
+        } else if header.as_bytes().starts_with(rest) {
+            Tail::Torn {
+                line: 1,
+                bytes: rest.len(),
+            }
+        } else {
+            return Err(at(1, "not the header of a games CSV"));
+        };
+        return Ok(GamesFile {
+            rows: Vec::new(),
+            tail,
+        });
+    }
+    let text = std::str::from_utf8(body).map_err(|e| {
+        let line = body[..e.valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1;
+        at(line as u64, "not UTF-8 text")
+    })?;
+    if !text.starts_with(&header) {
+        let found = text.lines().next().unwrap_or("");
+        return Err(at(
+            1,
+            &format!(
+                "the columns are '{found}', not the {} columns of a games CSV ({}, …)",
+                COLUMNS.len(),
+                COLUMNS[..3].join(", ")
+            ),
+        ));
+    }
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .from_reader(text.as_bytes());
+    let mut rows = Vec::new();
+    let mut lines = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut record = csv::StringRecord::new();
+    loop {
+        match reader.read_record(&mut record) {
+            Ok(false) => break,
+            Ok(true) => {}
+            Err(e) => {
+                let line = e.position().map_or(0, csv::Position::line);
+                return Err(at(line, &e.to_string()));
+            }
+        }
+        let line = record.position().map_or(0, csv::Position::line);
+        let row = parse_record(&record, plan).map_err(|reason| at(line, &reason))?;
+        if !seen.insert(row.id) {
+            return Err(at(line, &format!("game {} appears twice", row.id)));
+        }
+        rows.push(row);
+        lines.push(line);
+    }
+    if let Err((i, reason)) = crate::validate::replay_rows(plan, &rows) {
+        return Err(at(lines[i], &reason));
+    }
+    let line = lines.last().map_or(2, |l| l + 1);
+    let tail = if rest.is_empty() {
+        Tail::Clean
+    } else {
+        match last_row(rest, plan) {
+            Some(row) if !seen.contains(&row.id) => {
+                rows.push(row);
+                Tail::MissingNewline { line }
+            }
+            _ => Tail::Torn {
+                line,
+                bytes: rest.len(),
+            },
+        }
+    };
+    Ok(GamesFile { rows, tail })
+}
+
+/// The unterminated last line as a row, if it is a complete and valid one.
+fn last_row(rest: &[u8], plan: &RunPlan) -> Option<GameRow> {
+    let text = std::str::from_utf8(rest).ok()?;
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(text.as_bytes());
+    let record = reader.records().next()?.ok()?;
+    let row = parse_record(&record, plan).ok()?;
+    crate::validate::replay_rows(plan, std::slice::from_ref(&row)).ok()?;
+    Some(row)
+}
+
+/// Reads one record into a row and checks it against the plan; the error says which column
+/// and why.
+fn parse_record(
+    record: &csv::StringRecord,
+    plan: &RunPlan,
+) -> std::result::Result<GameRow, String> {
+    if record.len() != COLUMNS.len() {
+        return Err(format!("{} columns, not {}", record.len(), COLUMNS.len()));
+    }
+    let field = |i: usize| &record[i];
+    fn number<T: std::str::FromStr>(text: &str, column: &str) -> std::result::Result<T, String> {
+        text.parse()
+            .map_err(|_| format!("{column} '{text}' is not a number of the right kind"))
+    }
+    let finite = |i: usize| -> std::result::Result<f64, String> {
+        let x: f64 = number(field(i), COLUMNS[i])?;
+        if x.is_finite() {
+            Ok(x)
+        } else {
+            Err(format!("{} '{}' is not finite", COLUMNS[i], field(i)))
+        }
+    };
+    let score = |i: usize| -> std::result::Result<Option<f64>, String> {
+        if field(i).is_empty() {
+            Ok(None)
+        } else {
+            finite(i).map(Some)
+        }
+    };
+    let id: u64 = number(field(0), "id")?;
+    let slot = plan.slot(id).ok_or_else(|| {
+        format!(
+            "game id {id} is outside the run ({} games)",
+            plan.total_games()
+        )
+    })?;
+    if !plan.in_shard(id) {
+        let shard = plan.shard.map(|s| s.to_string()).unwrap_or_default();
+        return Err(format!("game {id} does not belong to shard {shard}"));
+    }
+    let pairing: usize = number(field(1), "pairing")?;
+    let pair: u64 = number(field(2), "pair")?;
+    if (pairing, pair) != (slot.pairing, slot.pair) {
+        return Err(format!(
+            "game {id} is pairing {}, pair {} of the run, not pairing {pairing}, pair {pair}",
+            slot.pairing, slot.pair
+        ));
+    }
+    let seed: u64 = number(field(4), "seed")?;
+    if seed != plan.pair_seed(slot) {
+        return Err(format!(
+            "seed {seed} is not the seed of game {id}'s pair ({}): a row of another run?",
+            plan.pair_seed(slot)
+        ));
+    }
+    let opening_plies: u32 = number(field(5), "opening_plies")?;
+    if opening_plies > plan.opening_plies {
+        return Err(format!(
+            "{opening_plies} opening plies, more than the run's {}",
+            plan.opening_plies
+        ));
+    }
+    let (first, second) = plan.seated_agents(slot);
+    let first_agent: usize = number(field(6), "first_agent")?;
+    let second_agent: usize = number(field(8), "second_agent")?;
+    if (first_agent, second_agent) != (first, second) {
+        return Err(format!(
+            "game {id} seats agents {first} and {second}, not {first_agent} and {second_agent}"
+        ));
+    }
+    for (column, agent) in [(7, first), (9, second)] {
+        if field(column) != plan.agents[agent].full {
+            return Err(format!(
+                "{} '{}' is not agent {agent}'s spec '{}'",
+                COLUMNS[column],
+                field(column),
+                plan.agents[agent].full
+            ));
+        }
+    }
+    let winner: Winner = field(10).parse()?;
+    let reason: Reason = field(12).parse()?;
+    let row = GameRow {
+        id,
+        slot,
+        game: field(3).to_string(),
+        seed,
+        opening_plies,
+        first_agent,
+        second_agent,
+        winner,
+        reason,
+        plies: number(field(13), "plies")?,
+        first_score: score(14)?,
+        second_score: score(15)?,
+        first_time_ms: finite(16)?,
+        second_time_ms: finite(17)?,
+        first_nodes: number(field(18), "first_nodes")?,
+        second_nodes: number(field(19), "second_nodes")?,
+        first_iterations: number(field(20), "first_iterations")?,
+        second_iterations: number(field(21), "second_iterations")?,
+        moves: field(22).to_string(),
+    };
+    let recorded_winner = if field(11).is_empty() {
+        None
+    } else {
+        Some(number::<usize>(field(11), "winner_agent")?)
+    };
+    if recorded_winner != row.winner_agent() {
+        return Err(format!(
+            "winner_agent '{}' does not match winner '{}'",
+            field(11),
+            row.winner
+        ));
+    }
+    match (reason, winner) {
+        (Reason::PlyCap, w) if w != Winner::Draw => {
+            Err("a game stopped by the ply cap is a draw".to_string())
+        }
+        (r, Winner::Draw) if r.is_fault() => Err(format!("a game ended by {r} has a winner")),
+        _ => Ok(row),
+    }
+}
+
+/// Appends rows to a games CSV.
+pub struct RowWriter<'p> {
+    writer: csv::Writer<File>,
+    plan: &'p RunPlan,
+}
+
+impl<'p> RowWriter<'p> {
+    /// Opens `path` for appending after repairing what `tail` found at its end: a torn last
+    /// line is cut off, a missing final newline is added. Writes the header if the file has
+    /// none.
+    pub fn open(path: &Path, plan: &'p RunPlan, tail: &Tail) -> Result<RowWriter<'p>> {
+        let err = |e: std::io::Error| Error::io("write", path, &e);
+        let mut file = OpenOptions::new()
+            .create(true)
+            .read(true)
+            .append(true)
+            .open(path)
+            .map_err(err)?;
+        let len = file.metadata().map_err(err)?.len();
+        match tail {
+            Tail::Clean => {}
+            Tail::MissingNewline { .. } => file.write_all(b"\n").map_err(err)?,
+            Tail::Torn { bytes, .. } => {
+                file.set_len(len - *bytes as u64).map_err(err)?;
+                file.seek(SeekFrom::End(0)).map_err(err)?;
+            }
+        }
+        let len = file.metadata().map_err(err)?.len();
+        if len == 0 {
+            file.write_all(header_line().as_bytes()).map_err(err)?;
+        }
+        Ok(RowWriter {
+            writer: csv::WriterBuilder::new()
+                .has_headers(false)
+                .from_writer(file),
+            plan,
+        })
+    }
+
+    /// Appends one row (buffered: call [`RowWriter::flush`]).
+    pub fn write(&mut self, row: &GameRow) -> Result<()> {
+        write_row(&mut self.writer, self.plan, row)
+            .map_err(|e| Error::new(crate::ErrorKind::Io, format!("cannot write a row: {e}")))
+    }
+
+    /// Writes the buffered rows to the file.
+    pub fn flush(&mut self) -> Result<()> {
+        self.writer
+            .flush()
+            .map_err(|e| Error::new(crate::ErrorKind::Io, format!("cannot write the CSV: {e}")))
+    }
+}
+
+/// Writes the header line to a new games file.
+pub fn write_header(file: &mut impl Write) -> std::io::Result<()> {
+    file.write_all(header_line().as_bytes())
+}
+
+/// Writes `rows` to `file` after whatever it holds.
+pub fn write_rows(file: &mut impl Write, plan: &RunPlan, rows: &[GameRow]) -> std::io::Result<()> {
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(std::io::BufWriter::new(file));
+    for row in rows {
+        write_row(&mut w, plan, row).map_err(std::io::Error::other)?;
+    }
+    w.flush()
+}

@@ -1,0 +1,136 @@
+//! Playing one game of a run: the pair's start and opening, the two agents seeded by their
+//! role, the moves checked, and an agent's panic or illegal move turned into a lost game.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::Instant;
+
+use ringside_agents::{Agent, AgentSpec, AnyAgent};
+use ringside_engine::zobrist::splitmix64;
+use ringside_engine::{Features, Game, Player};
+
+use crate::plan::{RunPlan, Seat, Slot};
+use crate::row::{GameRow, Reason, Winner};
+use crate::validate::pair_start;
+
+/// What one agent spent over a game.
+#[derive(Debug, Clone, Copy, Default)]
+struct Spent {
+    time_ms: f64,
+    nodes: u64,
+    iterations: u64,
+}
+
+/// The seed of the agent in `role` (0: the pairing's first agent) of the pair seeded `pair_seed`.
+///
+/// Seeding by role, not by agent, keeps the two games of a self-pairing (random vs random)
+/// different: the same agent on both sides must not draw the same moves.
+#[must_use]
+pub fn agent_seed(pair_seed: u64, role: u64) -> u64 {
+    splitmix64(pair_seed ^ (role + 1))
+}
+
+/// Plays game `id` of `plan` from the registry's `start` position.
+///
+/// # Panics
+/// If `id` is not a game of the plan.
+pub fn play_game<G: Game + Features>(start: &G, plan: &RunPlan, id: u64) -> GameRow {
+    let slot = plan
+        .slot(id)
+        .expect("the runner plays only the plan's games");
+    let pair_seed = plan.pair_seed(slot);
+    let (mut state, mut rng, first_colour) = pair_start(start, pair_seed);
+    let game = state.spec();
+    let (first_agent, second_agent) = plan.seated_agents(slot);
+    let mut agent_of = [first_agent; 2];
+    agent_of[first_colour.other().index()] = second_agent;
+
+    let mut moves = String::with_capacity(1024);
+    let mut scratch = Vec::new();
+    let record = |state: &G, mv: G::Move, moves: &mut String| {
+        if !moves.is_empty() {
+            moves.push(' ');
+        }
+        state.write_move(mv, moves);
+    };
+    let mut opening = 0;
+    while opening < plan.opening_plies && state.outcome().is_none() {
+        let mv = state
+            .random_move(&mut rng, &mut scratch)
+            .expect("a live game has a move");
+        record(&state, mv, &mut moves);
+        state.play_unchecked(mv);
+        opening += 1;
+    }
+
+    let role_of_colour = |colour: usize| {
+        let first_agent_moves_first = slot.seat == Seat::AFirst;
+        u64::from((colour == first_colour.index()) != first_agent_moves_first)
+    };
+    let spec_of = |colour: usize| &plan.agents[agent_of[colour]].spec;
+    let build = |colour: usize| {
+        spec_of(colour)
+            .build(start, agent_seed(pair_seed, role_of_colour(colour)))
+            .expect("the plan checked its agents against the game")
+    };
+    let mut players: [AnyAgent<G>; 2] = [build(0), build(1)];
+    let timed = [
+        *spec_of(0) != AgentSpec::Random,
+        *spec_of(1) != AgentSpec::Random,
+    ];
+    let mut spent = [Spent::default(); 2];
+    let cap = plan.ply_cap.unwrap_or(u32::MAX);
+
+    let (winner_colour, reason): (Option<Player>, Reason) = loop {
+        // `to_move` is None exactly when the game is over (a Game contract).
+        let Some(mover) = state.to_move() else {
+            break (state.outcome().and_then(|o| o.winner()), Reason::Normal);
+        };
+        if state.ply() - start.ply() >= cap {
+            break (None, Reason::PlyCap);
+        }
+        let c = mover.index();
+        let clock = timed[c].then(Instant::now);
+        let choice = catch_unwind(AssertUnwindSafe(|| players[c].choose(&state)));
+        if let Some(t) = clock {
+            spent[c].time_ms += t.elapsed().as_secs_f64() * 1000.0;
+        }
+        let Ok(decision) = choice else {
+            break (Some(mover.other()), Reason::AgentPanic);
+        };
+        spent[c].nodes += decision.stats.nodes;
+        spent[c].iterations += decision.stats.iterations;
+        if !state.is_legal(decision.mv) {
+            break (Some(mover.other()), Reason::IllegalMove);
+        }
+        record(&state, decision.mv, &mut moves);
+        state.play_unchecked(decision.mv);
+    };
+
+    let (f, s) = (first_colour.index(), first_colour.other().index());
+    let scores = state.scores();
+    GameRow {
+        id,
+        slot: Slot { ..slot },
+        game,
+        seed: pair_seed,
+        opening_plies: opening,
+        first_agent,
+        second_agent,
+        winner: match winner_colour {
+            None => Winner::Draw,
+            Some(p) if p == first_colour => Winner::First,
+            Some(_) => Winner::Second,
+        },
+        reason,
+        plies: state.ply() - start.ply(),
+        first_score: scores.map(|x| x[f]),
+        second_score: scores.map(|x| x[s]),
+        first_time_ms: spent[f].time_ms,
+        second_time_ms: spent[s].time_ms,
+        first_nodes: spent[f].nodes,
+        second_nodes: spent[s].nodes,
+        first_iterations: spent[f].iterations,
+        second_iterations: spent[s].iterations,
+        moves,
+    }
+}

@@ -1,0 +1,201 @@
+//! One finished game, typed: who won, why, and what each side spent. Agents are named by their
+//! index in the plan; their specs are written into the CSV from the plan.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::plan::{Seat, Slot};
+
+/// Who won, by colour: the player who moved first, the other one, or neither.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Winner {
+    /// The colour that moves first.
+    First,
+    /// The other colour.
+    Second,
+    /// A draw (including a game stopped by the ply cap).
+    Draw,
+}
+
+/// Why a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Reason {
+    /// By the rules.
+    Normal,
+    /// The ply cap stopped it; a draw.
+    PlyCap,
+    /// An agent panicked and lost.
+    AgentPanic,
+    /// An agent chose an illegal move and lost.
+    IllegalMove,
+}
+
+macro_rules! text_enum {
+    ($ty:ident, $what:literal, $($variant:ident = $text:literal),+) => {
+        impl $ty {
+            /// The CSV text.
+            #[must_use]
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($ty::$variant => $text),+
+                }
+            }
+        }
+
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl FromStr for $ty {
+            type Err = String;
+            fn from_str(text: &str) -> Result<Self, String> {
+                match text {
+                    $($text => Ok($ty::$variant),)+
+                    _ => Err(format!(
+                        "{} '{text}' is not one of {}",
+                        $what,
+                        [$($text),+].join("|")
+                    )),
+                }
+            }
+        }
+    };
+}
+
+text_enum!(
+    Winner,
+    "winner",
+    First = "first",
+    Second = "second",
+    Draw = "draw"
+);
+text_enum!(
+    Reason,
+    "reason",
+    Normal = "normal",
+    PlyCap = "ply_cap",
+    AgentPanic = "agent_panic",
+    IllegalMove = "illegal_move"
+);
+
+impl Reason {
+    /// Whether an agent's fault ended the game.
+    #[must_use]
+    pub fn is_fault(self) -> bool {
+        matches!(self, Reason::AgentPanic | Reason::IllegalMove)
+    }
+}
+
+/// One finished game.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameRow {
+    /// The game's number in the run.
+    pub id: u64,
+    /// Where it sits: pairing, pair, seat.
+    pub slot: Slot,
+    /// The game spec as played (with any drawn start choice, such as `advance:first=o`).
+    pub game: String,
+    /// The pair's seed.
+    pub seed: u64,
+    /// Random opening moves at the start of `moves`.
+    pub opening_plies: u32,
+    /// The agent (index into the plan) playing the colour that moves first.
+    pub first_agent: usize,
+    /// The agent playing the other colour.
+    pub second_agent: usize,
+    /// Who won.
+    pub winner: Winner,
+    /// Why the game ended.
+    pub reason: Reason,
+    /// Plies played, opening included.
+    pub plies: u32,
+    /// The first colour's final score, for games that keep one.
+    pub first_score: Option<f64>,
+    /// The second colour's final score.
+    pub second_score: Option<f64>,
+    /// Milliseconds the first agent spent deciding (random agents are not timed: 0).
+    pub first_time_ms: f64,
+    /// Milliseconds the second agent spent deciding.
+    pub second_time_ms: f64,
+    /// Nodes the first agent searched (alpha-beta) or held (MCTS), summed over its moves.
+    pub first_nodes: u64,
+    /// Nodes of the second agent.
+    pub second_nodes: u64,
+    /// MCTS iterations of the first agent.
+    pub first_iterations: u64,
+    /// MCTS iterations of the second agent.
+    pub second_iterations: u64,
+    /// Every move from the start, in the game's notation, separated by spaces.
+    pub moves: String,
+}
+
+impl GameRow {
+    /// The points (1, ½ or 0) of the player who moved first.
+    #[must_use]
+    pub fn first_points(&self) -> f64 {
+        match self.winner {
+            Winner::First => 1.0,
+            Winner::Second => 0.0,
+            Winner::Draw => 0.5,
+        }
+    }
+
+    /// The points of the pairing's first agent, read from the seat (so right in a
+    /// self-pairing too, where both seats hold the same agent).
+    #[must_use]
+    pub fn pairing_first_points(&self) -> f64 {
+        match self.slot.seat {
+            Seat::AFirst => self.first_points(),
+            Seat::BFirst => 1.0 - self.first_points(),
+        }
+    }
+
+    /// The winning agent's index, if a side won.
+    #[must_use]
+    pub fn winner_agent(&self) -> Option<usize> {
+        match self.winner {
+            Winner::First => Some(self.first_agent),
+            Winner::Second => Some(self.second_agent),
+            Winner::Draw => None,
+        }
+    }
+
+    /// Whether two rows record the same game: every column but the decision times, which
+    /// the clock decides.
+    #[must_use]
+    pub fn same_game(&self, other: &GameRow) -> bool {
+        let untimed = |r: &GameRow| GameRow {
+            first_time_ms: 0.0,
+            second_time_ms: 0.0,
+            ..r.clone()
+        };
+        untimed(self) == untimed(other)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_read_back_from_their_csv_text_and_refuse_anything_else() {
+        for w in [Winner::First, Winner::Second, Winner::Draw] {
+            assert_eq!(w.as_str().parse::<Winner>(), Ok(w));
+        }
+        for r in [
+            Reason::Normal,
+            Reason::PlyCap,
+            Reason::AgentPanic,
+            Reason::IllegalMove,
+        ] {
+            assert_eq!(r.as_str().parse::<Reason>(), Ok(r));
+        }
+        assert_eq!(
+            "bogus".parse::<Winner>(),
+            Err("winner 'bogus' is not one of first|second|draw".to_string())
+        );
+        assert!("Normal".parse::<Reason>().is_err());
+    }
+}

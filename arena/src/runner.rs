@@ -1,0 +1,326 @@
+//! Running a plan: its games played in parallel, each finished game handed to the caller on
+//! the calling thread (an [`Observer`]), into a resumable games CSV ([`run_to_csv`]) or into
+//! memory ([`run_in_memory`]). A run with an SPRT stops once it decides.
+//!
+//! Game `id`'s result depends only on the plan and `id`, never on the thread count or the
+//! order games finish in (agents with a time budget excepted): workers take ids from one
+//! shared list, and the calling thread writes rows as they come.
+
+use std::collections::HashSet;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, mpsc};
+use std::time::{Duration, Instant};
+
+use ringside_engine::registry::{GameVisitor, with_game};
+use ringside_engine::{Features, Game};
+
+use crate::error::{Error, Result};
+use crate::games_csv::{RowWriter, Tail, read_games};
+use crate::plan::RunPlan;
+use crate::play::play_game;
+use crate::row::GameRow;
+use crate::sidecar::{Sidecar, read_sidecar, sidecar_path, write_sidecar};
+use crate::sprt::{Decision, Sprt};
+
+/// How often the calling thread collects finished games. Polling, rather than blocking on
+/// the channel, spares the workers a wake-up syscall per game.
+const POLL: Duration = Duration::from_millis(3);
+
+/// Hears about a run as it goes, on the calling thread.
+pub trait Observer {
+    /// The run starts: `resumed` games were already done, `pending` remain at most.
+    fn started(&mut self, _resumed: u64, _pending: u64) {}
+    /// A game finished (and, for a CSV run, its row was written).
+    fn finished(&mut self, _row: &GameRow) {}
+}
+
+/// An observer that ignores everything.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Silent;
+
+impl Observer for Silent {}
+
+/// How a run ended.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunReport {
+    /// Games already in the file when the run started.
+    pub resumed: u64,
+    /// Games played now.
+    pub played: u64,
+    /// The SPRT's decision, if it made one.
+    pub sprt: Option<Decision>,
+    /// Seconds spent playing and writing the new games.
+    pub seconds: f64,
+    /// What was repaired at the end of the file before appending.
+    pub repaired: Tail,
+    /// Every row of the file after the run, in id order.
+    pub rows: Vec<GameRow>,
+}
+
+/// The number of worker threads: `threads`, or one per core.
+pub fn thread_count(threads: Option<usize>) -> Result<usize> {
+    match threads {
+        Some(0) => Err(Error::setting("--threads must be at least 1")),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
+/// The games of the plan's shard that are not in `done`, in id order, without listing them
+/// up front.
+fn pending<'a>(plan: &'a RunPlan, done: &'a HashSet<u64>) -> impl Iterator<Item = u64> + Send + 'a {
+    let (first_pair, step) = plan.shard.map_or((0, 1), |s| (s.index - 1, s.count));
+    let pairs = plan.total_games() / 2;
+    (0..pairs.saturating_sub(first_pair).div_ceil(step))
+        .map(move |k| first_pair + k * step)
+        .flat_map(|pair| [2 * pair, 2 * pair + 1])
+        .filter(move |id| !done.contains(id))
+}
+
+/// Plays the games `ids` yields on `threads` workers; `take` receives each finished row on
+/// the calling thread and returns whether to stop. Returns how many rows `take` received.
+pub fn play_ids(
+    plan: &RunPlan,
+    ids: impl Iterator<Item = u64> + Send,
+    threads: Option<usize>,
+    take: &mut dyn FnMut(GameRow) -> Result<bool>,
+    flush: &mut dyn FnMut() -> Result<()>,
+) -> Result<u64> {
+    struct Play<'a, I> {
+        plan: &'a RunPlan,
+        ids: I,
+        threads: usize,
+        take: &'a mut dyn FnMut(GameRow) -> Result<bool>,
+        flush: &'a mut dyn FnMut() -> Result<()>,
+    }
+    impl<I: Iterator<Item = u64> + Send> GameVisitor for Play<'_, I> {
+        type Output = Result<u64>;
+        fn visit<G: Game + Features>(self, start: G) -> Result<u64> {
+            let ids = Mutex::new(self.ids);
+            let stop = AtomicBool::new(false);
+            let (tx, rx) = mpsc::channel::<GameRow>();
+            let plan = self.plan;
+            std::thread::scope(|scope| {
+                for _ in 0..self.threads {
+                    let (tx, ids, stop, start) = (tx.clone(), &ids, &stop, &start);
+                    scope.spawn(move || {
+                        while !stop.load(Ordering::Relaxed) {
+                            let next = ids.lock().map(|mut it| it.next()).unwrap_or(None);
+                            let Some(id) = next else { break };
+                            if tx.send(play_game(start, plan, id)).is_err() {
+                                break;
+                            }
+                        }
+                    });
+                }
+                drop(tx);
+                let collected = collect(&rx, &stop, self.take, self.flush);
+                if collected.is_err() {
+                    // A failed write stops the workers after the games in flight.
+                    stop.store(true, Ordering::Relaxed);
+                }
+                collected
+            })
+        }
+    }
+    let threads = thread_count(threads)?;
+    with_game(
+        &plan.game,
+        Play {
+            plan,
+            ids,
+            threads,
+            take,
+            flush,
+        },
+    )?
+}
+
+/// The calling thread's loop: every few milliseconds, hand over every finished row, then
+/// flush once. A kill loses at most the games of the last few milliseconds and those in
+/// flight.
+fn collect(
+    rx: &mpsc::Receiver<GameRow>,
+    stop: &AtomicBool,
+    take: &mut dyn FnMut(GameRow) -> Result<bool>,
+    flush: &mut dyn FnMut() -> Result<()>,
+) -> Result<u64> {
+    let mut received = 0;
+    let mut open = true;
+    while open {
+        std::thread::sleep(POLL);
+        let mut any = false;
+        loop {
+            let row = match rx.try_recv() {
+                Ok(row) => row,
+                Err(mpsc::TryRecvError::Empty) => break,
+                Err(mpsc::TryRecvError::Disconnected) => {
+                    open = false;
+                    break;
+                }
+            };
+            any = true;
+            received += 1;
+            if take(row)? {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if any {
+            flush()?;
+        }
+    }
+    Ok(received)
+}
+
+/// Plays the games of `plan` that `path` lacks, appending their rows; creates `path` and its
+/// settings sidecar if they do not exist. Refuses a file made with other settings; repairs a
+/// torn last line or a missing final newline (see [`RunReport::repaired`]).
+pub fn run_to_csv(
+    plan: &RunPlan,
+    path: &Path,
+    threads: Option<usize>,
+    observer: &mut dyn Observer,
+) -> Result<RunReport> {
+    thread_count(threads)?;
+    if path.is_dir() {
+        return Err(Error::setting(format!(
+            "{} is a folder; name a games file such as {}",
+            path.display(),
+            path.join("games.csv").display()
+        )));
+    }
+    let has_rows = std::fs::metadata(path)
+        .map(|m| m.len() > 0)
+        .unwrap_or(false);
+    let (rows, tail) = if has_rows {
+        if !sidecar_path(path).exists() {
+            return Err(Error::corrupt(format!(
+                "{} holds games but has no settings file {} beside it; use another --out file",
+                path.display(),
+                sidecar_path(path).display()
+            )));
+        }
+        let (previous, _) = read_sidecar(path)?;
+        let differences = previous.differences(plan);
+        if !differences.is_empty() {
+            return Err(Error::new(
+                crate::ErrorKind::OtherSettings,
+                format!(
+                    "{} was made with other settings ({}); use another --out file or the same settings",
+                    path.display(),
+                    differences.join(", ")
+                ),
+            ));
+        }
+        let file = read_games(path, plan)?;
+        (file.rows, file.tail)
+    } else {
+        write_sidecar(path, &Sidecar::new(plan))?;
+        (Vec::new(), Tail::Clean)
+    };
+    let mut sprt = plan.sprt.map(Sprt::new);
+    let mut done = HashSet::with_capacity(rows.len());
+    for row in &rows {
+        if let Some(s) = sprt.as_mut() {
+            s.add(row);
+        }
+        done.insert(row.id);
+    }
+    let resumed = rows.len() as u64;
+    let mut report = RunReport {
+        resumed,
+        played: 0,
+        sprt: sprt.as_ref().and_then(Sprt::decision),
+        seconds: 0.0,
+        repaired: tail.clone(),
+        rows: Vec::new(),
+    };
+    let mut rows = rows;
+    let mut writer = RowWriter::open(path, plan, &tail)?;
+    writer.flush()?;
+    if report.sprt.is_some() {
+        rows.sort_by_key(|r| r.id);
+        report.rows = rows;
+        return Ok(report);
+    }
+    observer.started(resumed, plan.games_in_shard().saturating_sub(resumed));
+    let started = Instant::now();
+    let writer = std::cell::RefCell::new(writer);
+    let mut decision = None;
+    let mut take = |row: GameRow| -> Result<bool> {
+        writer.borrow_mut().write(&row)?;
+        observer.finished(&row);
+        let stop = feed(&mut sprt, &mut decision, &row);
+        rows.push(row);
+        Ok(stop)
+    };
+    let mut flush = || writer.borrow_mut().flush();
+    report.played = play_ids(plan, pending(plan, &done), threads, &mut take, &mut flush)?;
+    report.sprt = decision;
+    report.seconds = started.elapsed().as_secs_f64();
+    rows.sort_by_key(|r| r.id);
+    report.rows = rows;
+    Ok(report)
+}
+
+/// Feeds an SPRT, if there is one; true once it has decided (the run should stop).
+fn feed(sprt: &mut Option<Sprt>, decision: &mut Option<Decision>, row: &GameRow) -> bool {
+    if let Some(s) = sprt.as_mut() {
+        s.add(row);
+        if decision.is_none() {
+            *decision = s.decision();
+        }
+    }
+    decision.is_some()
+}
+
+/// Plays the games of `plan`'s shard into memory, no file involved; rows come back in id
+/// order. An SPRT in the plan stops the run as it would a CSV run.
+pub fn run_in_memory(
+    plan: &RunPlan,
+    threads: Option<usize>,
+    observer: &mut dyn Observer,
+) -> Result<Vec<GameRow>> {
+    let none = HashSet::new();
+    let mut rows = Vec::new();
+    let mut sprt = plan.sprt.map(Sprt::new);
+    let mut decision = None;
+    observer.started(0, plan.games_in_shard());
+    let mut take = |row: GameRow| -> Result<bool> {
+        observer.finished(&row);
+        let stop = feed(&mut sprt, &mut decision, &row);
+        rows.push(row);
+        Ok(stop)
+    };
+    play_ids(plan, pending(plan, &none), threads, &mut take, &mut || {
+        Ok(())
+    })?;
+    rows.sort_by_key(|r| r.id);
+    Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::{PlanBuilder, Shard};
+
+    #[test]
+    fn pending_walks_the_shard_by_pairs_and_skips_done_games() {
+        let mut plan = PlanBuilder::new("rin:size=6")
+            .pairing("random", "random")
+            .games(10)
+            .build()
+            .unwrap();
+        let done: HashSet<u64> = [1, 4].into_iter().collect();
+        assert_eq!(
+            pending(&plan, &done).collect::<Vec<_>>(),
+            vec![0, 2, 3, 5, 6, 7, 8, 9]
+        );
+        plan.shard = Shard::new(2, 3);
+        assert_eq!(
+            pending(&plan, &HashSet::new()).collect::<Vec<_>>(),
+            vec![2, 3, 8, 9]
+        );
+    }
+}

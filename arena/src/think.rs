@@ -1,0 +1,58 @@
+//! One decision of one agent in one position, with what it cost.
+
+use ringside_agents::{Agent, AgentSpec};
+use ringside_engine::registry::{GameVisitor, with_game};
+use ringside_engine::{Features, Game};
+
+use crate::error::{Error, Result};
+use crate::position::play_moves;
+
+/// What a decision chose and cost.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Thought {
+    /// The move, in the game's notation.
+    pub mv: String,
+    /// The agent's figures for the decision.
+    pub stats: ringside_agents::SearchStats,
+}
+
+/// Lets the agent `spec` (seeded `seed`) choose a move after `moves` from the start of `game`.
+pub fn think(game: &str, spec: &str, moves: &str, seed: u64) -> Result<Thought> {
+    struct Think<'a> {
+        spec: AgentSpec,
+        label: &'a str,
+        moves: &'a str,
+        seed: u64,
+    }
+    impl GameVisitor for Think<'_> {
+        type Output = Result<Thought>;
+        fn visit<G: Game + Features>(self, start: G) -> Self::Output {
+            let state = play_moves(start.clone(), self.moves)?;
+            if state.outcome().is_some() {
+                return Err(Error::setting(
+                    "the game is over after these moves; nothing to choose",
+                ));
+            }
+            let mut agent = self
+                .spec
+                .build(&start, self.seed)
+                .map_err(|e| Error::setting(format!("agent '{}': {e}", self.label)))?;
+            let d = agent.choose(&state);
+            Ok(Thought {
+                mv: state.move_text(d.mv),
+                stats: d.stats,
+            })
+        }
+    }
+    let parsed =
+        AgentSpec::parse(spec).map_err(|e| Error::setting(format!("agent '{spec}': {e}")))?;
+    with_game(
+        game,
+        Think {
+            spec: parsed,
+            label: spec,
+            moves,
+            seed,
+        },
+    )?
+}

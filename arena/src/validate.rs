@@ -1,0 +1,137 @@
+//! Replaying recorded games against the rules and the plan: the start drawn from the pair's
+//! seed (and the spec it gives), the random opening, the legality of every move, the number of
+//! plies, and a result that agrees with the final position and the stated reason.
+
+use rayon::prelude::*;
+use ringside_engine::registry::{GameVisitor, with_game};
+use ringside_engine::{Features, Game, Outcome, Player, seeded_rng};
+
+use crate::plan::RunPlan;
+use crate::row::{GameRow, Reason, Winner};
+
+/// Replays every row (in parallel); the error is the index of the first bad row and why.
+pub fn replay_rows(plan: &RunPlan, rows: &[GameRow]) -> Result<(), (usize, String)> {
+    struct Replay<'a> {
+        plan: &'a RunPlan,
+        rows: &'a [GameRow],
+    }
+    impl GameVisitor for Replay<'_> {
+        type Output = Result<(), (usize, String)>;
+        fn visit<G: Game + Features>(self, start: G) -> Self::Output {
+            let bad = self
+                .rows
+                .par_iter()
+                .enumerate()
+                .filter_map(|(i, row)| replay_row(&start, self.plan, row).err().map(|e| (i, e)))
+                .min_by_key(|(i, _)| *i);
+            bad.map_or(Ok(()), Err)
+        }
+    }
+    with_game(&plan.game, Replay { plan, rows }).map_err(|e| (0, e.reason))?
+}
+
+/// The colour-independent opening of a pair: the start after the seed's draw, and who moves
+/// first there.
+pub fn pair_start<G: Game>(start: &G, seed: u64) -> (G, ringside_engine::GameRng, Player) {
+    let mut rng = seeded_rng(seed, 0);
+    let mut state = start.clone();
+    state.randomize_start(&mut rng);
+    let first = state.to_move().unwrap_or(Player::ZERO);
+    (state, rng, first)
+}
+
+/// Replays one row; the error says what does not hold.
+pub fn replay_row<G: Game>(start: &G, plan: &RunPlan, row: &GameRow) -> Result<(), String> {
+    let (mut state, mut rng, first) = pair_start(start, row.seed);
+    if state.spec() != row.game {
+        return Err(format!(
+            "game '{}' is not '{}', the start drawn from the pair's seed",
+            row.game,
+            state.spec()
+        ));
+    }
+    let mut scratch = Vec::new();
+    let total = row.moves.split_whitespace().count();
+    if total != row.plies as usize {
+        return Err(format!("{} plies, but {total} moves", row.plies));
+    }
+    for (i, text) in row.moves.split_whitespace().enumerate() {
+        let at = |reason: String| format!("move {} of {total} ('{text}'): {reason}", i + 1);
+        let mv = state.parse_move(text).map_err(|e| at(e.to_string()))?;
+        if (i as u32) < row.opening_plies {
+            let drawn = state.random_move(&mut rng, &mut scratch);
+            if drawn != Some(mv) {
+                return Err(at("not the opening move drawn from the pair's seed".into()));
+            }
+        }
+        state.try_play(mv).map_err(|e| at(e.to_string()))?;
+    }
+    let ended_in_opening = total as u32 == row.opening_plies && state.outcome().is_some();
+    if row.opening_plies > row.plies
+        || (row.opening_plies < plan.opening_plies && !ended_in_opening)
+    {
+        return Err(format!(
+            "{} opening plies of {} played, but the run's opening is {} plies",
+            row.opening_plies, row.plies, plan.opening_plies
+        ));
+    }
+    let colour = |w: Winner| match w {
+        Winner::First => Some(first),
+        Winner::Second => Some(first.other()),
+        Winner::Draw => None,
+    };
+    let expected = colour(row.winner);
+    match (row.reason, state.outcome()) {
+        (Reason::Normal, Some(outcome)) => {
+            let actual = match outcome {
+                Outcome::Win(p) => Some(p),
+                Outcome::Draw => None,
+            };
+            if actual != expected {
+                return Err(format!(
+                    "winner '{}' does not match the final position",
+                    row.winner
+                ));
+            }
+        }
+        (Reason::Normal, None) => {
+            return Err("reason 'normal', but the game is not over after its moves".into());
+        }
+        (_, Some(_)) => {
+            return Err(format!(
+                "reason '{}', but the game ended by the rules",
+                row.reason
+            ));
+        }
+        (Reason::PlyCap, None) => {
+            if plan.ply_cap.is_none_or(|cap| row.plies < cap) {
+                return Err(format!(
+                    "reason 'ply_cap' after {} plies, below the run's cap",
+                    row.plies
+                ));
+            }
+        }
+        (_, None) => {
+            let mover = state.to_move().unwrap_or(first);
+            if expected != Some(mover.other()) {
+                return Err(format!(
+                    "reason '{}' must give the game to the other side of the faulty mover",
+                    row.reason
+                ));
+            }
+        }
+    }
+    let scores = state.scores();
+    let recorded = (row.first_score, row.second_score);
+    let actual = (
+        scores.map(|s| s[first.index()]),
+        scores.map(|s| s[first.other().index()]),
+    );
+    if recorded != actual {
+        return Err(format!(
+            "scores {:?} do not match the final position's {:?}",
+            recorded, actual
+        ));
+    }
+    Ok(())
+}
