@@ -101,7 +101,10 @@ pub fn write_row<W: Write>(
     plan: &RunPlan,
     row: &GameRow,
 ) -> csv::Result<()> {
-    let score = |s: Option<f64>| s.map_or(String::new(), |x| x.to_string());
+    // Floats as the shortest text that reads back exactly, always with a fraction or an
+    // exponent ("39.0"), as serde and the csv crate write them.
+    let float = |x: f64| format!("{x:?}");
+    let score = |s: Option<f64>| s.map_or(String::new(), float);
     w.write_record([
         row.id.to_string().as_str(),
         &row.slot.pairing.to_string(),
@@ -119,8 +122,8 @@ pub fn write_row<W: Write>(
         &row.plies.to_string(),
         &score(row.first_score),
         &score(row.second_score),
-        &row.first_time_ms.to_string(),
-        &row.second_time_ms.to_string(),
+        &float(row.first_time_ms),
+        &float(row.second_time_ms),
         &row.first_nodes.to_string(),
         &row.second_nodes.to_string(),
         &row.first_iterations.to_string(),
