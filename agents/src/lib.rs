@@ -122,6 +122,7 @@ pub enum AnyAgent<G: Game> {
 }
 
 impl<G: Game + Features> Agent<G> for AnyAgent<G> {
+    #[inline]
     fn choose(&mut self, state: &G) -> Decision<G::Move> {
         match self {
             AnyAgent::Random(a) => a.choose(state),

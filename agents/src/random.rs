@@ -23,6 +23,7 @@ impl<G: Game> RandomAgent<G> {
 }
 
 impl<G: Game> Agent<G> for RandomAgent<G> {
+    #[inline]
     fn choose(&mut self, state: &G) -> Decision<G::Move> {
         let mv = state
             .random_move(&mut self.rng, &mut self.scratch)

@@ -409,6 +409,14 @@ impl AgentSpec {
         eval.weights_file.as_ref().map(|_| &eval.weights)
     }
 
+    /// Whether the agent chooses only among the moves the game lists (random, alpha-beta and
+    /// MCTS do, by construction; their tests check it). A referee needs to check the moves of
+    /// the others, such as `faulty`.
+    #[must_use]
+    pub fn chooses_listed_moves(&self) -> bool {
+        !matches!(self, AgentSpec::Faulty { .. })
+    }
+
     /// Whether the agent's moves depend on the clock (and so are not reproducible).
     #[must_use]
     pub fn uses_time(&self) -> bool {

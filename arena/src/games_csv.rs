@@ -95,41 +95,63 @@ pub struct GamesFile {
     pub tail: Tail,
 }
 
-/// Writes one row.
+/// Writes one row, formatting each number into one reused buffer (no allocation per field).
 pub fn write_row<W: Write>(
     w: &mut csv::Writer<W>,
     plan: &RunPlan,
     row: &GameRow,
 ) -> csv::Result<()> {
+    use std::fmt::Write as _;
+    let mut buf = String::with_capacity(32);
+    let mut number = |w: &mut csv::Writer<W>, x: &dyn std::fmt::Display| {
+        buf.clear();
+        let _ = write!(buf, "{x}");
+        w.write_field(&buf)
+    };
     // Floats as the shortest text that reads back exactly, always with a fraction or an
     // exponent ("39.0"), as serde and the csv crate write them.
-    let float = |x: f64| format!("{x:?}");
-    let score = |s: Option<f64>| s.map_or(String::new(), float);
-    w.write_record([
-        row.id.to_string().as_str(),
-        &row.slot.pairing.to_string(),
-        &row.slot.pair.to_string(),
-        &row.game,
-        &row.seed.to_string(),
-        &row.opening_plies.to_string(),
-        &row.first_agent.to_string(),
-        &plan.agents[row.first_agent].full,
-        &row.second_agent.to_string(),
-        &plan.agents[row.second_agent].full,
-        row.winner.as_str(),
-        &row.winner_agent().map_or(String::new(), |a| a.to_string()),
-        row.reason.as_str(),
-        &row.plies.to_string(),
-        &score(row.first_score),
-        &score(row.second_score),
-        &float(row.first_time_ms),
-        &float(row.second_time_ms),
-        &row.first_nodes.to_string(),
-        &row.second_nodes.to_string(),
-        &row.first_iterations.to_string(),
-        &row.second_iterations.to_string(),
-        &row.moves,
-    ])
+    let float = |x: f64| Debug(x);
+    number(w, &row.id)?;
+    number(w, &row.slot.pairing)?;
+    number(w, &row.slot.pair)?;
+    w.write_field(&row.game)?;
+    number(w, &row.seed)?;
+    number(w, &row.opening_plies)?;
+    number(w, &row.first_agent)?;
+    w.write_field(&plan.agents[row.first_agent].full)?;
+    number(w, &row.second_agent)?;
+    w.write_field(&plan.agents[row.second_agent].full)?;
+    w.write_field(row.winner.as_str())?;
+    match row.winner_agent() {
+        Some(a) => number(w, &a)?,
+        None => w.write_field("")?,
+    }
+    w.write_field(row.reason.as_str())?;
+    number(w, &row.plies)?;
+    for score in [row.first_score, row.second_score] {
+        match score {
+            Some(x) => number(w, &float(x))?,
+            None => w.write_field("")?,
+        }
+    }
+    number(w, &float(row.first_time_ms))?;
+    number(w, &float(row.second_time_ms))?;
+    number(w, &row.first_nodes)?;
+    number(w, &row.second_nodes)?;
+    number(w, &row.first_iterations)?;
+    number(w, &row.second_iterations)?;
+    w.write_field(&row.moves)?;
+    w.write_record(None::<&[u8]>)
+}
+
+/// A float shown by its `Debug` form: the shortest text that reads back exactly, with a
+/// fraction or an exponent.
+struct Debug(f64);
+
+impl std::fmt::Display for Debug {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.0)
+    }
 }
 
 /// The header line, with its newline.

@@ -77,33 +77,51 @@ pub fn play_game<G: Game + Features>(start: &G, plan: &RunPlan, id: u64) -> Game
         *spec_of(0) != AgentSpec::Random,
         *spec_of(1) != AgentSpec::Random,
     ];
+    // The referee checks the moves of agents that do not choose from the listed moves by
+    // construction; every reader of the CSV replays all moves anyway.
+    let checked = [
+        !spec_of(0).chooses_listed_moves(),
+        !spec_of(1).chooses_listed_moves(),
+    ];
     let mut spent = [Spent::default(); 2];
     let cap = plan.ply_cap.unwrap_or(u32::MAX);
 
-    let (winner_colour, reason): (Option<Player>, Reason) = loop {
-        // `to_move` is None exactly when the game is over (a Game contract).
-        let Some(mover) = state.to_move() else {
-            break (state.outcome().and_then(|o| o.winner()), Reason::Normal);
-        };
-        if state.ply() - start.ply() >= cap {
-            break (None, Reason::PlyCap);
+    // One unwind guard around the whole game rather than one a decision: a guard a ply would
+    // keep the agent's choice from being inlined into this loop. `deciding` says who was
+    // choosing when a panic came.
+    let mut deciding = None;
+    let played = catch_unwind(AssertUnwindSafe(|| {
+        loop {
+            // `to_move` is None exactly when the game is over (a Game contract).
+            let Some(mover) = state.to_move() else {
+                return (state.outcome().and_then(|o| o.winner()), Reason::Normal);
+            };
+            if state.ply() - start.ply() >= cap {
+                return (None, Reason::PlyCap);
+            }
+            let c = mover.index();
+            deciding = Some(mover);
+            let clock = timed[c].then(Instant::now);
+            let decision = players[c].choose(&state);
+            if let Some(t) = clock {
+                spent[c].time_ms += t.elapsed().as_secs_f64() * 1000.0;
+            }
+            spent[c].nodes += decision.stats.nodes;
+            spent[c].iterations += decision.stats.iterations;
+            if checked[c] && !state.is_legal(decision.mv) {
+                return (Some(mover.other()), Reason::IllegalMove);
+            }
+            debug_assert!(state.is_legal(decision.mv), "a listed move is legal");
+            record(&state, decision.mv, &mut moves);
+            state.play_unchecked(decision.mv);
         }
-        let c = mover.index();
-        let clock = timed[c].then(Instant::now);
-        let choice = catch_unwind(AssertUnwindSafe(|| players[c].choose(&state)));
-        if let Some(t) = clock {
-            spent[c].time_ms += t.elapsed().as_secs_f64() * 1000.0;
+    }));
+    let (winner_colour, reason): (Option<Player>, Reason) = match played {
+        Ok(result) => result,
+        Err(_) => {
+            let mover = deciding.expect("only an agent's decision can panic");
+            (Some(mover.other()), Reason::AgentPanic)
         }
-        let Ok(decision) = choice else {
-            break (Some(mover.other()), Reason::AgentPanic);
-        };
-        spent[c].nodes += decision.stats.nodes;
-        spent[c].iterations += decision.stats.iterations;
-        if !state.is_legal(decision.mv) {
-            break (Some(mover.other()), Reason::IllegalMove);
-        }
-        record(&state, decision.mv, &mut moves);
-        state.play_unchecked(decision.mv);
     };
 
     let (f, s) = (first_colour.index(), first_colour.other().index());

@@ -54,7 +54,9 @@ pub struct RunReport {
     pub seconds: f64,
     /// What was repaired at the end of the file before appending.
     pub repaired: Tail,
-    /// Every row of the file after the run, in id order.
+    /// Every row of the file after the run, in id order, with its `moves` left empty (they
+    /// are in the file): enough for summaries, and a long run does not hold every game's
+    /// moves in memory.
     pub rows: Vec<GameRow>,
 }
 
@@ -221,6 +223,13 @@ pub fn run_to_csv(
     };
     let mut sprt = plan.sprt.map(Sprt::new);
     let mut done = HashSet::with_capacity(rows.len());
+    let rows: Vec<GameRow> = rows
+        .into_iter()
+        .map(|row| GameRow {
+            moves: String::new(),
+            ..row
+        })
+        .collect();
     for row in &rows {
         if let Some(s) = sprt.as_mut() {
             s.add(row);
@@ -252,7 +261,10 @@ pub fn run_to_csv(
         writer.borrow_mut().write(&row)?;
         observer.finished(&row);
         let stop = feed(&mut sprt, &mut decision, &row);
-        rows.push(row);
+        rows.push(GameRow {
+            moves: String::new(),
+            ..row
+        });
         Ok(stop)
     };
     let mut flush = || writer.borrow_mut().flush();
