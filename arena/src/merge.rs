@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::durable::write_with;
 use crate::error::{Error, ErrorKind, Result};
-use crate::games_csv::{Tail, read_games, write_header, write_rows};
+use crate::games_csv::{read_games, write_header, write_rows};
 use crate::row::GameRow;
 use crate::sidecar::{MergeRecord, Sidecar, read_sidecar, write_sidecar};
 
@@ -87,11 +87,7 @@ pub fn merge_with(
             None => unsharded = true,
         }
         let file = read_games(input, &input_plan)?;
-        if let Some(note) = file.tail.describe(input)
-            && file.tail != Tail::Clean
-        {
-            notes.push(note);
-        }
+        notes.extend(file.tail.describe(input));
         for row in file.rows {
             if !ids.insert(row.id) {
                 return Err(Error::new(

@@ -8,7 +8,7 @@ use ringside_agents::{Agent, AgentSpec, AnyAgent};
 use ringside_engine::zobrist::splitmix64;
 use ringside_engine::{Features, Game, Player};
 
-use crate::plan::{RunPlan, Seat, Slot};
+use crate::plan::{RunPlan, Seat};
 use crate::row::{GameRow, Reason, Winner};
 use crate::validate::pair_start;
 
@@ -128,7 +128,7 @@ pub fn play_game<G: Game + Features>(start: &G, plan: &RunPlan, id: u64) -> Game
     let scores = state.scores();
     GameRow {
         id,
-        slot: Slot { ..slot },
+        slot,
         game,
         seed: pair_seed,
         opening_plies: opening,

@@ -66,7 +66,7 @@ pub fn markdown(plan: &RunPlan, rows: &[GameRow], title: &str, notes: &[String])
         "Intervals are 95%. Score: Wilson interval. Elo: logistic, normal approximation of the mean score (trinomial per game; pentanomial per colour-swapped pair); at 0% or 100% only the Wilson bound is finite. LOS: likelihood of superiority.\n"
     );
     let summaries = pairings(plan, rows);
-    for p in summaries.iter().filter(|p| p.all.n() > 0) {
+    for p in &summaries {
         pairing_section(&mut md, plan, p);
     }
     if plan.agents.len() >= 3 {
@@ -234,7 +234,7 @@ pub fn csv(plan: &RunPlan, rows: &[GameRow]) -> String {
             String::new()
         }
     };
-    for p in pairings(plan, rows).iter().filter(|p| p.all.n() > 0) {
+    for p in &pairings(plan, rows) {
         let f = p.figures();
         let mut record: Vec<String> = vec![
             p.pairing.to_string(),

@@ -162,16 +162,52 @@ impl GameRow {
         }
     }
 
-    /// Whether two rows record the same game: every column but the decision times, which
-    /// the clock decides.
+    /// The same row with its `moves` left empty, for holding many rows in memory when the
+    /// moves are in a file.
     #[must_use]
-    pub fn same_game(&self, other: &GameRow) -> bool {
-        let untimed = |r: &GameRow| GameRow {
-            first_time_ms: 0.0,
-            second_time_ms: 0.0,
-            ..r.clone()
+    pub fn without_moves(self) -> GameRow {
+        GameRow {
+            moves: String::new(),
+            ..self
+        }
+    }
+
+    /// The columns in which two rows differ, every column but the decision times (which the
+    /// clock decides); empty when they record the same game.
+    #[must_use]
+    pub fn differences(&self, other: &GameRow) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        let mut check = |name: &'static str, same: bool| {
+            if !same {
+                out.push(name);
+            }
         };
-        untimed(self) == untimed(other)
+        check("id", (self.id, self.slot) == (other.id, other.slot));
+        check("game", self.game == other.game);
+        check("seed", self.seed == other.seed);
+        check("opening_plies", self.opening_plies == other.opening_plies);
+        check(
+            "agents",
+            (self.first_agent, self.second_agent) == (other.first_agent, other.second_agent),
+        );
+        check("winner", self.winner == other.winner);
+        check("reason", self.reason == other.reason);
+        check("plies", self.plies == other.plies);
+        check(
+            "scores",
+            (self.first_score, self.second_score) == (other.first_score, other.second_score),
+        );
+        check(
+            "nodes",
+            (self.first_nodes, self.second_nodes) == (other.first_nodes, other.second_nodes),
+        );
+        check(
+            "iterations",
+            (self.first_iterations, self.second_iterations)
+                == (other.first_iterations, other.second_iterations),
+        );
+        check("moves", self.moves == other.moves);
+        out
     }
 }
 

@@ -24,14 +24,12 @@
 
 use crate::plan::{EloModel, SprtConfig};
 use crate::row::GameRow;
-use crate::stats::{PairFold, Penta, expected_score};
+use crate::stats::{PAIR_SCORES, PairFold, Penta, expected_score, pair_moments};
 
 /// fishtest's replacement for an empty pentanomial count.
 pub const REGULARISATION: f64 = 1e-3;
 /// Normalized Elo per unit of t-value: 800 / ln 10.
 pub const NELO_PER_T: f64 = 347.435_585_522_601_46;
-
-const VALUES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
 
 /// The SPRT's stopping bounds `(lower, upper)`: `(ln(β/(1−α)), ln((1−β)/α))`.
 #[must_use]
@@ -95,28 +93,18 @@ fn secular(p: &[f64; 5], a: &[f64; 5]) -> f64 {
 
 /// The MLE of the pair-score distribution with mean `s` given frequencies `p̂`.
 fn mle_expected(p_hat: &[f64; 5], s: f64) -> [f64; 5] {
-    let a = VALUES.map(|v| v - s);
+    let a = PAIR_SCORES.map(|v| v - s);
     let x = secular(p_hat, &a);
     std::array::from_fn(|i| p_hat[i] / (1.0 + x * a[i]))
-}
-
-fn mean_variance(p: &[f64; 5]) -> (f64, f64) {
-    let mean: f64 = p.iter().zip(VALUES).map(|(pi, v)| pi * v).sum();
-    let var = p
-        .iter()
-        .zip(VALUES)
-        .map(|(pi, v)| pi * (v - mean).powi(2))
-        .sum();
-    (mean, var)
 }
 
 /// The MLE of the pair-score distribution with t-value `(μ − ½)/σ = t` given frequencies `p̂`.
 fn mle_t_value(p_hat: &[f64; 5], t: f64) -> [f64; 5] {
     let mut p = [0.2; 5];
     for _ in 0..10 {
-        let (mu, var) = mean_variance(&p);
+        let (mu, var) = pair_moments(&p);
         let sigma = var.sqrt();
-        let a = VALUES.map(|v| v - 0.5 - t * sigma * (1.0 + ((mu - v) / sigma).powi(2)) / 2.0);
+        let a = PAIR_SCORES.map(|v| v - 0.5 - t * sigma * (1.0 + ((mu - v) / sigma).powi(2)) / 2.0);
         let x = secular(p_hat, &a);
         let next: [f64; 5] = std::array::from_fn(|i| p_hat[i] / (1.0 + x * a[i]));
         let moved = next
@@ -302,12 +290,12 @@ mod tests {
         let p_hat = [0.1, 0.2, 0.3, 0.25, 0.15];
         for s in [0.3, 0.5, 0.52, 0.8] {
             let p = mle_expected(&p_hat, s);
-            let (mean, _) = mean_variance(&p);
+            let (mean, _) = pair_moments(&p);
             assert!(close(mean, s, 1e-12), "{s}: {mean}");
             assert!(close(p.iter().sum::<f64>(), 1.0, 1e-12));
         }
         let p = mle_t_value(&p_hat, 0.1);
-        let (mu, var) = mean_variance(&p);
+        let (mu, var) = pair_moments(&p);
         assert!(close((mu - 0.5) / var.sqrt(), 0.1, 1e-6));
     }
 

@@ -130,6 +130,29 @@ pub fn los(w: u64, l: u64) -> f64 {
     0.5 * (1.0 + erf((w as f64 - l as f64) / (2.0 * (w + l) as f64).sqrt()))
 }
 
+/// The per-game scores of a pair that scored 0, ½, 1, 1½ or 2 points.
+pub const PAIR_SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+
+/// Mean and variance of the per-game pair score under `weights` on [`PAIR_SCORES`] (counts
+/// or probabilities; they are divided by their sum).
+#[must_use]
+pub fn pair_moments(weights: &[f64; 5]) -> (f64, f64) {
+    let total: f64 = weights.iter().sum();
+    let mean = weights
+        .iter()
+        .zip(PAIR_SCORES)
+        .map(|(w, x)| w * x)
+        .sum::<f64>()
+        / total;
+    let var = weights
+        .iter()
+        .zip(PAIR_SCORES)
+        .map(|(w, x)| w * (x - mean).powi(2))
+        .sum::<f64>()
+        / total;
+    (mean, var)
+}
+
 /// Pentanomial counts of colour-swapped pairs: how many pairs scored 0, ½, 1, 1½ and 2 points
 /// for one side.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -150,26 +173,10 @@ impl Penta {
     /// Mean and variance of the per-game score of a pair (pair points / 2).
     #[must_use]
     pub fn mean_variance(&self) -> (f64, f64) {
-        let n = self.pairs() as f64;
-        if n == 0.0 {
+        if self.pairs() == 0 {
             return (0.5, 0.0);
         }
-        let xs = [0.0, 0.25, 0.5, 0.75, 1.0];
-        let mean = self
-            .0
-            .iter()
-            .zip(xs)
-            .map(|(&c, x)| c as f64 * x)
-            .sum::<f64>()
-            / n;
-        let var = self
-            .0
-            .iter()
-            .zip(xs)
-            .map(|(&c, x)| c as f64 * (x - mean).powi(2))
-            .sum::<f64>()
-            / n;
-        (mean, var)
+        pair_moments(&self.0.map(|c| c as f64))
     }
 
     /// Elo with its 95% interval from the pairs: the variance of pair scores takes the

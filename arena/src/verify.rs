@@ -22,42 +22,6 @@ pub struct VerifyReport {
     pub timed: bool,
 }
 
-/// The columns in which two rows of the same game differ.
-#[must_use]
-pub fn differences(recorded: &GameRow, replayed: &GameRow) -> Vec<&'static str> {
-    let mut out = Vec::new();
-    let mut check = |name: &'static str, same: bool| {
-        if !same {
-            out.push(name);
-        }
-    };
-    check("game", recorded.game == replayed.game);
-    check(
-        "opening_plies",
-        recorded.opening_plies == replayed.opening_plies,
-    );
-    check("winner", recorded.winner == replayed.winner);
-    check("reason", recorded.reason == replayed.reason);
-    check("plies", recorded.plies == replayed.plies);
-    check(
-        "scores",
-        (recorded.first_score, recorded.second_score)
-            == (replayed.first_score, replayed.second_score),
-    );
-    check(
-        "nodes",
-        (recorded.first_nodes, recorded.second_nodes)
-            == (replayed.first_nodes, replayed.second_nodes),
-    );
-    check(
-        "iterations",
-        (recorded.first_iterations, recorded.second_iterations)
-            == (replayed.first_iterations, replayed.second_iterations),
-    );
-    check("moves", recorded.moves == replayed.moves);
-    out
-}
-
 /// Plays every game of `rows` again on `threads` threads and compares; `observer` hears of
 /// each replayed game.
 pub fn reproduce(
@@ -82,7 +46,7 @@ pub fn reproduce(
     let mut take = |row: GameRow| -> Result<bool> {
         let recorded = by_id[&row.id];
         report.checked += 1;
-        let differs = differences(recorded, &row);
+        let differs = recorded.differences(&row);
         if differs.is_empty() {
             report.reproduced += 1;
         } else if report
