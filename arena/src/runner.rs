@@ -16,7 +16,7 @@ use ringside_engine::registry::{GameVisitor, with_game};
 use ringside_engine::{Features, Game};
 
 use crate::error::{Error, Result};
-use crate::games_csv::{RowWriter, Tail, read_games};
+use crate::games_csv::{GamesFile, RowWriter, Tail, read_games};
 use crate::plan::RunPlan;
 use crate::play::play_game;
 use crate::row::GameRow;
@@ -177,7 +177,8 @@ fn collect(
 
 /// Plays the games of `plan` that `path` lacks, appending their rows; creates `path` and its
 /// settings sidecar if they do not exist. Refuses a file made with other settings; repairs a
-/// torn last line or a missing final newline (see [`RunReport::repaired`]).
+/// torn last line or a missing final newline (see [`RunReport::repaired`]). The same as
+/// [`open_games`] then [`continue_run`].
 pub fn run_to_csv(
     plan: &RunPlan,
     path: &Path,
@@ -185,6 +186,14 @@ pub fn run_to_csv(
     observer: &mut dyn Observer,
 ) -> Result<RunReport> {
     thread_count(threads)?;
+    let existing = open_games(plan, path)?;
+    continue_run(plan, path, existing, threads, observer)
+}
+
+/// The games `path` already holds for `plan`, every row checked (moves replayed), with their
+/// moves; for a new file, writes its settings sidecar and returns no rows. Refuses a folder,
+/// rows without a sidecar, and a file made with other settings.
+pub fn open_games(plan: &RunPlan, path: &Path) -> Result<GamesFile> {
     if path.is_dir() {
         return Err(Error::setting(format!(
             "{} is a folder; name a games file such as {}",
@@ -195,40 +204,50 @@ pub fn run_to_csv(
     let has_rows = std::fs::metadata(path)
         .map(|m| m.len() > 0)
         .unwrap_or(false);
-    let (rows, tail) = if has_rows {
-        if !sidecar_path(path).exists() {
-            return Err(Error::corrupt(format!(
-                "{} holds games but has no settings file {} beside it; use another --out file",
-                path.display(),
-                sidecar_path(path).display()
-            )));
-        }
-        let (previous, _) = read_sidecar(path)?;
-        let differences = previous.differences(plan);
-        if !differences.is_empty() {
-            return Err(Error::new(
-                crate::ErrorKind::OtherSettings,
-                format!(
-                    "{} was made with other settings ({}); use another --out file or the same settings",
-                    path.display(),
-                    differences.join(", ")
-                ),
-            ));
-        }
-        let file = read_games(path, plan)?;
-        (file.rows, file.tail)
-    } else {
+    if !has_rows {
         write_sidecar(path, &Sidecar::new(plan))?;
-        (Vec::new(), Tail::Clean)
-    };
+        return Ok(GamesFile {
+            rows: Vec::new(),
+            tail: Tail::Clean,
+        });
+    }
+    if !sidecar_path(path).exists() {
+        return Err(Error::corrupt(format!(
+            "{} holds games but has no settings file {} beside it; use another --out file",
+            path.display(),
+            sidecar_path(path).display()
+        )));
+    }
+    let (previous, _) = read_sidecar(path)?;
+    let differences = previous.differences(plan);
+    if !differences.is_empty() {
+        return Err(Error::new(
+            crate::ErrorKind::OtherSettings,
+            format!(
+                "{} was made with other settings ({}); use another --out file or the same settings",
+                path.display(),
+                differences.join(", ")
+            ),
+        ));
+    }
+    read_games(path, plan)
+}
+
+/// Plays the games of `plan` that `existing` (what [`open_games`] gave for `path`) lacks,
+/// appending their rows to `path` after repairing its end.
+pub fn continue_run(
+    plan: &RunPlan,
+    path: &Path,
+    existing: GamesFile,
+    threads: Option<usize>,
+    observer: &mut dyn Observer,
+) -> Result<RunReport> {
     let mut sprt = plan.sprt.map(Sprt::new);
-    let mut done = HashSet::with_capacity(rows.len());
-    let rows: Vec<GameRow> = rows
+    let mut done = HashSet::with_capacity(existing.rows.len());
+    let mut rows: Vec<GameRow> = existing
+        .rows
         .into_iter()
-        .map(|row| GameRow {
-            moves: String::new(),
-            ..row
-        })
+        .map(GameRow::without_moves)
         .collect();
     for row in &rows {
         if let Some(s) = sprt.as_mut() {
@@ -242,12 +261,10 @@ pub fn run_to_csv(
         played: 0,
         sprt: sprt.as_ref().and_then(Sprt::decision),
         seconds: 0.0,
-        repaired: tail.clone(),
+        repaired: existing.tail.clone(),
         rows: Vec::new(),
     };
-    let mut rows = rows;
-    let mut writer = RowWriter::open(path, plan, &tail)?;
-    writer.flush()?;
+    let writer = RowWriter::open(path, plan, &existing.tail)?;
     if report.sprt.is_some() {
         rows.sort_by_key(|r| r.id);
         report.rows = rows;
@@ -261,10 +278,7 @@ pub fn run_to_csv(
         writer.borrow_mut().write(&row)?;
         observer.finished(&row);
         let stop = feed(&mut sprt, &mut decision, &row);
-        rows.push(GameRow {
-            moves: String::new(),
-            ..row
-        });
+        rows.push(row.without_moves());
         Ok(stop)
     };
     let mut flush = || writer.borrow_mut().flush();

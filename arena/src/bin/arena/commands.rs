@@ -4,12 +4,14 @@ use std::path::Path;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use ringside_arena::experiment::{self, Experiment};
+use ringside_arena::experiment;
 use ringside_arena::games_csv::read_games;
 use ringside_arena::plan::{PlanBuilder, RunPlan, Shard};
 use ringside_arena::position::{ReplayStyle, replay as replay_moves};
 use ringside_arena::row::GameRow;
-use ringside_arena::runner::{Observer, RunReport, run_to_csv};
+use ringside_arena::runner::{
+    Observer, RunReport, continue_run, open_games, run_to_csv, thread_count,
+};
 use ringside_arena::sidecar::read_sidecar;
 use ringside_arena::verify::{VerifyReport, reproduce};
 use ringside_arena::{Error, ErrorKind, merge as merging, playouts, report, think as thinking};
@@ -148,47 +150,49 @@ fn say_report(report: &RunReport, out: &Path) {
 /// Runs `arena run`.
 pub fn run_experiment(args: &RunArgs) -> Result<()> {
     let exp = experiment::read(&args.experiment)?;
+    thread_count(args.threads)?;
     let dir = args.results.join(&exp.name);
     std::fs::create_dir_all(&dir).map_err(|e| Error::io("create", &dir, &e))?;
     let games = dir.join("games.csv");
+    let existing = open_games(&exp.plan, &games)?;
     let verified = if args.no_verify {
         None
     } else {
-        verify_finished(&exp.plan, &games, args)?
+        verify_finished(&exp.plan, &games, &existing.rows, args)?
     };
     let mut progress = Progress::new(!args.quiet, exp.plan.pairings.len());
-    let report = run_to_csv(&exp.plan, &games, args.threads, &mut progress)?;
+    let report = continue_run(&exp.plan, &games, existing, args.threads, &mut progress)?;
     drop(progress);
     if verified.is_none() || report.played > 0 {
         say_report(&report, &games);
     }
-    let md = write_summaries(&exp.plan, &report.rows, &dir, &exp, &[])?;
+    let mut md = report::markdown(
+        &exp.plan,
+        &report.rows,
+        &format!("Experiment {}", exp.name),
+        &[],
+    );
+    if !exp.published.is_empty() {
+        md.push_str(&report::published_comparison(
+            &exp.plan,
+            &report.rows,
+            &exp.published,
+        ));
+    }
+    write_summary_files(&dir, &md, &report::csv(&exp.plan, &report.rows))?;
     print(&format!("{md}\n"))
 }
 
-/// On a finished run, re-plays every recorded game and checks it against its row; says how
-/// many reproduced. `None` when the run is not finished (or has no rows).
-fn verify_finished(plan: &RunPlan, games: &Path, args: &RunArgs) -> Result<Option<VerifyReport>> {
-    let has_rows = std::fs::metadata(games)
-        .map(|m| m.len() > 0)
-        .unwrap_or(false);
-    if !has_rows {
-        return Ok(None);
-    }
-    let (recorded, _) = read_sidecar(games)?;
-    let differences = recorded.differences(plan);
-    if !differences.is_empty() {
-        return Err(Error::new(
-            ErrorKind::OtherSettings,
-            format!(
-                "{} was made with other settings ({}); remove it or change the experiment's name",
-                games.display(),
-                differences.join(", ")
-            ),
-        ));
-    }
-    let file = read_games(games, plan)?;
-    if (file.rows.len() as u64) < plan.games_in_shard() {
+/// On a finished run (`rows` are all its games, with their moves), re-plays every recorded
+/// game and checks it against its row; says how many reproduced. `None` when the run is not
+/// finished.
+fn verify_finished(
+    plan: &RunPlan,
+    games: &Path,
+    rows: &[GameRow],
+    args: &RunArgs,
+) -> Result<Option<VerifyReport>> {
+    if rows.is_empty() || (rows.len() as u64) < plan.games_in_shard() {
         return Ok(None);
     }
     if plan.uses_time() {
@@ -200,11 +204,11 @@ fn verify_finished(plan: &RunPlan, games: &Path, args: &RunArgs) -> Result<Optio
     eprintln!(
         "{} is finished: re-playing its {} games to check that each reproduces its row (--no-verify skips this)",
         games.display(),
-        file.rows.len()
+        rows.len()
     );
     let started = Instant::now();
     let mut progress = Progress::new(!args.quiet, plan.pairings.len());
-    let report = reproduce(plan, &file.rows, args.threads, &mut progress)?;
+    let report = reproduce(plan, rows, args.threads, &mut progress)?;
     drop(progress);
     if let Some((id, columns)) = &report.first_difference {
         return Err(Error::new(
@@ -224,24 +228,12 @@ fn verify_finished(plan: &RunPlan, games: &Path, args: &RunArgs) -> Result<Optio
     Ok(Some(report))
 }
 
-/// Writes summary.md and summary.csv into `dir`; returns the Markdown.
-fn write_summaries(
-    plan: &RunPlan,
-    rows: &[GameRow],
-    dir: &Path,
-    exp: &Experiment,
-    notes: &[String],
-) -> Result<String> {
-    let mut md = report::markdown(plan, rows, &format!("Experiment {}", exp.name), notes);
-    if !exp.published.is_empty() {
-        md.push_str(&report::published_comparison(plan, rows, &exp.published));
+/// Writes `summary.md` and `summary.csv` into `dir`, each by write-then-rename.
+fn write_summary_files(dir: &Path, md: &str, csv: &str) -> Result<()> {
+    for (name, text) in [("summary.md", md), ("summary.csv", csv)] {
+        ringside_arena::durable::write_atomically(&dir.join(name), text.as_bytes())?;
     }
-    let write = |name: &str, text: &str| {
-        ringside_arena::durable::write_atomically(&dir.join(name), text.as_bytes())
-    };
-    write("summary.md", &md)?;
-    write("summary.csv", &report::csv(plan, rows))?;
-    Ok(md)
+    Ok(())
 }
 
 /// Runs `arena summary`.
@@ -266,11 +258,7 @@ pub fn summary(args: &SummaryArgs) -> Result<()> {
     let md = report::markdown(&plan, &file.rows, &title, &notes);
     if let Some(dir) = &args.out_dir {
         std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, &e))?;
-        let write = |name: &str, text: &str| {
-            ringside_arena::durable::write_atomically(&dir.join(name), text.as_bytes())
-        };
-        write("summary.md", &md)?;
-        write("summary.csv", &report::csv(&plan, &file.rows))?;
+        write_summary_files(dir, &md, &report::csv(&plan, &file.rows))?;
     }
     print(&md)
 }
