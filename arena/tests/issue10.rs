@@ -1,39 +1,13 @@
 //! Regression tests for issue 10: each failure the issue lists, driven through the real
 //! binary (and the library, where the issue asks for it).
 
+mod common;
+
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-fn arena_env(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_arena"));
-    c.args(args);
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    c.output().expect("the arena binary runs")
-}
-
-fn arena(args: &[&str]) -> Output {
-    arena_env(args, &[])
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ringside-i10-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn ok(args: &[&str]) -> Output {
-    let o = arena(args);
-    assert!(o.status.success(), "{args:?} failed: {}", text(&o.stderr));
-    o
-}
+use common::{arena, arena_env, ok, path, scratch, text};
 
 /// Exit code 2 and exactly one line on stderr containing `expected`; no panic.
 fn refused(args: &[&str], expected: &str) -> String {
@@ -47,10 +21,6 @@ fn refused(args: &[&str], expected: &str) -> String {
     assert_eq!(err.lines().count(), 1, "{args:?}: not one line: {err}");
     assert!(!err.contains("panic"), "{args:?}: {err}");
     err
-}
-
-fn path(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 /// A small finished match of random players on 6×6 Rin into `out`.
@@ -93,7 +63,7 @@ fn data_lines(csv: &Path) -> Vec<String> {
 
 #[test]
 fn issue10_rows_of_another_seed_under_a_sidecar_are_refused() {
-    let dir = scratch("seed");
+    let dir = scratch("i10-seed");
     let (a, b) = (dir.join("a.csv"), dir.join("b.csv"));
     small_match(&a, "1", "4");
     small_match(&b, "2", "4");
@@ -119,7 +89,7 @@ fn issue10_rows_of_another_seed_under_a_sidecar_are_refused() {
 
 #[test]
 fn issue10_ids_pairings_winners_and_moves_are_checked_on_read() {
-    let dir = scratch("rows");
+    let dir = scratch("i10-rows");
     let csv = dir.join("g.csv");
     small_match(&csv, "1", "4");
     let pristine = std::fs::read_to_string(&csv).unwrap();
@@ -180,7 +150,7 @@ fn issue10_ids_pairings_winners_and_moves_are_checked_on_read() {
 
 #[test]
 fn issue10_a_complete_last_row_without_its_newline_is_kept() {
-    let dir = scratch("newline");
+    let dir = scratch("i10-newline");
     let csv = dir.join("g.csv");
     small_match(&csv, "1", "4");
     let content = std::fs::read_to_string(&csv).unwrap();
@@ -206,7 +176,7 @@ fn issue10_a_complete_last_row_without_its_newline_is_kept() {
 
 #[test]
 fn issue10_a_row_cut_inside_a_utf8_character_is_repaired_on_resume() {
-    let dir = scratch("utf8");
+    let dir = scratch("i10-utf8");
     let csv = dir.join("g.csv");
     small_match(&csv, "1", "4");
     let complete = std::fs::read(&csv).unwrap();
@@ -240,7 +210,7 @@ fn issue10_a_row_cut_inside_a_utf8_character_is_repaired_on_resume() {
 
 #[test]
 fn issue10_a_file_with_an_extra_column_is_refused_before_appending() {
-    let dir = scratch("column");
+    let dir = scratch("i10-column");
     let csv = dir.join("g.csv");
     small_match(&csv, "1", "2");
     let content = std::fs::read_to_string(&csv).unwrap();
@@ -274,7 +244,7 @@ fn issue10_a_file_with_an_extra_column_is_refused_before_appending() {
 
 #[test]
 fn issue10_a_sidecar_naming_a_missing_agent_is_an_error_not_a_panic() {
-    let dir = scratch("sidecar");
+    let dir = scratch("i10-sidecar");
     let csv = dir.join("g.csv");
     small_match(&csv, "1", "2");
     let side = dir.join("g.csv.settings.json");
@@ -290,7 +260,7 @@ fn issue10_a_sidecar_naming_a_missing_agent_is_an_error_not_a_panic() {
 
 #[test]
 fn issue10_a_huge_game_count_allocates_nothing_up_front() {
-    let dir = scratch("huge");
+    let dir = scratch("i10-huge");
     let o = ok(&[
         "match",
         "--game",
@@ -331,7 +301,7 @@ fn issue10_a_huge_game_count_allocates_nothing_up_front() {
 
 #[test]
 fn issue10_nonsense_settings_are_refused() {
-    let dir = scratch("nonsense");
+    let dir = scratch("i10-nonsense");
     let out = dir.join("x.csv");
     let m = |extra: &[&str]| {
         let mut a = vec!["match", "--game", "rin", "--out", path(&out), "--quiet"];
@@ -379,7 +349,7 @@ fn issue10_nonsense_settings_are_refused() {
 
 #[test]
 fn issue10_argument_errors_are_one_line() {
-    let dir = scratch("args");
+    let dir = scratch("i10-args");
     let out = dir.join("x.csv");
     let o = path(&out);
     for (args, expected) in [
@@ -445,7 +415,7 @@ fn issue10_argument_errors_are_one_line() {
 
 #[test]
 fn issue10_summary_into_a_closed_pipe_exits_quietly() {
-    let dir = scratch("pipe");
+    let dir = scratch("i10-pipe");
     let csv = dir.join("g.csv");
     small_match(&csv, "1", "2");
     let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
@@ -472,7 +442,7 @@ fn issue10_summary_into_a_closed_pipe_exits_quietly() {
 
 #[test]
 fn issue10_merging_some_shards_names_the_missing_ones_and_marks_the_file_partial() {
-    let dir = scratch("partial");
+    let dir = scratch("i10-partial");
     let shard = |i: u32| {
         let out = dir.join(format!("s{i}.csv"));
         ok(&[
@@ -517,7 +487,7 @@ fn issue10_merging_some_shards_names_the_missing_ones_and_marks_the_file_partial
 
 #[test]
 fn issue10_a_finished_experiment_reruns_as_a_reproducibility_check() {
-    let dir = scratch("verify");
+    let dir = scratch("i10-verify");
     let toml = dir.join("v.toml");
     std::fs::write(
         &toml,
@@ -557,7 +527,7 @@ fn issue10_a_finished_experiment_reruns_as_a_reproducibility_check() {
 
 #[test]
 fn issue10_resume_takes_the_game_canonically_and_notices_edited_weights() {
-    let dir = scratch("resume");
+    let dir = scratch("i10-resume");
     let csv = dir.join("g.csv");
     let weights = dir.join("w.json");
     std::fs::write(&weights, r#"{"material": 1.0}"#).unwrap();
@@ -598,7 +568,7 @@ fn issue10_resume_takes_the_game_canonically_and_notices_edited_weights() {
 
 #[test]
 fn issue10_summaries_label_agents_as_typed_and_rate_only_connected_groups() {
-    let dir = scratch("groups");
+    let dir = scratch("i10-groups");
     let toml = dir.join("g.toml");
     std::fs::write(
         &toml,
@@ -622,7 +592,7 @@ fn issue10_summaries_label_agents_as_typed_and_rate_only_connected_groups() {
 
 #[test]
 fn issue10_slurm_array_shards_merge_into_the_one_machine_run() {
-    let dir = scratch("slurm");
+    let dir = scratch("i10-slurm");
     let base = |out: &Path| {
         vec![
             "match".to_string(),
@@ -701,7 +671,7 @@ fn issue10_slurm_array_shards_merge_into_the_one_machine_run() {
 
 #[test]
 fn issue10_a_killed_merge_leaves_no_partial_output() {
-    let dir = scratch("kill");
+    let dir = scratch("i10-kill");
     let big = dir.join("big.csv");
     ok(&[
         "match",
@@ -755,7 +725,7 @@ fn issue10_a_killed_merge_leaves_no_partial_output() {
 fn issue10_the_library_in_process_gives_the_binarys_rows() {
     use ringside_arena::plan::PlanBuilder;
     use ringside_arena::runner::{Silent, run_in_memory};
-    let dir = scratch("library");
+    let dir = scratch("i10-library");
     let csv = dir.join("g.csv");
     ok(&[
         "match",

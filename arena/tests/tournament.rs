@@ -1,32 +1,10 @@
 //! End-to-end tests of `arena match`, `run`, `summary`, `merge` and `replay --from`.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn arena(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .output()
-        .expect("the arena binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).unwrap()
-}
-
-/// A fresh folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ringside-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn ok(args: &[&str]) -> Output {
-    let o = arena(args);
-    assert!(o.status.success(), "{args:?} failed: {}", text(&o.stderr));
-    o
-}
+use common::{arena, ok, path, scratch, text};
 
 fn refused(args: &[&str], expected: &str) {
     let o = arena(args);
@@ -65,10 +43,6 @@ fn rows(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
         .collect();
     rows.sort_by_key(|r| r[0].parse::<u64>().unwrap());
     (header, rows)
-}
-
-fn path(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 const COLUMNS: [&str; 23] = [

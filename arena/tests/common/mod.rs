@@ -1,0 +1,46 @@
+//! Helpers shared by the end-to-end tests: run the real `arena` binary, make scratch folders.
+// Each test binary uses only some of these.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Runs `arena` with `args` and extra environment variables.
+pub fn arena_env(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_arena"));
+    c.args(args);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("the arena binary runs")
+}
+
+/// Runs `arena` with `args`.
+pub fn arena(args: &[&str]) -> Output {
+    arena_env(args, &[])
+}
+
+/// Output bytes as text.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+/// A fresh folder for one test.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ringside-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `arena` and requires success.
+pub fn ok(args: &[&str]) -> Output {
+    let o = arena(args);
+    assert!(o.status.success(), "{args:?} failed: {}", text(&o.stderr));
+    o
+}
+
+/// A path as `&str`.
+pub fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
