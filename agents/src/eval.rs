@@ -1,22 +1,13 @@
 //! Weighted evaluations over the engine's [`Features`].
 //!
 //! An evaluation from player P's view is `Σ wᵢ · (fᵢ(P) − fᵢ(opponent))` over the game's
-//! features. `eval=material` weights `material` 1 and the rest 0; `eval=rich` starts from
-//! [`RICH_WEIGHTS`]; a weights file then overrides any named feature.
+//! features. `eval=material` weights `material` 1 and the rest 0; `eval=rich` starts from the
+//! default weights the game gives its features ([`ringside_engine::Feature`]); then a weights
+//! file, and after it any `w.NAME=F` option of the agent spec, override named features.
 
 use ringside_engine::{Features, MAX_FEATURES, Player};
 
 use crate::spec::{EvalKind, EvalSpec, SpecError};
-
-/// Default weights of `eval=rich`, by feature name (features a game lacks are ignored).
-pub const RICH_WEIGHTS: &[(&str, f64)] = &[
-    ("material", 1.0),
-    // Rin: stones that can never be captured, and stones not yet cut off.
-    ("immune", 0.5),
-    ("alive", 0.25),
-    // Ikabegamá: one step nearer the enemy nest is worth two tokens.
-    ("nest_distance", 2.0),
-];
 
 /// A weighted evaluation for one game.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,34 +20,37 @@ impl Evaluator {
     /// The evaluation `spec` describes for the game of `state`. Weights naming a feature the
     /// game does not have are refused, with the game's feature names.
     pub fn new<G: Features>(spec: &EvalSpec, state: &G) -> Result<Evaluator, SpecError> {
-        let names = state.feature_names();
+        let set = state.feature_set();
         let mut weights = [0.0; MAX_FEATURES];
-        for (i, name) in names.iter().enumerate() {
+        for (i, feature) in set.iter().enumerate() {
             weights[i] = match spec.kind {
-                EvalKind::Material => f64::from(u8::from(*name == "material")),
-                EvalKind::Rich => RICH_WEIGHTS
-                    .iter()
-                    .find(|(n, _)| n == name)
-                    .map_or(0.0, |(_, w)| *w),
+                EvalKind::Material => f64::from(u8::from(feature.name == "material")),
+                EvalKind::Rich => feature.default_weight,
             };
         }
-        for (name, &w) in &spec.weights {
-            let i = names
+        for (name, &w) in spec.weights.iter().chain(&spec.overrides) {
+            let i = set
                 .iter()
-                .position(|n| n == name)
+                .position(|f| f.name == name)
                 .ok_or_else(|| SpecError {
                     reason: format!(
                         "weights: {} has no feature '{name}'; its features: {}",
                         state.name(),
-                        names.join(", ")
+                        state.feature_names().collect::<Vec<_>>().join(", ")
                     ),
                 })?;
             weights[i] = w;
         }
         Ok(Evaluator {
             weights,
-            count: names.len(),
+            count: set.len(),
         })
+    }
+
+    /// The weights, one per feature of the game, in the game's order.
+    #[must_use]
+    pub fn weights(&self) -> &[f64] {
+        &self.weights[..self.count]
     }
 
     /// The value of `state` for `player`, in material units (one stone or token is 1).
@@ -85,6 +79,7 @@ mod tests {
         let spec = EvalSpec {
             kind: EvalKind::Material,
             weights_file: None,
+            overrides: BTreeMap::new(),
             weights: BTreeMap::new(),
         };
         let e = Evaluator::new(&spec, &rin).unwrap();
@@ -100,11 +95,12 @@ mod tests {
                 "B.......\n........\n........\n...W....\n........\n........\n........\n........",
             )
             .unwrap();
-        // Black: 1 stone, immune (on the edge), alive. White: 1 stone, not immune, alive.
+        // Black: 1 stone, immune (on the edge). White: 1 stone, not immune.
         let weights = BTreeMap::from([("immune".to_string(), 10.0), ("material".to_string(), 0.0)]);
         let spec = EvalSpec {
-            kind: EvalKind::Rich,
+            kind: EvalKind::Material,
             weights_file: None,
+            overrides: BTreeMap::new(),
             weights,
         };
         let e = Evaluator::new(&spec, &rin).unwrap();
@@ -112,12 +108,39 @@ mod tests {
         let bad = EvalSpec {
             kind: EvalKind::Material,
             weights_file: None,
+            overrides: BTreeMap::new(),
             weights: BTreeMap::from([("nest_distance".to_string(), 1.0)]),
         };
         let err = Evaluator::new(&bad, &rin).unwrap_err().reason;
         assert_eq!(
             err,
-            "weights: rin has no feature 'nest_distance'; its features: material, immune, alive"
+            "weights: rin has no feature 'nest_distance'; its features: material, immune, liberties, territory, marked"
         );
+    }
+
+    #[test]
+    fn rich_starts_from_the_games_defaults_and_spec_weights_beat_the_files() {
+        let rin = Rin::new(8).unwrap();
+        let file = BTreeMap::from([("immune".to_string(), 3.0), ("liberties".to_string(), 2.0)]);
+        let spec = EvalSpec {
+            kind: EvalKind::Rich,
+            weights_file: Some("w.json".into()),
+            weights: file,
+            overrides: BTreeMap::from([("immune".to_string(), 7.0)]),
+        };
+        let e = Evaluator::new(&spec, &rin).unwrap();
+        let defaults: Vec<f64> = rin.feature_set().iter().map(|f| f.default_weight).collect();
+        assert_eq!(e.weights()[0], defaults[0]);
+        assert_eq!(
+            e.weights()[1],
+            7.0,
+            "the spec's w.immune wins over the file's"
+        );
+        assert_eq!(
+            e.weights()[2],
+            2.0,
+            "the file's liberties win over the default"
+        );
+        assert_eq!(e.weights()[3..], defaults[3..]);
     }
 }

@@ -38,7 +38,7 @@ pub enum Scoring {
 pub enum EvalKind {
     /// Only `material` (weight 1): the seeds' material balance.
     Material,
-    /// Every feature the game measures, with the default weights of [`crate::eval`].
+    /// Every feature the game measures, with the default weights the game gives them.
     Rich,
 }
 
@@ -51,6 +51,8 @@ pub struct EvalSpec {
     pub weights_file: Option<String>,
     /// Weights from the file, by feature name.
     pub weights: BTreeMap<String, f64>,
+    /// Weights given in the spec itself (`w.NAME=F`), applied after the file's.
+    pub overrides: BTreeMap<String, f64>,
 }
 
 /// Alpha-beta settings.
@@ -120,7 +122,7 @@ pub const AGENT_KINDS: &[(&str, &str)] = &[
     ("random", "no options"),
     (
         "alphabeta",
-        "depth=N (3), nodes=N, time_ms=N, eval=material|rich (material), weights=FILE.json, score=win|moves (win), tt_bits=10..26 (16)",
+        "depth=N (3), nodes=N, time_ms=N, eval=material|rich (material), weights=FILE.json, w.FEATURE=F, score=win|moves (win), tt_bits=10..26 (16)",
     ),
     (
         "faulty",
@@ -128,8 +130,22 @@ pub const AGENT_KINDS: &[(&str, &str)] = &[
     ),
     (
         "mcts",
-        "iters=N (1000), time_ms=N, c=F (1.4), playout=N plies (full game), eval=material|rich (material), weights=FILE.json, score=win|moves (win), solver=on|off (on), reuse=on|off (on), a=F (0.25), k=F (1.0), max_nodes=N (4000000)",
+        "iters=N (1000), time_ms=N, c=F (1.4), playout=N plies (full game), eval=material|rich (material), weights=FILE.json, w.FEATURE=F, score=win|moves (win), solver=on|off (on), reuse=on|off (on), a=F (0.25), k=F (1.0), max_nodes=N (4000000)",
     ),
+];
+
+/// The prefix of a weight given in the spec: `w.immune=0.7` sets feature `immune`'s weight.
+pub const WEIGHT_PREFIX: &str = "w.";
+
+/// Options that take whole numbers; [`AgentSpec::with_number`] rounds values for them.
+const WHOLE_NUMBER_KEYS: &[&str] = &[
+    "depth",
+    "nodes",
+    "time_ms",
+    "tt_bits",
+    "iters",
+    "playout",
+    "max_nodes",
 ];
 
 /// Where a `weights=FILE` option's weights come from: the disk ([`read_weights`]) or a
@@ -202,10 +218,28 @@ impl Options<'_> {
             Some(path) => (self.weights)(path)
                 .map_err(|e| error(format!("{}: weights file {path}: {e}", self.kind)))?,
         };
+        let mut overrides = BTreeMap::new();
+        let keys: Vec<String> = self
+            .items
+            .iter()
+            .filter(|(k, _)| k.starts_with(WEIGHT_PREFIX))
+            .map(|(k, _)| k.clone())
+            .collect();
+        for key in keys {
+            let w: f64 = self.number(&key, "a number")?.unwrap_or_default();
+            if !w.is_finite() {
+                return Err(error(format!(
+                    "{}: {key} must be a finite number, not {w}",
+                    self.kind
+                )));
+            }
+            overrides.insert(key[WEIGHT_PREFIX.len()..].to_string(), w);
+        }
         Ok(EvalSpec {
             kind,
             weights_file,
             weights,
+            overrides,
         })
     }
 
@@ -409,6 +443,30 @@ impl AgentSpec {
         eval.weights_file.as_ref().map(|_| &eval.weights)
     }
 
+    /// The same agent with option `key` set to `value` (rounded for whole-number options such
+    /// as `depth` or `playout`): any numeric option of the spec, or a feature weight
+    /// `w.NAME`. The result is checked as a typed spec is (an unknown key, a value out of
+    /// range); a weights file keeps the content already read.
+    pub fn with_number(&self, key: &str, value: f64) -> Result<AgentSpec, SpecError> {
+        let value_text = if WHOLE_NUMBER_KEYS.contains(&key) {
+            format!("{}", value.round())
+        } else {
+            format!("{value}")
+        };
+        let printed = self.to_string();
+        let (kind, options) = printed.split_once(':').unwrap_or((&printed, ""));
+        let mut items: Vec<String> = options
+            .split(',')
+            .filter(|item| !item.is_empty() && item.split_once('=').map(|(k, _)| k) != Some(key))
+            .map(str::to_string)
+            .collect();
+        items.push(format!("{key}={value_text}"));
+        let recorded = self.file_weights().cloned().unwrap_or_default();
+        AgentSpec::parse_with_weights(&format!("{kind}:{}", items.join(",")), &|_| {
+            Ok(recorded.clone())
+        })
+    }
+
     /// Whether the agent chooses only among the moves the game lists (random, alpha-beta and
     /// MCTS do, by construction; their tests check it). A referee needs to check the moves of
     /// the others, such as `faulty`.
@@ -433,10 +491,14 @@ fn eval_text(e: &EvalSpec) -> String {
         EvalKind::Material => "material",
         EvalKind::Rich => "rich",
     };
-    match &e.weights_file {
+    let mut text = match &e.weights_file {
         Some(f) => format!("eval={kind},weights={f}"),
         None => format!("eval={kind}"),
+    };
+    for (name, w) in &e.overrides {
+        text.push_str(&format!(",{WEIGHT_PREFIX}{name}={w}"));
     }
+    text
 }
 
 fn score_text(s: Scoring) -> &'static str {
@@ -512,6 +574,7 @@ mod tests {
             "mcts:time_ms=50,playout=20,eval=rich,solver=off,reuse=off",
             "faulty:panic_at=3",
             "faulty:illegal_at=2",
+            "alphabeta:depth=2,eval=rich,w.immune=0.75,w.territory=-1.5",
         ] {
             let spec = AgentSpec::parse(text).unwrap();
             let printed = spec.to_string();
@@ -554,5 +617,34 @@ mod tests {
             err("alphabeta:weights=/nonexistent/w.json")
                 .contains("weights file /nonexistent/w.json")
         );
+    }
+
+    #[test]
+    fn with_number_sets_options_and_weights_and_checks_them() {
+        let base = AgentSpec::parse("mcts:iters=100,c=1.4").unwrap();
+        let AgentSpec::Mcts(m) = base.with_number("c", 0.7).unwrap() else {
+            panic!("still mcts")
+        };
+        assert_eq!(m.c, 0.7);
+        let AgentSpec::Mcts(m) = base.with_number("playout", 19.6).unwrap() else {
+            panic!("still mcts")
+        };
+        assert_eq!(m.playout_cap, Some(20), "whole-number options are rounded");
+        let AgentSpec::Mcts(m) = base.with_number("w.material", 2.5).unwrap() else {
+            panic!("still mcts")
+        };
+        assert_eq!(m.eval.overrides.get("material"), Some(&2.5));
+        assert!(
+            base.with_number("cc", 1.0)
+                .unwrap_err()
+                .reason
+                .contains("unknown key 'cc'")
+        );
+        assert!(base.with_number("c", -1.0).is_err());
+        let ab = AgentSpec::parse("alphabeta:depth=3").unwrap();
+        let AgentSpec::AlphaBeta(a) = ab.with_number("depth", 1.8).unwrap() else {
+            panic!("still alphabeta")
+        };
+        assert_eq!(a.depth, 2);
     }
 }

@@ -88,7 +88,7 @@ fn a_weights_file_changes_the_evaluation_and_bad_names_are_refused() {
         .unwrap_err();
     assert_eq!(
         err.reason,
-        "weights: ikabegama has no feature 'immune'; its features: material, nest_distance"
+        "weights: ikabegama has no feature 'immune'; its features: material, growths, jumps, unflippable, nest_distance, nest_guard"
     );
     let err = AgentSpec::parse(&format!("mcts:weights={}", broken.display())).unwrap_err();
     assert!(

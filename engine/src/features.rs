@@ -1,20 +1,45 @@
-//! Named measures of a position, per player, for evaluation functions to weight.
+//! Named measures of a position, per player, with the default weights of a "rich" evaluation.
 //!
-//! The engine only measures; weighting lives with the agents, so a tuner changes weights
-//! without touching rules. Every game has the feature `material` first: its stones, tokens or
-//! points, the count the seeds' "material balance" evaluation uses.
+//! The engine measures and proposes starting weights; evaluators (in the agents crate) weight
+//! the difference between the two players' measures, and tuners (`arena tune`) change the
+//! weights without touching rules. Every game lists the feature `material` first: its stones,
+//! tokens or points, the count the seeds' "material balance" evaluation uses. Each game documents
+//! its features, in its own words, on its [`Features`] implementation.
 
 use crate::{Game, Player};
 
 /// The most features a game may have.
 pub const MAX_FEATURES: usize = 8;
 
+/// One feature of a game: its name and its default weight.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Feature {
+    /// The name, in the game's own words (`immune`, `nest_distance`); weights files use it.
+    pub name: &'static str,
+    /// The weight `eval=rich` gives it, in material units (one stone or token is 1).
+    pub default_weight: f64,
+}
+
 /// Per-player measures of a position.
 pub trait Features: Game {
-    /// The names of the features, `material` first.
-    fn feature_names(&self) -> &'static [&'static str];
+    /// The game's features, `material` first, at most [`MAX_FEATURES`].
+    fn feature_set(&self) -> &'static [Feature];
 
-    /// Writes each feature's value for `player` into `out[..feature_names().len()]`. Values are
+    /// Writes each feature's value for `player` into `out[..feature_set().len()]`. Values are
     /// the player's own measure; evaluators weight the difference between the two players.
+    /// Never allocates.
     fn features(&self, player: Player, out: &mut [f64; MAX_FEATURES]);
+
+    /// The names of the features, in order.
+    fn feature_names(&self) -> impl Iterator<Item = &'static str> {
+        self.feature_set().iter().map(|f| f.name)
+    }
+
+    /// The value of the feature called `name` for `player`, if the game has one.
+    fn feature(&self, player: Player, name: &str) -> Option<f64> {
+        let i = self.feature_set().iter().position(|f| f.name == name)?;
+        let mut out = [0.0; MAX_FEATURES];
+        self.features(player, &mut out);
+        Some(out[i])
+    }
 }

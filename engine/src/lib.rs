@@ -30,7 +30,7 @@ pub mod square;
 pub mod zobrist;
 
 pub use error::{GameSpecError, IllegalMove, ParseMoveError, PositionError};
-pub use features::{Features, MAX_FEATURES};
+pub use features::{Feature, Features, MAX_FEATURES};
 pub use game::{Game, Outcome, Player, random_playout};
 
 use rand::SeedableRng;

@@ -86,3 +86,62 @@ fn the_counter_sees_allocations() {
     assert!(allocations() > before);
     drop(v);
 }
+
+/// Allocations made by measuring the features of every position of a few random games, and
+/// checks on the feature set itself.
+struct FeatureAllocations;
+
+impl GameVisitor for FeatureAllocations {
+    type Output = u64;
+    fn visit<G: Game + ringside_engine::Features>(self, start: G) -> u64 {
+        use ringside_engine::{MAX_FEATURES, Player};
+        let set = start.feature_set();
+        assert!(
+            !set.is_empty() && set.len() <= MAX_FEATURES,
+            "{}",
+            start.name()
+        );
+        assert_eq!(set[0].name, "material", "{}: material first", start.name());
+        let mut names: Vec<&str> = set.iter().map(|f| f.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(
+            names.len(),
+            set.len(),
+            "{}: feature names repeat",
+            start.name()
+        );
+        let mut rng = seeded_rng(6, 0);
+        let mut out = [0.0; MAX_FEATURES];
+        let mut total = 0;
+        let mut scratch = Vec::with_capacity(4096);
+        for _ in 0..3 {
+            let mut state = start.clone();
+            let before = allocations();
+            while state.outcome().is_none() && state.ply() < 300 {
+                for p in [Player::ZERO, Player::ONE] {
+                    state.features(p, &mut out);
+                    assert!(out.iter().all(|v| v.is_finite()), "{}", start.name());
+                }
+                let mv = state
+                    .random_move(&mut rng, &mut scratch)
+                    .expect("the game is not over");
+                state.play_unchecked(mv);
+            }
+            total += allocations() - before;
+        }
+        total
+    }
+}
+
+#[test]
+fn features_of_every_game_are_well_formed_and_do_not_allocate() {
+    for info in GAMES {
+        let allocations = with_game(info.name, FeatureAllocations).unwrap();
+        assert_eq!(
+            allocations, 0,
+            "{} features allocated {allocations} times",
+            info.name
+        );
+    }
+}

@@ -115,6 +115,39 @@ impl Tokens {
         }
     }
 
+    /// `colour`'s growths (empty cells next to its tokens) and jumps (token and empty cell two
+    /// apart), as counted by [`Tokens::list_moves`] before the pass.
+    #[must_use]
+    pub fn mobility(&self, grid: &HexGrid, colour: usize) -> (u32, u32) {
+        let empty = self.empty(grid);
+        let mine = self.0[colour];
+        let growths = (grid.dilate(mine) & empty).count();
+        let jumps = mine
+            .points()
+            .map(|from| (grid.at_distance_two(from) & empty).count())
+            .sum();
+        (growths, jumps)
+    }
+
+    /// `colour`'s tokens that the opponent cannot flip with its next move: no empty cell next
+    /// to them is within two cells of an enemy token (the cells enemy growths and jumps reach).
+    #[must_use]
+    pub fn unflippable(&self, grid: &HexGrid, colour: usize) -> Bb256 {
+        let enemy = self.0[colour ^ 1];
+        let landings = grid.dilate(grid.dilate(enemy)) & self.empty(grid);
+        self.0[colour] & !grid.dilate(landings)
+    }
+
+    /// Writes the four features Hexxagon and Ikabegamá share, for `colour`: tokens, growths,
+    /// jumps and unflippable tokens.
+    pub fn write_features(&self, grid: &HexGrid, colour: usize, out: &mut [f64]) {
+        let (growths, jumps) = self.mobility(grid, colour);
+        out[0] = f64::from(self.0[colour].count());
+        out[1] = f64::from(growths);
+        out[2] = f64::from(jumps);
+        out[3] = f64::from(self.unflippable(grid, colour).count());
+    }
+
     /// Plays `mv` for `colour` and calls `toggled(colour, cell)` for every token that appears or
     /// disappears (for hash updates).
     #[inline]

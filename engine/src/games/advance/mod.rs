@@ -560,14 +560,68 @@ impl Game for Advance {
     }
 }
 
+/// Advance's features, with the weights of `eval=rich`.
+const FEATURES: [crate::Feature; 4] = [
+    crate::Feature {
+        name: "material",
+        default_weight: 1.0,
+    },
+    crate::Feature {
+        name: "tokens",
+        default_weight: 0.25,
+    },
+    crate::Feature {
+        name: "attacks",
+        default_weight: 0.5,
+    },
+    crate::Feature {
+        name: "advances",
+        default_weight: 0.05,
+    },
+];
+
+impl Advance {
+    /// `me`'s advances and attacks available, counted as [`Advance::list_active`] lists them.
+    fn active_counts(&self, me: usize) -> (u32, u32) {
+        let grid = self.grid();
+        let empty = grid.all() & !(self.tokens[0] | self.tokens[1]);
+        let (mut advances, mut attacks) = (0, 0);
+        for from in self.tokens[me].points() {
+            for dir in 0..6 {
+                if let (Some(b), Some(c)) = (grid.step(from, dir), grid.step(from, (dir + 1) % 6))
+                    && empty.has(b)
+                    && empty.has(c)
+                {
+                    advances += 1;
+                }
+                if let Some([_, p2, p3]) = grid.line3(from, dir)
+                    && self.tokens[me].has(p2)
+                    && self.tokens[me ^ 1].has(p3)
+                {
+                    attacks += 1;
+                }
+            }
+        }
+        (advances, attacks)
+    }
+}
+
 impl crate::Features for Advance {
-    fn feature_names(&self) -> &'static [&'static str] {
-        &["material"]
+    fn feature_set(&self) -> &'static [crate::Feature] {
+        &FEATURES
     }
 
-    /// `material`: the score (tokens on the board, tokens captured, the half point).
+    /// - `material`: the score (tokens on the board, tokens captured, the half point).
+    /// - `tokens`: tokens on the board (the score without captures).
+    /// - `attacks`: attacks the player has: two of its tokens in a line with an enemy token
+    ///   next in that line (each one a capture the player could make if it were to move).
+    /// - `advances`: advances the player has (a token with two mutually adjacent empty cells).
     fn features(&self, player: Player, out: &mut [f64; crate::MAX_FEATURES]) {
+        let (advances, attacks) = self.active_counts(player.index());
         out[0] = self.score(player);
+        out[1] = f64::from(self.tokens[player.index()].count());
+        out[2] = f64::from(attacks);
+        out[3] = f64::from(advances);
     }
 }
 

@@ -283,3 +283,31 @@ fn conformance_on_small_and_default_boards() {
         assert!(c.plies > 1000, "{c:?}");
     }
 }
+
+#[test]
+fn attacks_and_advances_count_what_a_player_could_do() {
+    // X a1, a2 and O a3 on one line: X has the attack a1xa3. X's advances: a1 with b1+b2,
+    // a2 with b2+b3 (the other triangles hold a token). O in the corner a3: b3+b4 only.
+    let game = on(3, "  X X O\n . . . .\n. . . . .\n . . . .\n  . . .");
+    let value = |p, name| crate::Features::feature(&game, p, name).unwrap();
+    assert_eq!(value(Player::ZERO, "attacks"), 1.0);
+    assert_eq!(value(Player::ONE, "attacks"), 0.0);
+    assert_eq!(value(Player::ZERO, "advances"), 2.0);
+    assert_eq!(value(Player::ONE, "advances"), 1.0);
+    assert_eq!(value(Player::ZERO, "tokens"), 2.0);
+    assert_eq!(value(Player::ONE, "tokens"), 1.0);
+    // material is the score: O moved second and has the half point.
+    assert_eq!(value(Player::ONE, "material"), 1.5);
+    let captured = on(
+        3,
+        "  X X O\n . . . .\n. . . . .\n . . . .\n  . . .\ncaptured 4 0",
+    );
+    assert_eq!(
+        crate::Features::feature(&captured, Player::ZERO, "material"),
+        Some(6.0)
+    );
+    assert_eq!(
+        crate::Features::feature(&captured, Player::ZERO, "tokens"),
+        Some(2.0)
+    );
+}

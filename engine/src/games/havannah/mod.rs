@@ -554,18 +554,7 @@ impl Game for Havannah {
     }
 }
 
-impl crate::Features for Havannah {
-    fn feature_names(&self) -> &'static [&'static str] {
-        &["material"]
-    }
-
-    /// `material`: stones on the board (equal for both sides but for the last move; a
-    /// placeholder, since Havannah is not won by counting).
-    fn features(&self, player: Player, out: &mut [f64; crate::MAX_FEATURES]) {
-        let me = player.index() as u8;
-        out[0] = self.owner.iter().filter(|&&o| o == me).count() as f64;
-    }
-}
+mod features;
 
 #[cfg(test)]
 mod tests;

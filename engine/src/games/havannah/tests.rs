@@ -250,3 +250,54 @@ fn conformance_on_several_sizes() {
         reference_check,
     );
 }
+
+#[test]
+fn groups_corners_and_edges_describe_the_best_group() {
+    // Size 4. White: the top-left corner and the edge cell beside it (one group), and a lone
+    // stone in the middle. Black: one edge cell of the top row.
+    let h = Havannah::new(4, false)
+        .unwrap()
+        .set_up(
+            "W W B .\n. . . . .\n. . . . . .\n. . . W . . .\n. . . . . .\n. . . . .\n. . . .\nto_move black",
+        )
+        .unwrap();
+    let value = |p, name| crate::Features::feature(&h, p, name).unwrap();
+    assert_eq!(value(Player::ZERO, "material"), 3.0);
+    assert_eq!(value(Player::ZERO, "groups"), 2.0);
+    assert_eq!(value(Player::ZERO, "corners"), 1.0);
+    assert_eq!(value(Player::ZERO, "edges"), 1.0);
+    assert_eq!(value(Player::ONE, "groups"), 1.0);
+    assert_eq!(value(Player::ONE, "corners"), 0.0);
+    assert_eq!(value(Player::ONE, "edges"), 1.0);
+}
+
+#[test]
+fn bridge_and_fork_needs_count_empty_cells_and_go_around_enemy_stones() {
+    // Rows of size 4 from the top, as (x, y) with y the row: White holds the corner (0, 0)
+    // and the edge cell (1, 0); Black blocks (2, 0). The nearest other corners: (3, 0) now
+    // costs (2, 1), (3, 1), (3, 0), and (0, 3) costs (0, 1), (0, 2), (0, 3): three each.
+    let h = Havannah::new(4, false)
+        .unwrap()
+        .set_up("W W B .\n. . . . .\n. . . . . .\n. . . . . . .\n. . . . . .\n. . . . .\n. . . .")
+        .unwrap();
+    let value = |p, name| crate::Features::feature(&h, p, name).unwrap();
+    assert_eq!(value(Player::ZERO, "bridge_need"), 3.0);
+    // Fork: White touches the top edge at (1, 0); (0, 1) adds the left edge; the right-upper
+    // edge's nearest cell (4, 1) is three cells from (1, 0) by (2, 1), (3, 1), (4, 1).
+    assert_eq!(value(Player::ZERO, "fork_need"), 4.0);
+    // Without Black's stone the bridge along the top row costs two.
+    let open = Havannah::new(4, false)
+        .unwrap()
+        .set_up("W W . .\n. . . . .\n. . . . . .\n. . . . . . .\n. . . . . .\n. . . . .\n. . . .\nto_move black")
+        .unwrap();
+    assert_eq!(
+        crate::Features::feature(&open, Player::ZERO, "bridge_need"),
+        Some(2.0)
+    );
+    // An empty board: a bridge needs a whole side, the four cells from corner to corner.
+    let empty = Havannah::new(4, false).unwrap();
+    assert_eq!(
+        crate::Features::feature(&empty, Player::ZERO, "bridge_need"),
+        Some(4.0)
+    );
+}

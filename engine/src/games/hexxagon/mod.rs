@@ -161,14 +161,39 @@ impl Game for Hexxagon {
     }
 }
 
+/// Hexxagon's features, with the weights of `eval=rich`.
+const FEATURES: [crate::Feature; 4] = [
+    crate::Feature {
+        name: "material",
+        default_weight: 1.0,
+    },
+    crate::Feature {
+        name: "growths",
+        default_weight: 0.1,
+    },
+    crate::Feature {
+        name: "jumps",
+        default_weight: 0.02,
+    },
+    crate::Feature {
+        name: "unflippable",
+        default_weight: 0.25,
+    },
+];
+
 impl crate::Features for Hexxagon {
-    fn feature_names(&self) -> &'static [&'static str] {
-        &["material"]
+    fn feature_set(&self) -> &'static [crate::Feature] {
+        &FEATURES
     }
 
-    /// `material`: tokens on the board.
+    /// - `material`: the player's tokens.
+    /// - `growths`: empty cells next to the player's tokens (each a growth).
+    /// - `jumps`: jumps the player has (a token and an empty cell two cells away).
+    /// - `unflippable`: the player's tokens the opponent cannot flip with its next move.
     fn features(&self, player: Player, out: &mut [f64; crate::MAX_FEATURES]) {
-        out[0] = f64::from(self.board.tokens.0[player.index()].count());
+        self.board
+            .tokens
+            .write_features(self.grid(), player.index(), out);
     }
 }
 

@@ -174,3 +174,41 @@ fn conformance_on_several_sides() {
         assert_eq!(c.finished, games, "Hexxagon games always end: {c:?}");
     }
 }
+
+#[test]
+fn growths_and_jumps_count_the_moves_a_player_has() {
+    // Side 3. Light in the centre: six growths and the twelve cells two away, less Dark's
+    // corner: eleven jumps. Dark in a corner: three growths; two cells away from a corner lie
+    // five cells, one of them Light's: four jumps.
+    let h = Hexxagon::new(3)
+        .unwrap()
+        .set_up("  . . .\n . . . .\n. . L . .\n . . . .\n  . . D")
+        .unwrap();
+    let value = |p, name| crate::Features::feature(&h, p, name).unwrap();
+    assert_eq!(value(Player::ZERO, "material"), 1.0);
+    assert_eq!(value(Player::ZERO, "growths"), 6.0);
+    assert_eq!(value(Player::ZERO, "jumps"), 11.0);
+    assert_eq!(value(Player::ONE, "growths"), 3.0);
+    assert_eq!(value(Player::ONE, "jumps"), 4.0);
+}
+
+#[test]
+fn a_token_is_unflippable_when_no_enemy_landing_touches_it() {
+    // The centre token has a neighbour two cells from Dark's corner: Dark can land there and
+    // flip it. Dark's corner touches cells Light can reach by growth: flippable too.
+    let near = Hexxagon::new(3)
+        .unwrap()
+        .set_up("  . . .\n . . . .\n. . L . .\n . . . .\n  . . D")
+        .unwrap();
+    let value = |h: &Hexxagon, p| crate::Features::feature(h, p, "unflippable").unwrap();
+    assert_eq!(value(&near, Player::ZERO), 0.0);
+    assert_eq!(value(&near, Player::ONE), 0.0);
+    // Opposite corners, four apart: every neighbour of one is three or more from the other,
+    // beyond any landing (two cells at most).
+    let far = Hexxagon::new(3)
+        .unwrap()
+        .set_up("  L . .\n . . . .\n. . . . .\n . . . .\n  . . D")
+        .unwrap();
+    assert_eq!(value(&far, Player::ZERO), 1.0);
+    assert_eq!(value(&far, Player::ONE), 1.0);
+}

@@ -3,6 +3,7 @@
 //!
 #![doc = include_str!("RULES.md")]
 
+use crate::bitboard::Bb256;
 use crate::error::{GameSpecError, ParseMoveError, PositionError};
 use crate::game::{Game, Outcome, Player};
 use crate::games::grow_jump::{Board, GrowJump, Tokens};
@@ -250,24 +251,61 @@ impl Game for Ikabegama {
     }
 }
 
+/// Ikabegamá's features, with the weights of `eval=rich`.
+const FEATURES: [crate::Feature; 6] = [
+    crate::Feature {
+        name: "material",
+        default_weight: 1.0,
+    },
+    crate::Feature {
+        name: "growths",
+        default_weight: 0.1,
+    },
+    crate::Feature {
+        name: "jumps",
+        default_weight: 0.02,
+    },
+    crate::Feature {
+        name: "unflippable",
+        default_weight: 0.25,
+    },
+    crate::Feature {
+        name: "nest_distance",
+        default_weight: 2.0,
+    },
+    crate::Feature {
+        name: "nest_guard",
+        default_weight: 0.25,
+    },
+];
+
 impl crate::Features for Ikabegama {
-    fn feature_names(&self) -> &'static [&'static str] {
-        &["material", "nest_distance"]
+    fn feature_set(&self) -> &'static [crate::Feature] {
+        &FEATURES
     }
 
-    /// `material`: tokens; `nest_distance`: minus the distance from the player's nearest token
-    /// to the enemy nest (nearer is larger; no token at all counts as twice the board's side).
+    /// - `material`: the player's tokens.
+    /// - `growths`: empty cells next to the player's tokens (each a growth).
+    /// - `jumps`: jumps the player has (a token and an empty cell two cells away).
+    /// - `unflippable`: the player's tokens the opponent cannot flip with its next move.
+    /// - `nest_distance`: minus the distance from the player's nearest token to the enemy nest
+    ///   (nearer is larger; no token at all counts as twice the board's side).
+    /// - `nest_guard`: the player's tokens within two cells of its own nest, the two layers
+    ///   seed 004 says wall a nest in.
     fn features(&self, player: Player, out: &mut [f64; crate::MAX_FEATURES]) {
         let grid = self.grid();
         let own = self.board.tokens.0[player.index()];
+        self.board.tokens.write_features(grid, player.index(), out);
         let target = self.nests[player.other().index()] as usize;
         let nearest = own
             .points()
             .map(|c| grid.distance(c, target))
             .min()
             .unwrap_or(2 * grid.side() as i32);
-        out[0] = f64::from(own.count());
-        out[1] = -f64::from(nearest);
+        let home = self.nests[player.index()] as usize;
+        let guard = grid.dilate(grid.dilate(Bb256::from_point(home)));
+        out[4] = -f64::from(nearest);
+        out[5] = f64::from((own & guard).count());
     }
 }
 

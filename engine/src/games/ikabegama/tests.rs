@@ -144,3 +144,23 @@ fn conformance_with_near_and_far_nests() {
         assert!(c.plies > 500, "{c:?}");
     }
 }
+
+#[test]
+fn nest_distance_and_nest_guard_measure_the_race_and_the_wall() {
+    // Side 3, Light nest c1, Dark nest c5 (drawn l and d when empty). Light: c1 (its nest) and
+    // c2; Dark: c5 and a1.
+    let game = Ikabegama::with_nest_cells(3, "c1", "c5").unwrap();
+    let game = game
+        .set_up("  D . .\n . . . .\nL L . . D\n . . . .\n  . . .")
+        .unwrap();
+    let value = |p, name| crate::Features::feature(&game, p, name).unwrap();
+    // Light's nearest token to c5 is c2, three cells away.
+    assert_eq!(value(Player::ZERO, "nest_distance"), -3.0);
+    // Dark's nearest to c1: a1 is two cells from c1 (a1-b1-c1), c5 four.
+    assert_eq!(value(Player::ONE, "nest_distance"), -2.0);
+    // Within two cells of its own nest: Light c1, c2; Dark c5 only (a1 is four from c5).
+    assert_eq!(value(Player::ZERO, "nest_guard"), 2.0);
+    assert_eq!(value(Player::ONE, "nest_guard"), 1.0);
+    // Empty cells next to c1 or c2: b1, b2, c3, d1, d2.
+    assert_eq!(value(Player::ZERO, "growths"), 5.0);
+}

@@ -478,14 +478,45 @@ impl Game for Life {
     }
 }
 
+/// The Life duel's features, with the weights of `eval=rich`.
+const FEATURES: [crate::Feature; 3] = [
+    crate::Feature {
+        name: "material",
+        default_weight: 1.0,
+    },
+    crate::Feature {
+        name: "survivors",
+        default_weight: 0.5,
+    },
+    crate::Feature {
+        name: "births",
+        default_weight: 0.5,
+    },
+];
+
 impl crate::Features for Life {
-    fn feature_names(&self) -> &'static [&'static str] {
-        &["material"]
+    fn feature_set(&self) -> &'static [crate::Feature] {
+        &FEATURES
     }
 
-    /// `material`: stones on the board.
+    /// The last two look one step ahead: the step the rules apply after a drop, here applied
+    /// to the position as it stands (as if the next drop changed nothing).
+    /// - `material`: the player's stones.
+    /// - `survivors`: the player's stones still standing, in the player's colour, after the step.
+    /// - `births`: empty points where a stone of the player's colour is born in the step.
     fn features(&self, player: Player, out: &mut [f64; crate::MAX_FEATURES]) {
+        let (black, white) = life_step(&self.stones[0], &self.stones[1]);
+        let next = [black, white][player.index()];
+        let own = &self.stones[player.index()];
+        let occupied = self.occupied();
+        let (mut survivors, mut births) = (0, 0);
+        for r in 0..SIZE {
+            survivors += (next[r] & own[r]).count_ones();
+            births += (next[r] & !occupied[r]).count_ones();
+        }
         out[0] = f64::from(self.count(player));
+        out[1] = f64::from(survivors);
+        out[2] = f64::from(births);
     }
 }
 

@@ -1,4 +1,5 @@
 use super::*;
+use crate::Features;
 use crate::conformance::check_random_games;
 use crate::seeded_rng;
 
@@ -313,4 +314,32 @@ fn start_position_matches_the_rules_document_lists() {
     for name in START_WHITE {
         assert_eq!(at(&start, name), 'W', "{name}");
     }
+}
+
+#[test]
+fn survivors_and_births_look_one_step_ahead() {
+    // A Black blinker d5 e5 f5: the step keeps e5 (two neighbours, both Black) and gives birth
+    // to e4 and e6 (three Black neighbours each); d5 and f5 die. A lone White stone dies.
+    let life = empty_board_with(&[("d5", 'B'), ("e5", 'B'), ("f5", 'B'), ("p15", 'W')], 4);
+    let features = |player| {
+        let mut out = [0.0; crate::MAX_FEATURES];
+        crate::Features::features(&life, player, &mut out);
+        [out[0], out[1], out[2]]
+    };
+    assert_eq!(features(Player::ZERO), [3.0, 1.0, 2.0]);
+    assert_eq!(features(Player::ONE), [1.0, 0.0, 0.0]);
+}
+
+#[test]
+fn births_go_to_the_colour_with_two_of_three_neighbours() {
+    // d5 and f5 have one neighbour each and die. e5 has two, one of them Black, and keeps its
+    // own colour: it survives Black.
+    let life = empty_board_with(&[("d5", 'B'), ("e5", 'B'), ("f5", 'W')], 4);
+    let black = |name: &str| life.feature(Player::ZERO, name).unwrap();
+    let white = |name: &str| life.feature(Player::ONE, name).unwrap();
+    assert_eq!(black("survivors"), 1.0);
+    // e4 and e6 each see d5, e5, f5: two Black of three, so both are born Black.
+    assert_eq!(black("births"), 2.0);
+    assert_eq!(white("survivors"), 0.0);
+    assert_eq!(white("births"), 0.0);
 }

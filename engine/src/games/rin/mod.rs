@@ -46,6 +46,8 @@ struct Geometry {
     board: Bb256,
     /// The safe zone: the points of the outer ring.
     edge: Bb256,
+    /// The eight marked points of the seed's board (see [`Rin`]'s `marked` feature).
+    marks: Bb256,
 }
 
 const fn geometry(size: usize) -> Geometry {
@@ -64,7 +66,27 @@ const fn geometry(size: usize) -> Geometry {
         }
         row += 1;
     }
-    Geometry { board, edge }
+    // The seed's (row from the top, column) pairs on 16x16, with 6 and 9 scaled to the
+    // board's middle: (3, 6), (3, 9), (6, 12), (9, 12), (12, 9), (12, 6), (9, 3), (6, 3).
+    let (near, low, high, far) = (3, size / 2 - 2, size / 2 + 1, size - 4);
+    let seed_marks = [
+        (near, low),
+        (near, high),
+        (low, far),
+        (high, far),
+        (far, high),
+        (far, low),
+        (high, near),
+        (low, near),
+    ];
+    let mut marks = Bb256::EMPTY;
+    let mut i = 0;
+    while i < seed_marks.len() {
+        let (r, c) = seed_marks[i];
+        marks.insert(16 * (size - 1 - r) + c);
+        i += 1;
+    }
+    Geometry { board, edge, marks }
 }
 
 static GEOMETRY: [Geometry; 6] = [
@@ -518,30 +540,92 @@ impl Game for Rin {
     }
 }
 
-impl crate::Features for Rin {
-    fn feature_names(&self) -> &'static [&'static str] {
-        &["material", "immune", "alive"]
+/// Rin's features, with the weights of `eval=rich`.
+const FEATURES: [crate::Feature; 5] = [
+    crate::Feature {
+        name: "material",
+        default_weight: 1.0,
+    },
+    crate::Feature {
+        name: "immune",
+        default_weight: 0.5,
+    },
+    crate::Feature {
+        name: "liberties",
+        default_weight: 0.1,
+    },
+    crate::Feature {
+        name: "territory",
+        default_weight: 0.25,
+    },
+    crate::Feature {
+        name: "marked",
+        default_weight: 0.25,
+    },
+];
+
+impl Rin {
+    /// The stones of `stones` joined to the safe zone through stones of `stones`.
+    fn joined_to_safe_zone(&self, stones: Bb256) -> Bb256 {
+        let mut r = stones & self.geometry().edge;
+        loop {
+            let grown = r.dilate() & stones;
+            if grown == r {
+                return r;
+            }
+            r = grown;
+        }
     }
 
-    /// `material`: stones; `immune`: stones joined to the safe zone through stones of their own
-    /// colour (they can never be captured); `alive`: stones with a path of their own stones and
-    /// empty points to the safe zone.
+    /// The empty points `player`'s stones reach before the opponent's, when both grow one
+    /// step at a time through empty points (points both reach in the same step are nobody's).
+    fn territory(&self, player: Player) -> Bb256 {
+        let empty = self.empty();
+        let (mut mine, mut theirs) = (
+            self.stones[player.index()],
+            self.stones[player.other().index()],
+        );
+        let mut claimed = Bb256::EMPTY;
+        let mut seen = mine | theirs;
+        loop {
+            let my_step = mine.dilate() & empty & !seen;
+            let their_step = theirs.dilate() & empty & !seen;
+            if my_step.is_empty() && their_step.is_empty() {
+                return claimed;
+            }
+            claimed |= my_step & !their_step;
+            seen |= my_step | their_step;
+            mine = my_step & !their_step;
+            theirs = their_step & !my_step;
+        }
+    }
+}
+
+impl crate::Features for Rin {
+    fn feature_set(&self) -> &'static [crate::Feature] {
+        &FEATURES
+    }
+
+    /// - `material`: the player's stones.
+    /// - `immune`: stones joined to the safe zone through stones of their own colour; they can
+    ///   never be captured.
+    /// - `liberties`: empty points orthogonally next to the player's stones (room to grow; the
+    ///   seed's "alive" is no feature, since every ring is filled as it closes and so every
+    ///   stone on the board is alive).
+    /// - `territory`: empty points the player's stones reach first, growing both colours one
+    ///   orthogonal step at a time through empty points: the points the player is placed to
+    ///   enclose.
+    /// - `marked`: stones on the eight marked points of the seed's board, (3, 6), (3, 9), (6, 12),
+    ///   (9, 12), (12, 9), (12, 6), (9, 3), (6, 3) as (row from the top, column) on 16×16
+    ///   (`g13`, `j13`, `m10`, `m7`, `j4`, `g4`, `d7`, `d10`); on smaller boards 6 and 9 become
+    ///   `size/2 − 2` and `size/2 + 1`, and 12 becomes `size − 4`.
     fn features(&self, player: Player, out: &mut [f64; crate::MAX_FEATURES]) {
         let own = self.stones[player.index()];
-        let edge = self.geometry().edge;
-        let reach = |through: Bb256| {
-            let mut r = through & edge;
-            loop {
-                let grown = r.dilate() & through;
-                if grown == r {
-                    return r;
-                }
-                r = grown;
-            }
-        };
         out[0] = f64::from(own.count());
-        out[1] = f64::from(reach(own).count());
-        out[2] = f64::from((reach(own | self.empty()) & own).count());
+        out[1] = f64::from(self.joined_to_safe_zone(own).count());
+        out[2] = f64::from((own.dilate() & self.empty()).count());
+        out[3] = f64::from(self.territory(player).count());
+        out[4] = f64::from((own & self.geometry().marks).count());
     }
 }
 

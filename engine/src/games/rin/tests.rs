@@ -559,3 +559,113 @@ fn slot(outcome: Outcome) -> usize {
         Outcome::Draw => 2,
     }
 }
+
+fn rin_features(rin: &Rin, player: Player) -> [f64; 5] {
+    let mut out = [0.0; crate::MAX_FEATURES];
+    crate::Features::features(rin, player, &mut out);
+    [out[0], out[1], out[2], out[3], out[4]]
+}
+
+/// A Rin board of `size` with the given stones (`("g13", 'B')`), set up at `ply`.
+fn board_with(size: usize, stones: &[(&str, char)], ply: u32) -> Rin {
+    let mut rows = vec![vec!['.'; size]; size];
+    for (name, stone) in stones {
+        let (col, row) = parse_point(name, size).unwrap();
+        rows[size - 1 - row][col] = *stone;
+    }
+    let text: Vec<String> = rows.into_iter().map(String::from_iter).collect();
+    Rin::new(size)
+        .unwrap()
+        .set_up(&format!("{}\nply {ply}", text.join("\n")))
+        .unwrap()
+}
+
+#[test]
+fn immune_counts_stones_joined_to_the_safe_zone_through_their_own_colour() {
+    // a1 and a2 are on the edge; b2, c2, c3 and c4 hang from a2 through Black stones.
+    // White's e3 is inside the ring and alone.
+    let rin = Rin::new(6)
+        .unwrap()
+        .set_up("......\n......\n..B...\n..B.W.\nBBB...\nB.....\nply 7")
+        .unwrap();
+    assert_eq!(rin_features(&rin, Player::ZERO)[0], 6.0);
+    assert_eq!(rin_features(&rin, Player::ZERO)[1], 6.0);
+    assert_eq!(rin_features(&rin, Player::ONE)[1], 0.0);
+    // Cut the chain at c2: c3 and c4 are no longer joined.
+    let cut = board_with(
+        6,
+        &[
+            ("a1", 'B'),
+            ("a2", 'B'),
+            ("b2", 'B'),
+            ("c3", 'B'),
+            ("c4", 'B'),
+        ],
+        7,
+    );
+    assert_eq!(rin_features(&cut, Player::ZERO)[1], 3.0);
+}
+
+#[test]
+fn liberties_are_empty_points_next_to_a_players_stones() {
+    // White e3 alone: four empty neighbours. Black a6 in the corner: two.
+    let rin = board_with(6, &[("a6", 'B'), ("e3", 'W')], 2);
+    assert_eq!(rin_features(&rin, Player::ONE)[2], 4.0);
+    assert_eq!(rin_features(&rin, Player::ZERO)[2], 2.0);
+}
+
+#[test]
+fn territory_is_the_empty_points_a_colour_reaches_first() {
+    // Black a6, White f2 on an open 6x6 board: growing through empty points is the Manhattan
+    // distance, and counting the 34 empty points by |c| + |6 - r| against |5 - c| + |r - 2|
+    // (columns from 0) gives Black 15, White 19, no ties.
+    let rin = board_with(6, &[("a6", 'B'), ("f2", 'W')], 2);
+    assert_eq!(rin_features(&rin, Player::ZERO)[3], 15.0);
+    assert_eq!(rin_features(&rin, Player::ONE)[3], 19.0);
+    // a6 against f6: Black is nearer on columns a to c (c < 2.5): 18 points less a6 itself.
+    let corners = board_with(6, &[("a6", 'B'), ("f6", 'W')], 2);
+    assert_eq!(rin_features(&corners, Player::ZERO)[3], 17.0);
+    assert_eq!(rin_features(&corners, Player::ONE)[3], 17.0);
+    // A Black wall on column b keeps White from column a: White f6 reaches only c..f.
+    let wall = board_with(
+        6,
+        &[
+            ("b1", 'B'),
+            ("b2", 'B'),
+            ("b3", 'B'),
+            ("b4", 'B'),
+            ("b5", 'B'),
+            ("b6", 'B'),
+            ("f6", 'W'),
+        ],
+        11,
+    );
+    // Column a (6 points) is Black's; of columns c-f (23 empty), Black reaches a point first
+    // when its column distance from b is below White's Manhattan distance from f6.
+    let mut black = 6;
+    for c in 2..6i32 {
+        for r in 1..=6i32 {
+            if (c, r) != (5, 6) && (c - 1) < (5 - c) + (6 - r) {
+                black += 1;
+            }
+        }
+    }
+    assert_eq!(rin_features(&wall, Player::ZERO)[3], f64::from(black));
+}
+
+#[test]
+fn marked_counts_stones_on_the_seeds_eight_marked_points() {
+    // The seed's (3, 6) is g13 and (9, 3) is d7; h8 is not marked; (6, 12) is m10.
+    let rin = board_with(
+        16,
+        &[("g13", 'B'), ("d7", 'B'), ("h8", 'B'), ("m10", 'W')],
+        4,
+    );
+    assert_eq!(rin_features(&rin, Player::ZERO)[4], 2.0);
+    assert_eq!(rin_features(&rin, Player::ONE)[4], 1.0);
+    let all = ["g13", "j13", "m10", "m7", "j4", "g4", "d7", "d10"].map(|p| (p, 'B'));
+    assert_eq!(
+        rin_features(&board_with(16, &all, 15), Player::ZERO)[4],
+        8.0
+    );
+}

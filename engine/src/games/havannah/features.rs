@@ -1,0 +1,197 @@
+//! Havannah's features: what its best groups touch, and how far each player is from a bridge
+//! or a fork, counted in stones still to place.
+
+use super::{EMPTY, Havannah, MAX_CELLS, NONE};
+use crate::{Feature, Player};
+
+/// Havannah's features, with the weights of `eval=rich`.
+const FEATURES: [Feature; 6] = [
+    Feature {
+        name: "material",
+        default_weight: 0.0,
+    },
+    Feature {
+        name: "groups",
+        default_weight: -0.1,
+    },
+    Feature {
+        name: "corners",
+        default_weight: 0.5,
+    },
+    Feature {
+        name: "edges",
+        default_weight: 0.5,
+    },
+    Feature {
+        name: "bridge_need",
+        default_weight: -0.5,
+    },
+    Feature {
+        name: "fork_need",
+        default_weight: -0.5,
+    },
+];
+
+/// A distance no path reaches.
+const FAR: u16 = u16::MAX;
+
+impl Havannah {
+    /// The root of `cell`'s group, without compressing paths (for `&self` readers).
+    fn root(&self, cell: usize) -> usize {
+        let mut root = cell;
+        while self.parent[root] as usize != root {
+            root = self.parent[root] as usize;
+        }
+        root
+    }
+
+    /// The fewest empty cells `me` must fill so that a chain of its stones joins a cell where
+    /// `source(cell)` holds to each cell, the cells at both ends counted (0-1 breadth-first
+    /// search: own stones cost 0, empty cells 1, enemy stones block). [`FAR`] where no chain
+    /// can reach. Allocates nothing.
+    fn stones_needed(&self, me: u8, source: impl Fn(usize) -> bool, dist: &mut [u16; MAX_CELLS]) {
+        let g = self.geometry();
+        let cells = g.diameter * g.diameter;
+        let cost = |c: usize| match self.owner[c] {
+            o if o == me => Some(0),
+            EMPTY => Some(1),
+            _ => None,
+        };
+        dist.fill(FAR);
+        // Dial's buckets for costs 0 and 1: the layer being settled and the next one.
+        let (mut layer, mut next) = ([0u16; MAX_CELLS], [0u16; MAX_CELLS]);
+        let (mut layer_len, mut next_len) = (0, 0);
+        for c in (0..cells).filter(|&c| source(c)) {
+            match cost(c) {
+                Some(0) => {
+                    dist[c] = 0;
+                    layer[layer_len] = c as u16;
+                    layer_len += 1;
+                }
+                Some(_) => {
+                    dist[c] = 1;
+                    next[next_len] = c as u16;
+                    next_len += 1;
+                }
+                None => {}
+            }
+        }
+        let mut d = 0;
+        while layer_len > 0 || next_len > 0 {
+            while layer_len > 0 {
+                layer_len -= 1;
+                let c = layer[layer_len] as usize;
+                if dist[c] != d {
+                    continue;
+                }
+                for &n in &g.neighbours[c] {
+                    if n == NONE {
+                        continue;
+                    }
+                    let n = n as usize;
+                    let Some(step) = cost(n) else { continue };
+                    if d + step < dist[n] {
+                        dist[n] = d + step;
+                        if step == 0 {
+                            layer[layer_len] = n as u16;
+                            layer_len += 1;
+                        } else {
+                            next[next_len] = n as u16;
+                            next_len += 1;
+                        }
+                    }
+                }
+            }
+            std::mem::swap(&mut layer, &mut next);
+            layer_len = next_len;
+            next_len = 0;
+            d += 1;
+        }
+    }
+
+    /// The fewest stones `me` still needs for a bridge (two corners joined), capped at `cap`.
+    fn bridge_need(&self, me: u8, cap: u16) -> u16 {
+        let g = self.geometry();
+        let corner_cell = |k: usize| {
+            (0..g.diameter * g.diameter)
+                .find(|&c| g.corner[c] == 1 << k)
+                .expect("a board has six corners")
+        };
+        let mut dist = [FAR; MAX_CELLS];
+        let mut best = cap;
+        for k in 0..5 {
+            self.stones_needed(me, |c| g.corner[c] == 1 << k, &mut dist);
+            for other in k + 1..6 {
+                best = best.min(dist[corner_cell(other)]);
+            }
+        }
+        best
+    }
+
+    /// The fewest stones `me` still needs for a fork (three edges joined), capped at `cap`.
+    fn fork_need(&self, me: u8, cap: u16) -> u16 {
+        let g = self.geometry();
+        let mut to_edge = [[FAR; MAX_CELLS]; 6];
+        for (k, dist) in to_edge.iter_mut().enumerate() {
+            self.stones_needed(me, |c| g.edge[c] == 1 << k, dist);
+        }
+        let mut best = cap;
+        for c in (0..g.diameter * g.diameter).filter(|&c| g.on_board[c]) {
+            let mut three = [FAR; 3];
+            for dist in &to_edge {
+                let d = dist[c];
+                if d < three[2] {
+                    three[2] = d;
+                    three.sort_unstable();
+                }
+            }
+            if three[2] == FAR {
+                continue;
+            }
+            // Each of the three chains counts the meeting cell; it is filled once.
+            let shared = u16::from(self.owner[c] == EMPTY);
+            best = best.min(three[0] + three[1] + three[2] - 2 * shared);
+        }
+        best
+    }
+}
+
+impl crate::Features for Havannah {
+    fn feature_set(&self) -> &'static [Feature] {
+        &FEATURES
+    }
+
+    /// Chains below are of the player's stones and empty cells; enemy stones block them.
+    /// - `material`: the player's stones (equal for both sides but for the last move; kept so
+    ///   that `eval=material` means the same in every game).
+    /// - `groups`: the player's groups (connected sets of its stones).
+    /// - `corners`: the most corners one of the player's groups touches.
+    /// - `edges`: the most edges (corners excluded) one of the player's groups touches.
+    /// - `bridge_need`: the fewest empty cells the player must still fill to join two corners
+    ///   (0 is a bridge), capped at `4 × size`: a larger value is worse.
+    /// - `fork_need`: the fewest empty cells the player must still fill to join three edges,
+    ///   capped at `4 × size`.
+    ///
+    /// Rings are not measured. The two needs run 11 searches of the board each.
+    fn features(&self, player: Player, out: &mut [f64; crate::MAX_FEATURES]) {
+        let g = self.geometry();
+        let me = player.index() as u8;
+        let (mut stones, mut groups, mut corners, mut edges) = (0, 0, 0, 0);
+        for c in (0..g.diameter * g.diameter).filter(|&c| self.owner[c] == me) {
+            stones += 1;
+            let root = self.root(c);
+            if root == c {
+                groups += 1;
+            }
+            corners = corners.max(self.corners[root].count_ones());
+            edges = edges.max(self.edges[root].count_ones());
+        }
+        let cap = 4 * u16::from(self.base);
+        out[0] = f64::from(stones);
+        out[1] = f64::from(groups);
+        out[2] = f64::from(corners);
+        out[3] = f64::from(edges);
+        out[4] = f64::from(self.bridge_need(me, cap));
+        out[5] = f64::from(self.fork_need(me, cap));
+    }
+}
