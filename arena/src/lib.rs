@@ -30,7 +30,8 @@
 //!   against the plan on every read and written so that a kill loses nothing;
 //! - [`merge`], [`verify`]: joining shards, reproducing a run;
 //! - [`stats`], [`sprt`], [`summary`], [`report`]: the figures and their rendering;
-//! - [`playouts`], [`position`], [`think`]: random games, positions, one decision.
+//! - [`playouts`], [`position`], [`think`]: random games, positions, one decision;
+//! - [`tune`]: Texel tuning of evaluations and SPSA tuning of any numeric agent option.
 
 pub mod durable;
 pub mod error;
@@ -49,6 +50,7 @@ pub mod sprt;
 pub mod stats;
 pub mod summary;
 pub mod think;
+pub mod tune;
 pub mod validate;
 pub mod verify;
 

@@ -7,21 +7,7 @@ use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use common::{arena, arena_env, ok, path, scratch, text};
-
-/// Exit code 2 and exactly one line on stderr containing `expected`; no panic.
-fn refused(args: &[&str], expected: &str) -> String {
-    let o = arena(args);
-    let err = text(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-    assert!(
-        err.contains(expected),
-        "{args:?}: {err:?} lacks {expected:?}"
-    );
-    assert_eq!(err.lines().count(), 1, "{args:?}: not one line: {err}");
-    assert!(!err.contains("panic"), "{args:?}: {err}");
-    err
-}
+use common::{arena, arena_env, ok, path, refused, scratch, text};
 
 /// A small finished match of random players on 6×6 Rin into `out`.
 fn small_match(out: &Path, seed: &str, games: &str) -> Output {

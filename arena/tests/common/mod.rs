@@ -44,3 +44,17 @@ pub fn ok(args: &[&str]) -> Output {
 pub fn path(p: &Path) -> &str {
     p.to_str().unwrap()
 }
+
+/// Exit code 2 and exactly one line on stderr containing `expected`; no panic. Returns the line.
+pub fn refused(args: &[&str], expected: &str) -> String {
+    let o = arena(args);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(
+        err.contains(expected),
+        "{args:?}: {err:?} lacks {expected:?}"
+    );
+    assert_eq!(err.lines().count(), 1, "{args:?}: not one line: {err}");
+    assert!(!err.contains("panic"), "{args:?}: {err}");
+    err
+}

@@ -55,6 +55,13 @@ pub enum Command {
     /// The last line reads `move=.. iterations=.. nodes=.. depth=.. time_ms=..
     /// iterations_per_s=.. nodes_per_s=..`.
     Think(ThinkArgs),
+    /// Tune an agent: `texel` fits evaluation weights to recorded games, `spsa` tunes any
+    /// numeric option or weight by playing games.
+    #[command(subcommand)]
+    Tune(TuneCommand),
+    /// List a game's evaluation features and their default weights (and, with --moves, their
+    /// values for both colours after those moves).
+    Features(FeaturesArgs),
     /// List the games and their options.
     Games,
     /// List the agents and their keys.
@@ -121,6 +128,121 @@ pub struct ThinkArgs {
     /// The agent's seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+}
+
+/// The tuning methods.
+#[derive(Debug, Subcommand)]
+pub enum TuneCommand {
+    /// Texel tuning: fit the weights so that σ(K·eval) predicts the results of recorded games.
+    ///
+    /// Reads games CSVs (with their sidecars; every game is replayed and checked), keeps the
+    /// positions the options select, fits K with the starting weights and then the weights
+    /// (Levenberg–Marquardt) on a training split, reporting a held-out validation split.
+    /// Writes weights.json (load it with `weights=FILE`), tune.csv, summary.md and losses.svg
+    /// into --out.
+    Texel(TexelArgs),
+    /// SPSA as fishtest runs it: θ+ against θ− in colour-swapped pairs, θ stepped by the
+    /// result; resumable; ends with a match of the tuned agent against the start.
+    ///
+    /// Writes spsa.settings.json, spsa.csv (one row an iteration), theta-NAME.svg,
+    /// verify.csv and summary.md into --out. Running the same command again resumes it.
+    Spsa(SpsaArgs),
+}
+
+/// Arguments of `arena tune texel`.
+#[derive(Debug, Args)]
+#[command(allow_negative_numbers = true)]
+pub struct TexelArgs {
+    /// Games CSVs of one game (each with its FILE.settings.json sidecar).
+    #[arg(required = true)]
+    pub files: Vec<std::path::PathBuf>,
+    /// The folder for the outputs.
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+    /// The evaluation to start from: material or rich.
+    #[arg(long, default_value = "rich")]
+    pub eval: String,
+    /// A weights file applied over --eval's weights.
+    #[arg(long)]
+    pub weights: Option<String>,
+    /// Skip positions before this ply.
+    #[arg(long, default_value_t = 0)]
+    pub skip_plies: u32,
+    /// Keep at most N positions a game, drawn from the seed (default: all).
+    #[arg(long)]
+    pub per_game: Option<u32>,
+    /// Drop positions within D plies of the game's end.
+    #[arg(long, default_value_t = 0)]
+    pub drop_decided: u32,
+    /// The share of games held out for validation.
+    #[arg(long, default_value_t = 0.2)]
+    pub validation: f64,
+    /// Most Levenberg–Marquardt iterations.
+    #[arg(long, default_value_t = 100)]
+    pub iterations: u32,
+    /// L2 penalty λ on the weights.
+    #[arg(long, default_value_t = 0.0)]
+    pub l2: f64,
+    /// The seed of the sampling and the split.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// Arguments of `arena tune spsa`.
+#[derive(Debug, Args)]
+#[command(allow_negative_numbers = true)]
+pub struct SpsaArgs {
+    /// The game spec.
+    #[arg(long)]
+    pub game: String,
+    /// The agent to tune, for example `mcts:iters=300` or `alphabeta:depth=2,eval=rich`.
+    #[arg(long)]
+    pub agent: String,
+    /// A parameter, fishtest's format: name,start,min,max,c_end[,r_end]. The name is an option
+    /// of the agent (c, a, k, playout, depth, ...) or a weight w.FEATURE. Repeat for more.
+    #[arg(long = "param", required = true)]
+    pub params: Vec<String>,
+    /// SPSA iterations.
+    #[arg(long, default_value_t = 100)]
+    pub iterations: u64,
+    /// Colour-swapped game pairs an iteration (θ+ against θ−), played in parallel.
+    #[arg(long, default_value_t = 4)]
+    pub pairs: u64,
+    /// The run's seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Random opening plies of every game.
+    #[arg(long, default_value_t = 4)]
+    pub opening_plies: u32,
+    /// Stop games after this many plies (scored as draws).
+    #[arg(long)]
+    pub ply_cap: Option<u32>,
+    /// Games of the final match of the tuned agent against the start (even; 0 for none).
+    #[arg(long, default_value_t = 200)]
+    pub verify_games: u64,
+    /// The folder for the outputs (rerun to resume).
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Arguments of `arena features`.
+#[derive(Debug, Args)]
+pub struct FeaturesArgs {
+    /// The game spec.
+    #[arg(long)]
+    pub game: String,
+    /// Moves to play from the start first; then the values are printed too.
+    #[arg(long, allow_hyphen_values = true)]
+    pub moves: Option<String>,
 }
 
 /// Arguments of `arena run`.

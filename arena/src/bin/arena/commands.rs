@@ -16,7 +16,10 @@ use ringside_arena::sidecar::read_sidecar;
 use ringside_arena::verify::{VerifyReport, reproduce};
 use ringside_arena::{Error, ErrorKind, merge as merging, playouts, report, think as thinking};
 
-use crate::cli::{MatchArgs, MergeArgs, PlayoutsArgs, ReplayArgs, RunArgs, SummaryArgs, ThinkArgs};
+use crate::cli::{
+    FeaturesArgs, MatchArgs, MergeArgs, PlayoutsArgs, ReplayArgs, RunArgs, SpsaArgs, SummaryArgs,
+    TexelArgs, ThinkArgs,
+};
 use crate::output::print;
 
 type Result<T> = std::result::Result<T, Error>;
@@ -357,4 +360,206 @@ pub fn think(args: &ThinkArgs) -> Result<()> {
         t.stats.iterations as f64 / seconds,
         t.stats.nodes as f64 / seconds
     ))
+}
+
+/// Runs `work` on a pool of `threads` workers (default: one per core).
+fn on_threads<T: Send>(threads: Option<usize>, work: impl FnOnce() -> T + Send) -> Result<T> {
+    let n = thread_count(threads)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .build()
+        .map_err(|e| Error::setting(format!("cannot start {n} threads: {e}")))?;
+    Ok(pool.install(work))
+}
+
+pub fn tune_texel(args: &TexelArgs) -> Result<()> {
+    use ringside_agents::{EvalKind, EvalSpec, read_weights};
+    use ringside_arena::tune::texel::{FitOptions, PositionFilter};
+    use ringside_arena::tune::texel_run::{TexelRun, run_texel};
+    let kind = match args.eval.as_str() {
+        "material" => EvalKind::Material,
+        "rich" => EvalKind::Rich,
+        other => {
+            return Err(Error::setting(format!(
+                "--eval must be material or rich, not '{other}'"
+            )));
+        }
+    };
+    let weights = match &args.weights {
+        None => Default::default(),
+        Some(path) => {
+            read_weights(path).map_err(|e| Error::setting(format!("--weights {path}: {e}")))?
+        }
+    };
+    if !(args.l2 >= 0.0 && args.l2.is_finite()) {
+        return Err(Error::setting(format!(
+            "--l2 must be a finite number from 0 up, not {}",
+            args.l2
+        )));
+    }
+    let run = TexelRun {
+        files: args.files.clone(),
+        filter: PositionFilter {
+            skip_plies: args.skip_plies,
+            per_game: args.per_game,
+            drop_decided: args.drop_decided,
+            validation_share: args.validation,
+            seed: args.seed,
+        },
+        eval: EvalSpec {
+            kind,
+            weights_file: args.weights.clone(),
+            weights,
+            overrides: Default::default(),
+        },
+        fit: FitOptions {
+            iterations: args.iterations,
+            l2: args.l2,
+            ..FitOptions::default()
+        },
+        out: args.out.clone(),
+    };
+    let outcome = on_threads(args.threads, || {
+        run_texel(&run, |step| {
+            eprintln!(
+                "iteration {:>3}: training {:.6}, validation {:.6}",
+                step.iteration, step.train_loss, step.validation_loss
+            );
+        })
+    })??;
+    let last = outcome.steps.last().expect("a fit has its start");
+    let weights: Vec<String> = outcome
+        .names
+        .iter()
+        .zip(&last.weights)
+        .map(|(n, w)| format!("{n}={w:.4}"))
+        .collect();
+    print(&format!(
+        "positions={} validation_positions={} k={:.4} train_loss={:.6} validation_loss={:.6} extract_s={:.2} fit_s={:.2} weights: {}\nwrote {}\n",
+        outcome.positions.0,
+        outcome.positions.1,
+        outcome.k,
+        last.train_loss,
+        last.validation_loss,
+        outcome.seconds.0,
+        outcome.seconds.1,
+        weights.join(" "),
+        args.out.join("weights.json").display()
+    ))
+}
+
+pub fn tune_spsa(args: &SpsaArgs) -> Result<()> {
+    use ringside_agents::AgentSpec;
+    use ringside_arena::tune::spsa::Param;
+    use ringside_arena::tune::spsa_run::{SpsaSettings, run_spsa};
+    let agent = AgentSpec::parse(&args.agent)
+        .map_err(|e| Error::setting(format!("--agent '{}': {e}", args.agent)))?;
+    let params = args
+        .params
+        .iter()
+        .map(|p| Param::parse(p))
+        .collect::<Result<Vec<_>>>()?;
+    let settings = SpsaSettings {
+        game: args.game.clone(),
+        agent: agent.to_string(),
+        agent_weights: agent.file_weights().cloned(),
+        params,
+        iterations: args.iterations,
+        pairs_per_iteration: args.pairs,
+        seed: args.seed,
+        opening_plies: args.opening_plies,
+        ply_cap: args.ply_cap,
+        verify_games: args.verify_games,
+    };
+    let bar = if args.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::with_draw_target(Some(args.iterations), ProgressDrawTarget::stderr())
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} iterations {per_sec} eta {eta} θ: {msg}",
+        )
+        .expect("a valid template"),
+    );
+    let outcome = run_spsa(&settings, &args.out, args.threads, |record, s| {
+        let theta: Vec<String> = s
+            .params
+            .iter()
+            .zip(&record.theta)
+            .map(|(p, t)| format!("{}={t:.4}", p.name))
+            .collect();
+        bar.set_position(record.iteration);
+        bar.set_message(theta.join(" "));
+    })?;
+    bar.finish_and_clear();
+    let (games, seconds) = outcome.games_played;
+    let theta: Vec<String> = settings
+        .params
+        .iter()
+        .zip(&outcome.theta)
+        .map(|(p, t)| format!("{}={t:.4}", p.name))
+        .collect();
+    let mut text = format!(
+        "iterations={} games={games} games_per_s={:.1} theta: {}\ntuned: {}\n",
+        outcome.records.len(),
+        games as f64 / seconds.max(1e-9),
+        theta.join(" "),
+        outcome.tuned
+    );
+    if let Some(v) = outcome.verification {
+        let (w, d, l) = v.wdl;
+        text.push_str(&format!(
+            "verification: {} games, tuned W-D-L {w}-{d}-{l}, Elo {}\n",
+            v.games,
+            report::elo_text(v.elo)
+        ));
+    }
+    text.push_str(&format!(
+        "wrote {}\n",
+        args.out.join("summary.md").display()
+    ));
+    print(&text)
+}
+
+pub fn features(args: &FeaturesArgs) -> Result<()> {
+    use ringside_engine::registry::{GameVisitor, with_game};
+    use ringside_engine::{Features, Game, MAX_FEATURES, Player};
+    struct List<'a>(Option<&'a str>);
+    impl GameVisitor for List<'_> {
+        type Output = Result<String>;
+        fn visit<G: Game + Features>(self, start: G) -> Result<String> {
+            let mut text = String::new();
+            let values = match self.0 {
+                None => None,
+                Some(moves) => {
+                    let state = ringside_arena::position::play_moves(start.clone(), moves)?;
+                    let (mut a, mut b) = ([0.0; MAX_FEATURES], [0.0; MAX_FEATURES]);
+                    state.features(Player::ZERO, &mut a);
+                    state.features(Player::ONE, &mut b);
+                    text.push_str(&format!(
+                        "feature default_weight {} {}\n",
+                        state.player_name(Player::ZERO),
+                        state.player_name(Player::ONE)
+                    ));
+                    Some((a, b))
+                }
+            };
+            if values.is_none() {
+                text.push_str("feature default_weight\n");
+            }
+            for (i, f) in start.feature_set().iter().enumerate() {
+                match values {
+                    None => text.push_str(&format!("{} {}\n", f.name, f.default_weight)),
+                    Some((a, b)) => text.push_str(&format!(
+                        "{} {} {} {}\n",
+                        f.name, f.default_weight, a[i], b[i]
+                    )),
+                }
+            }
+            Ok(text)
+        }
+    }
+    let text = with_game(&args.game, List(args.moves.as_deref()))??;
+    print(&text)
 }

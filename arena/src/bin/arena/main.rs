@@ -39,6 +39,9 @@ fn main() -> ExitCode {
         Command::Summary(args) => commands::summary(&args),
         Command::Merge(args) => commands::merge(&args),
         Command::Think(args) => commands::think(&args),
+        Command::Tune(cli::TuneCommand::Texel(args)) => commands::tune_texel(&args),
+        Command::Tune(cli::TuneCommand::Spsa(args)) => commands::tune_spsa(&args),
+        Command::Features(args) => commands::features(&args),
         Command::Games => output::print(&cli::games_text()),
         Command::Agents => output::print(&cli::agents_text()),
     };

@@ -1,0 +1,8 @@
+//! Tuning agents: Texel's method on recorded positions ([`texel`]) and SPSA on games
+//! ([`spsa`]), with their records and figures ([`plot`]).
+
+pub mod plot;
+pub mod spsa;
+pub mod spsa_run;
+pub mod texel;
+pub mod texel_run;

@@ -1,0 +1,533 @@
+//! Texel tuning: fit an evaluation's weights so that `σ(K · eval)` predicts games' results.
+//!
+//! As in Ethereal's tuner and GediminasMasaitis/texel-tuner, every kept position `i` of a
+//! finished game carries its label `yᵢ` (1 if the first-listed colour, `Player::ZERO`, won the
+//! game, ½ for a draw, 0 for a loss) and the differences of the game's features,
+//! `dᵢⱼ = fⱼ(ZERO) − fⱼ(ONE)`; the evaluation is `sᵢ = Σⱼ wⱼ dᵢⱼ` in material units and the
+//! prediction `pᵢ = σ(K sᵢ)` with the logistic `σ(x) = 1 / (1 + e^(−x))`.
+//!
+//! 1. **K** minimises the mean squared error `E(K) = (1/n) Σ (pᵢ − yᵢ)²` with the starting
+//!    weights (golden-section search after bracketing), so the weights keep their material
+//!    scale: a stone stays worth about 1.
+//! 2. **The weights** then minimise `E(w) + λ ‖w‖²` by Levenberg–Marquardt (Gauss–Newton with
+//!    Marquardt's damping): with `rᵢ = pᵢ − yᵢ` and `gᵢ = K pᵢ (1 − pᵢ) dᵢ`, the gradient is
+//!    `(2/n) Σ rᵢ gᵢ + 2λw` and the Gauss–Newton matrix `H = (2/n) Σ gᵢ gᵢᵀ + 2λI`; a step
+//!    solves `(H + μ diag(H)) δ = −∇`. A step is kept only if the objective falls, else `μ` grows
+//!    fourfold and the step is solved again; a kept step divides `μ` by three. So the training
+//!    objective never increases from one iteration to the next (the property the tests check).
+//!
+//! A game has at most [`MAX_FEATURES`] features, so each iteration is one pass over the
+//! positions (in parallel, in fixed chunks so that sums do not depend on the thread count) and
+//! a solve of a small system. Positions are extracted once into memory; games are never
+//! replayed during the fit.
+
+use std::path::PathBuf;
+
+use rand::RngExt;
+use rayon::prelude::*;
+use ringside_engine::registry::{GameVisitor, with_game};
+use ringside_engine::{Features, Game, MAX_FEATURES, Player, seeded_rng};
+
+use crate::error::{Error, Result};
+use crate::games_csv::read_games;
+use crate::row::{GameRow, Winner};
+use crate::sidecar::read_sidecar;
+use crate::validate::pair_start;
+
+/// Positions per chunk of the parallel sums (fixed, so results do not depend on threads).
+const CHUNK: usize = 16_384;
+
+/// Which positions of each game are kept.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PositionFilter {
+    /// Skip the positions before this ply (0 keeps the start).
+    pub skip_plies: u32,
+    /// Keep at most this many positions a game, drawn from the game's seed (all if `None`).
+    pub per_game: Option<u32>,
+    /// Drop the positions within this many plies of the game's end (already decided).
+    pub drop_decided: u32,
+    /// The share of games (not positions) held out for validation, from 0 to below 1.
+    pub validation_share: f64,
+    /// The seed of the sampling and of the split.
+    pub seed: u64,
+}
+
+impl Default for PositionFilter {
+    fn default() -> Self {
+        PositionFilter {
+            skip_plies: 0,
+            per_game: None,
+            drop_decided: 0,
+            validation_share: 0.2,
+            seed: 1,
+        }
+    }
+}
+
+/// Labelled positions: feature differences and results, in flat arrays.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Positions {
+    /// Features a position.
+    pub width: usize,
+    /// `width` feature differences a position, position after position.
+    pub diffs: Vec<f32>,
+    /// The result for `Player::ZERO`: 1, 0.5 or 0.
+    pub labels: Vec<f32>,
+}
+
+impl Positions {
+    /// Empty positions of `width` features.
+    #[must_use]
+    pub fn new(width: usize) -> Positions {
+        Positions {
+            width,
+            ..Positions::default()
+        }
+    }
+
+    /// The number of positions.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.labels.len()
+    }
+
+    /// Whether there are none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.labels.is_empty()
+    }
+
+    /// Adds one position.
+    pub fn push(&mut self, diffs: &[f64], label: f64) {
+        debug_assert_eq!(diffs.len(), self.width);
+        self.diffs.extend(diffs.iter().map(|&d| d as f32));
+        self.labels.push(label as f32);
+    }
+
+    fn chunks(&self) -> impl IndexedParallelIterator<Item = (&[f32], &[f32])> {
+        self.diffs
+            .par_chunks(CHUNK * self.width.max(1))
+            .zip(self.labels.par_chunks(CHUNK))
+    }
+}
+
+/// The positions of some games CSVs, split for training and validation.
+#[derive(Debug, Clone)]
+pub struct Extracted {
+    /// The game's registry name (all files are of this game).
+    pub game: &'static str,
+    /// The game spec of the first file, to build evaluations from.
+    pub spec: String,
+    /// The feature names, in the game's order.
+    pub names: Vec<&'static str>,
+    /// Games read, and games used (faulted games are left out).
+    pub games: (usize, usize),
+    /// Positions of the training games.
+    pub train: Positions,
+    /// Positions of the validation games.
+    pub validation: Positions,
+}
+
+/// Reads the games CSVs (each checked against its sidecar, every game replayed) and keeps the
+/// positions `filter` selects. Games an agent lost by a fault are left out; games stopped by
+/// the ply cap count as the draws the arena scores them as. All files must be of one game.
+pub fn extract(files: &[PathBuf], filter: &PositionFilter) -> Result<Extracted> {
+    if !(0.0..1.0).contains(&filter.validation_share) {
+        return Err(Error::setting(format!(
+            "the validation share must be from 0 to below 1, not {}",
+            filter.validation_share
+        )));
+    }
+    let first = files
+        .first()
+        .ok_or_else(|| Error::setting("give at least one games CSV"))?;
+    let (plan, _) = read_sidecar(first)?;
+    struct Visit<'a> {
+        files: &'a [PathBuf],
+        filter: &'a PositionFilter,
+        spec: String,
+    }
+    impl GameVisitor for Visit<'_> {
+        type Output = Result<Extracted>;
+        fn visit<G: Game + Features>(self, start: G) -> Result<Extracted> {
+            let names: Vec<&'static str> = start.feature_names().collect();
+            let mut out = Extracted {
+                game: start.name(),
+                spec: self.spec,
+                names,
+                games: (0, 0),
+                train: Positions::new(start.feature_set().len()),
+                validation: Positions::new(start.feature_set().len()),
+            };
+            for file in self.files {
+                let (plan, _) = read_sidecar(file)?;
+                let game = with_game(&plan.game, Name)?;
+                if game != start.name() {
+                    return Err(Error::setting(format!(
+                        "{}: a run of {game}, not {}",
+                        file.display(),
+                        start.name()
+                    )));
+                }
+                let rows = read_games(file, &plan)?.rows;
+                let starts = with_game(&plan.game, Start::<G>(std::marker::PhantomData))??;
+                let per_game: Vec<(bool, Positions)> = rows
+                    .par_iter()
+                    .filter(|row| !row.reason.is_fault())
+                    .map(|row| game_positions(&starts, row, self.filter))
+                    .collect();
+                out.games.0 += rows.len();
+                out.games.1 += per_game.len();
+                for (validation, positions) in per_game {
+                    let into = if validation {
+                        &mut out.validation
+                    } else {
+                        &mut out.train
+                    };
+                    into.diffs.extend_from_slice(&positions.diffs);
+                    into.labels.extend_from_slice(&positions.labels);
+                }
+            }
+            if out.train.is_empty() {
+                return Err(Error::setting(format!(
+                    "no training positions in {} game(s): check --skip-plies, --drop-decided and --validation",
+                    out.games.1
+                )));
+            }
+            Ok(out)
+        }
+    }
+    with_game(
+        &plan.game,
+        Visit {
+            files,
+            filter,
+            spec: plan.game.clone(),
+        },
+    )?
+}
+
+/// The registry name of a game spec.
+struct Name;
+
+impl GameVisitor for Name {
+    type Output = &'static str;
+    fn visit<G: Game + Features>(self, start: G) -> &'static str {
+        start.name()
+    }
+}
+
+/// The start of a game spec, as the type `G` when the spec is of that game.
+struct Start<G>(std::marker::PhantomData<G>);
+
+impl<G: Game + Features> GameVisitor for Start<G> {
+    type Output = Result<G>;
+    fn visit<H: Game + Features>(self, start: H) -> Result<G> {
+        (&start as &dyn std::any::Any)
+            .downcast_ref::<G>()
+            .cloned()
+            .ok_or_else(|| Error::setting("files of one game have different kinds of start"))
+    }
+}
+
+/// Whether game `row` goes to validation, and its kept positions.
+fn game_positions<G: Game + Features>(
+    start: &G,
+    row: &GameRow,
+    filter: &PositionFilter,
+) -> (bool, Positions) {
+    let width = start.feature_set().len();
+    let mut rng = seeded_rng(filter.seed, row.id);
+    let validation = rng.random::<f64>() < filter.validation_share;
+    let (mut state, _, first) = pair_start(start, row.seed);
+    let winner = match row.winner {
+        Winner::First => Some(first),
+        Winner::Second => Some(first.other()),
+        Winner::Draw => None,
+    };
+    let zero_points = match winner {
+        None => 0.5,
+        Some(p) if p == Player::ZERO => 1.0,
+        Some(_) => 0.0,
+    };
+    let last = row.plies.saturating_sub(filter.drop_decided);
+    let candidates: Vec<u32> = (filter.skip_plies..last).collect();
+    let keep: Vec<u32> = match filter.per_game {
+        Some(n) if (n as usize) < candidates.len() => {
+            let mut chosen = candidates;
+            // A partial Fisher–Yates shuffle: the first n of a uniform permutation.
+            for i in 0..n as usize {
+                let j = rng.random_range(i..chosen.len());
+                chosen.swap(i, j);
+            }
+            chosen.truncate(n as usize);
+            chosen.sort_unstable();
+            chosen
+        }
+        _ => candidates,
+    };
+    let mut positions = Positions::new(width);
+    let (mut mine, mut theirs) = ([0.0; MAX_FEATURES], [0.0; MAX_FEATURES]);
+    let mut wanted = keep.iter().peekable();
+    let mut diffs = [0.0; MAX_FEATURES];
+    for (ply, text) in row.moves.split_whitespace().enumerate() {
+        if wanted.peek().is_some_and(|&&p| p == ply as u32) {
+            wanted.next();
+            state.features(Player::ZERO, &mut mine);
+            state.features(Player::ONE, &mut theirs);
+            for j in 0..width {
+                diffs[j] = mine[j] - theirs[j];
+            }
+            positions.push(&diffs[..width], zero_points);
+        }
+        if wanted.peek().is_none() {
+            break;
+        }
+        let mv = state
+            .parse_move(text)
+            .expect("read_games replayed every move");
+        state.play_unchecked(mv);
+    }
+    (validation, positions)
+}
+
+/// The logistic function.
+#[inline]
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The mean squared error of `σ(K · w·d)` against the labels.
+#[must_use]
+pub fn loss(positions: &Positions, weights: &[f64], k: f64) -> f64 {
+    if positions.is_empty() {
+        return f64::NAN;
+    }
+    let sums: Vec<f64> = positions
+        .chunks()
+        .map(|(diffs, labels)| {
+            let mut sum = 0.0;
+            for (d, &y) in diffs.chunks_exact(positions.width).zip(labels) {
+                let s: f64 = d.iter().zip(weights).map(|(&d, w)| f64::from(d) * w).sum();
+                let r = sigmoid(k * s) - f64::from(y);
+                sum += r * r;
+            }
+            sum
+        })
+        .collect();
+    sums.iter().sum::<f64>() / positions.len() as f64
+}
+
+/// The K that minimises the mean squared error with `weights` (bracketed by doubling from 1,
+/// then golden-section search to a relative width of 1e-6).
+pub fn fit_k(positions: &Positions, weights: &[f64]) -> Result<f64> {
+    if loss(positions, weights, 1.0) == loss(positions, weights, 2.0) {
+        return Err(Error::setting(
+            "the starting evaluation is zero on every position: K cannot be fitted (start from eval=material or a weights file)",
+        ));
+    }
+    let mut hi = 1.0;
+    while hi < 1e6 && loss(positions, weights, 2.0 * hi) < loss(positions, weights, hi) {
+        hi *= 2.0;
+    }
+    let (mut a, mut b) = (0.0, 2.0 * hi);
+    let phi = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut c, mut d) = (b - phi * (b - a), a + phi * (b - a));
+    let (mut fc, mut fd) = (loss(positions, weights, c), loss(positions, weights, d));
+    while b - a > 1e-6 * b.max(1e-9) {
+        if fc < fd {
+            b = d;
+            d = c;
+            fd = fc;
+            c = b - phi * (b - a);
+            fc = loss(positions, weights, c);
+        } else {
+            a = c;
+            c = d;
+            fc = fd;
+            d = a + phi * (b - a);
+            fd = loss(positions, weights, d);
+        }
+    }
+    Ok((a + b) / 2.0)
+}
+
+/// Settings of the weight fit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FitOptions {
+    /// Most Levenberg–Marquardt iterations.
+    pub iterations: u32,
+    /// The L2 penalty λ on the weights (0: none).
+    pub l2: f64,
+    /// Stop when an iteration lowers the objective by less than this share of it.
+    pub tolerance: f64,
+}
+
+impl Default for FitOptions {
+    fn default() -> Self {
+        FitOptions {
+            iterations: 100,
+            l2: 0.0,
+            tolerance: 1e-10,
+        }
+    }
+}
+
+/// One iteration of the fit, as `tune.csv` records it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FitStep {
+    /// 0 for the starting weights, then each kept step.
+    pub iteration: u32,
+    /// Mean squared error on the training positions.
+    pub train_loss: f64,
+    /// Mean squared error on the validation positions (NaN if there are none).
+    pub validation_loss: f64,
+    /// Marquardt's damping μ after the step.
+    pub damping: f64,
+    /// The weights after the step.
+    pub weights: Vec<f64>,
+}
+
+/// Gradient and Gauss–Newton matrix of the mean squared error (without the penalty).
+fn gradient_and_matrix(positions: &Positions, weights: &[f64], k: f64) -> (Vec<f64>, Vec<f64>) {
+    let m = positions.width;
+    let parts: Vec<(Vec<f64>, Vec<f64>)> = positions
+        .chunks()
+        .map(|(diffs, labels)| {
+            let (mut g, mut h) = (vec![0.0; m], vec![0.0; m * m]);
+            let mut d64 = [0.0; MAX_FEATURES];
+            for (d, &y) in diffs.chunks_exact(m).zip(labels) {
+                for (x, &v) in d64.iter_mut().zip(d) {
+                    *x = f64::from(v);
+                }
+                let s: f64 = d64[..m].iter().zip(weights).map(|(d, w)| d * w).sum();
+                let p = sigmoid(k * s);
+                let r = p - f64::from(y);
+                let slope = k * p * (1.0 - p);
+                for a in 0..m {
+                    let ga = slope * d64[a];
+                    g[a] += r * ga;
+                    for b in a..m {
+                        h[a * m + b] += ga * slope * d64[b];
+                    }
+                }
+            }
+            (g, h)
+        })
+        .collect();
+    let n = positions.len() as f64;
+    let (mut g, mut h) = (vec![0.0; m], vec![0.0; m * m]);
+    for (pg, ph) in parts {
+        for (a, b) in g.iter_mut().zip(pg) {
+            *a += b;
+        }
+        for (a, b) in h.iter_mut().zip(ph) {
+            *a += b;
+        }
+    }
+    for a in 0..m {
+        g[a] *= 2.0 / n;
+        for b in a..m {
+            h[a * m + b] *= 2.0 / n;
+            h[b * m + a] = h[a * m + b];
+        }
+    }
+    (g, h)
+}
+
+/// Solves `a x = b` for a small dense system (Gaussian elimination with partial pivoting);
+/// `None` if it is singular.
+fn solve(mut a: Vec<f64>, mut b: Vec<f64>) -> Option<Vec<f64>> {
+    let m = b.len();
+    for col in 0..m {
+        let pivot =
+            (col..m).max_by(|&i, &j| a[i * m + col].abs().total_cmp(&a[j * m + col].abs()))?;
+        if a[pivot * m + col].abs() < 1e-300 {
+            return None;
+        }
+        for k in 0..m {
+            a.swap(col * m + k, pivot * m + k);
+        }
+        b.swap(col, pivot);
+        for row in col + 1..m {
+            let f = a[row * m + col] / a[col * m + col];
+            for k in col..m {
+                a[row * m + k] -= f * a[col * m + k];
+            }
+            b[row] -= f * b[col];
+        }
+    }
+    let mut x = vec![0.0; m];
+    for row in (0..m).rev() {
+        let s: f64 = (row + 1..m).map(|k| a[row * m + k] * x[k]).sum();
+        x[row] = (b[row] - s) / a[row * m + row];
+    }
+    x.iter().all(|v| v.is_finite()).then_some(x)
+}
+
+/// Fits the weights from `start` with K fixed; returns every kept step, the start first. The
+/// training objective (`loss + λ‖w‖²`) never increases from one step to the next.
+#[must_use]
+pub fn fit(
+    train: &Positions,
+    validation: &Positions,
+    start: &[f64],
+    k: f64,
+    options: &FitOptions,
+    mut on_step: impl FnMut(&FitStep),
+) -> Vec<FitStep> {
+    let penalty = |w: &[f64]| options.l2 * w.iter().map(|x| x * x).sum::<f64>();
+    let objective = |w: &[f64]| loss(train, w, k) + penalty(w);
+    let mut weights = start.to_vec();
+    let mut current = objective(&weights);
+    let mut damping = 1e-3;
+    let step = |iteration, weights: &[f64], damping| FitStep {
+        iteration,
+        train_loss: loss(train, weights, k),
+        validation_loss: loss(validation, weights, k),
+        damping,
+        weights: weights.to_vec(),
+    };
+    let first = step(0, &weights, damping);
+    on_step(&first);
+    let mut steps = vec![first];
+    for iteration in 1..=options.iterations {
+        let (mut g, mut h) = gradient_and_matrix(train, &weights, k);
+        let m = weights.len();
+        for a in 0..m {
+            g[a] += 2.0 * options.l2 * weights[a];
+            h[a * m + a] += 2.0 * options.l2;
+        }
+        let mut improved = None;
+        for _ in 0..40 {
+            let mut damped = h.clone();
+            for a in 0..m {
+                damped[a * m + a] += damping * (h[a * m + a] + 1e-12);
+            }
+            let rhs: Vec<f64> = g.iter().map(|x| -x).collect();
+            if let Some(delta) = solve(damped, rhs) {
+                let trial: Vec<f64> = weights.iter().zip(&delta).map(|(w, d)| w + d).collect();
+                let value = objective(&trial);
+                if value < current {
+                    improved = Some((trial, value));
+                    damping = (damping / 3.0).max(1e-12);
+                    break;
+                }
+            }
+            damping *= 4.0;
+        }
+        let Some((trial, value)) = improved else {
+            break;
+        };
+        let gain = current - value;
+        weights = trial;
+        current = value;
+        let s = step(iteration, &weights, damping);
+        on_step(&s);
+        steps.push(s);
+        if gain < options.tolerance * current {
+            break;
+        }
+    }
+    steps
+}

@@ -1,0 +1,225 @@
+//! `arena tune texel`: extract, fit, and write the weights, the record, the summary and the
+//! plot into one folder.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use ringside_agents::{EvalSpec, Evaluator};
+use ringside_engine::registry::{GameVisitor, with_game};
+use ringside_engine::{Features, Game};
+
+use super::plot::{Labels, Series, write_line_plot};
+use super::texel::{FitOptions, FitStep, PositionFilter, extract, fit, fit_k};
+use crate::durable::{write_atomically, write_with};
+use crate::error::{Error, Result};
+
+/// Everything a Texel run needs.
+#[derive(Debug, Clone)]
+pub struct TexelRun {
+    /// The games CSVs (each with its sidecar).
+    pub files: Vec<PathBuf>,
+    /// Which positions to keep, and the split.
+    pub filter: PositionFilter,
+    /// The evaluation to start from.
+    pub eval: EvalSpec,
+    /// The fit's settings.
+    pub fit: FitOptions,
+    /// The folder for `weights.json`, `tune.csv`, `summary.md` and `losses.svg`.
+    pub out: PathBuf,
+}
+
+/// What a Texel run found.
+#[derive(Debug, Clone)]
+pub struct TexelOutcome {
+    /// The feature names.
+    pub names: Vec<&'static str>,
+    /// The fitted K.
+    pub k: f64,
+    /// The fit's steps, the start first.
+    pub steps: Vec<FitStep>,
+    /// Training and validation positions.
+    pub positions: (usize, usize),
+    /// Seconds spent extracting and fitting.
+    pub seconds: (f64, f64),
+}
+
+impl TexelOutcome {
+    /// The tuned weights by feature name.
+    #[must_use]
+    pub fn weights(&self) -> BTreeMap<String, f64> {
+        let last = self.steps.last().expect("a fit has its start");
+        self.names
+            .iter()
+            .zip(&last.weights)
+            .map(|(n, w)| ((*n).to_string(), *w))
+            .collect()
+    }
+}
+
+/// The starting weights `eval` gives the game of `spec`.
+fn start_weights(spec: &str, eval: &EvalSpec) -> Result<Vec<f64>> {
+    struct Weights<'a>(&'a EvalSpec);
+    impl GameVisitor for Weights<'_> {
+        type Output = Result<Vec<f64>>;
+        fn visit<G: Game + Features>(self, start: G) -> Result<Vec<f64>> {
+            Evaluator::new(self.0, &start)
+                .map(|e| e.weights().to_vec())
+                .map_err(|e| Error::setting(e.reason))
+        }
+    }
+    with_game(spec, Weights(eval))?
+}
+
+/// Runs Texel tuning and writes its four files; `progress` hears each step.
+pub fn run_texel(run: &TexelRun, mut progress: impl FnMut(&FitStep)) -> Result<TexelOutcome> {
+    if run.out.is_file() {
+        return Err(Error::setting(format!(
+            "--out {} is a file; give a folder",
+            run.out.display()
+        )));
+    }
+    let clock = Instant::now();
+    let data = extract(&run.files, &run.filter)?;
+    let start = start_weights(&data.spec, &run.eval)?;
+    let extracted = clock.elapsed().as_secs_f64();
+    let clock = Instant::now();
+    let k = fit_k(&data.train, &start)?;
+    let steps = fit(
+        &data.train,
+        &data.validation,
+        &start,
+        k,
+        &run.fit,
+        &mut progress,
+    );
+    let fitted = clock.elapsed().as_secs_f64();
+    let outcome = TexelOutcome {
+        names: data.names.clone(),
+        k,
+        steps,
+        positions: (data.train.len(), data.validation.len()),
+        seconds: (extracted, fitted),
+    };
+    std::fs::create_dir_all(&run.out).map_err(|e| Error::io("create", &run.out, &e))?;
+    let json = serde_json::to_string_pretty(&outcome.weights()).expect("weights serialise");
+    write_atomically(
+        &run.out.join("weights.json"),
+        format!("{json}\n").as_bytes(),
+    )?;
+    write_tune_csv(&run.out.join("tune.csv"), &outcome)?;
+    let series = vec![
+        Series {
+            name: "training".into(),
+            points: outcome
+                .steps
+                .iter()
+                .map(|s| (f64::from(s.iteration), s.train_loss))
+                .collect(),
+        },
+        Series {
+            name: "validation".into(),
+            points: outcome
+                .steps
+                .iter()
+                .map(|s| (f64::from(s.iteration), s.validation_loss))
+                .collect(),
+        },
+    ];
+    write_line_plot(
+        &run.out.join("losses.svg"),
+        Labels {
+            title: &format!("Texel tuning of {}: mean squared error", data.game),
+            x: "iteration (Levenberg–Marquardt step)",
+            y: "mean squared error of σ(K·eval) against the result",
+        },
+        &series,
+    )?;
+    let summary = summary_markdown(run, data.game, data.games, &outcome);
+    write_atomically(&run.out.join("summary.md"), summary.as_bytes())?;
+    Ok(outcome)
+}
+
+fn write_tune_csv(path: &Path, outcome: &TexelOutcome) -> Result<()> {
+    write_with(path, |file| {
+        use std::io::Write;
+        let mut header = "iteration,train_loss,validation_loss,k,damping".to_string();
+        for n in &outcome.names {
+            header.push_str(&format!(",w.{n}"));
+        }
+        writeln!(file, "{header}")?;
+        for s in &outcome.steps {
+            let mut line = format!(
+                "{},{:?},{:?},{:?},{:?}",
+                s.iteration, s.train_loss, s.validation_loss, outcome.k, s.damping
+            );
+            for w in &s.weights {
+                line.push_str(&format!(",{w:?}"));
+            }
+            writeln!(file, "{line}")?;
+        }
+        Ok(())
+    })
+}
+
+fn summary_markdown(run: &TexelRun, game: &str, games: (usize, usize), o: &TexelOutcome) -> String {
+    let first = &o.steps[0];
+    let last = o.steps.last().expect("a fit has its start");
+    let mut md = String::new();
+    let _ = writeln!(md, "# Texel tuning of {game}\n");
+    let files: Vec<String> = run
+        .files
+        .iter()
+        .map(|f| format!("`{}`", f.display()))
+        .collect();
+    let f = &run.filter;
+    let _ = writeln!(
+        md,
+        "Positions from {} ({} games read, {} used; games lost by a fault are left out). Kept: plies from {}, {}, {} dropped before each game's end; {:.0}% of games held out for validation (seed {}). Training positions: {}; validation positions: {}.\n",
+        files.join(", "),
+        games.0,
+        games.1,
+        f.skip_plies,
+        f.per_game.map_or("every position".to_string(), |n| format!(
+            "at most {n} a game"
+        )),
+        f.drop_decided,
+        100.0 * f.validation_share,
+        f.seed,
+        o.positions.0,
+        o.positions.1
+    );
+    let _ = writeln!(
+        md,
+        "Model: the result for the first-listed colour is predicted as σ(K · Σ wⱼ (fⱼ(first) − fⱼ(second))), σ the logistic function. K = {:.4}, fitted with the starting weights; then the weights by Levenberg–Marquardt (L2 penalty λ = {}), {} kept steps. Extraction took {:.1} s, the fit {:.1} s.\n",
+        o.k,
+        run.fit.l2,
+        o.steps.len() - 1,
+        o.seconds.0,
+        o.seconds.1
+    );
+    let _ = writeln!(md, "| feature | start | tuned |\n|---|---|---|");
+    for (i, n) in o.names.iter().enumerate() {
+        let _ = writeln!(
+            md,
+            "| `{n}` | {:.4} | {:.4} |",
+            first.weights[i], last.weights[i]
+        );
+    }
+    let _ = writeln!(
+        md,
+        "\n| mean squared error | start | tuned |\n|---|---|---|\n| training | {:.6} | {:.6} |\n| validation | {:.6} | {:.6} |\n",
+        first.train_loss, last.train_loss, first.validation_loss, last.validation_loss
+    );
+    let verdict = if last.validation_loss < first.validation_loss {
+        "The tuned weights predict the held-out games' results better than the start."
+    } else {
+        "The tuned weights do **not** predict the held-out games better than the start: the fit learned nothing that carries over."
+    };
+    let _ = writeln!(
+        md,
+        "{verdict} A lower error is not yet a stronger player: check with a match (`alphabeta:weights=weights.json` against the start).\n\n![Losses](losses.svg)\n\nFiles: `weights.json` (load with `weights=FILE`), `tune.csv` (every step), `losses.svg`."
+    );
+    md
+}

@@ -1,0 +1,392 @@
+//! Tuning (issue 11): Texel recovers planted weights and never raises its training loss; SPSA
+//! converges on a synthetic objective, runs on real games, and resumes exactly; bad input is
+//! one line and exit code 2.
+
+mod common;
+
+use common::{arena, ok, path, refused, scratch, text};
+use rand::RngExt;
+use ringside_arena::tune::spsa::{Param, Spsa};
+use ringside_arena::tune::texel::{FitOptions, Positions, fit, fit_k, loss};
+use ringside_engine::seeded_rng;
+
+/// Positions whose labels are drawn from `σ(w·d)` (win or loss), features uniform in -5..=5.
+fn planted(weights: &[f64], n: usize, seed: u64) -> Positions {
+    let mut rng = seeded_rng(seed, 0);
+    let mut positions = Positions::new(weights.len());
+    let mut d = vec![0.0; weights.len()];
+    for _ in 0..n {
+        for x in &mut d {
+            *x = f64::from(rng.random_range(-5..=5i32));
+        }
+        let s: f64 = d.iter().zip(weights).map(|(a, b)| a * b).sum();
+        let p = 1.0 / (1.0 + (-s).exp());
+        let label = if rng.random::<f64>() < p { 1.0 } else { 0.0 };
+        positions.push(&d, label);
+    }
+    positions
+}
+
+const PLANTED: [f64; 3] = [1.0, 0.5, -0.3];
+
+#[test]
+fn texel_recovers_k_from_weights_at_half_scale() {
+    // The labels follow σ(1 · w*·d); starting from w*/2 the best K is 2.
+    let train = planted(&PLANTED, 200_000, 1);
+    let half: Vec<f64> = PLANTED.iter().map(|w| w / 2.0).collect();
+    let k = fit_k(&train, &half).unwrap();
+    assert!((k - 2.0).abs() < 0.06, "K = {k}, planted 2");
+}
+
+#[test]
+fn texel_recovers_planted_weights() {
+    // Start from material only (1, 0, 0): K is fitted there, then the weights; K·w must come
+    // back to the planted (1, 0.5, -0.3) within 0.05 each on 200,000 positions.
+    let train = planted(&PLANTED, 200_000, 2);
+    let validation = planted(&PLANTED, 50_000, 3);
+    let start = [1.0, 0.0, 0.0];
+    let k = fit_k(&train, &start).unwrap();
+    let steps = fit(
+        &train,
+        &validation,
+        &start,
+        k,
+        &FitOptions::default(),
+        |_| {},
+    );
+    let last = steps.last().unwrap();
+    for (got, want) in last.weights.iter().zip(PLANTED) {
+        assert!(
+            (k * got - want).abs() < 0.05,
+            "K·w = {:?}, planted {PLANTED:?}",
+            last.weights.iter().map(|w| k * w).collect::<Vec<_>>()
+        );
+    }
+    assert!(last.validation_loss < steps[0].validation_loss);
+    // The planted model itself is no better on held-out data than the fit, within noise.
+    let planted_loss = loss(&validation, &PLANTED, 1.0);
+    assert!((last.validation_loss - planted_loss).abs() < 1e-3);
+}
+
+#[test]
+fn texel_training_objective_never_increases() {
+    // Noisy labels (a third of them flipped) and an L2 penalty: every kept step lowers the
+    // penalised objective, so the sequence is non-increasing.
+    let mut train = planted(&[0.8, -0.4, 0.2, 0.1], 50_000, 4);
+    for (i, y) in train.labels.iter_mut().enumerate() {
+        if i % 3 == 0 {
+            *y = 1.0 - *y;
+        }
+    }
+    let options = FitOptions {
+        iterations: 50,
+        l2: 1e-3,
+        tolerance: 0.0,
+    };
+    let start = [1.0, 1.0, -1.0, 0.0];
+    let k = fit_k(&train, &start).unwrap();
+    let steps = fit(&train, &Positions::new(4), &start, k, &options, |_| {});
+    assert!(steps.len() > 2, "the fit made progress");
+    let objective = |w: &[f64], l: f64| l + 1e-3 * w.iter().map(|x| x * x).sum::<f64>();
+    for pair in steps.windows(2) {
+        let (a, b) = (
+            objective(&pair[0].weights, pair[0].train_loss),
+            objective(&pair[1].weights, pair[1].train_loss),
+        );
+        assert!(b <= a, "objective rose from {a} to {b}");
+    }
+    assert!(
+        steps.iter().all(|s| s.validation_loss.is_nan()),
+        "no validation data"
+    );
+}
+
+#[test]
+fn spsa_converges_on_a_noisy_quadratic() {
+    // Strength f(θ) = -0.1 · Σ (θ − θ*)², in Elo-like logits; θ+ beats θ− with probability
+    // σ(f(θ+) − f(θ−)). From (0, 0) SPSA must end within 0.6 of θ* = (3, -1).
+    let optimum = [3.0, -1.0];
+    let params = vec![
+        Param::parse("x,0,-10,10,0.5,0.02").unwrap(),
+        Param::parse("y,0,-10,10,0.5,0.02").unwrap(),
+    ];
+    let (iterations, pairs) = (3000, 4);
+    let mut spsa = Spsa::new(params, iterations * pairs, 7);
+    let strength = |t: &[f64]| {
+        -0.1 * t
+            .iter()
+            .zip(optimum)
+            .map(|(a, b)| (a - b).powi(2))
+            .sum::<f64>()
+    };
+    let mut games = seeded_rng(8, 0);
+    for _ in 0..iterations {
+        let probe = spsa.probe();
+        let p = 1.0 / (1.0 + (strength(&probe.minus) - strength(&probe.plus)).exp());
+        let mut result = 0.0;
+        for _ in 0..2 * pairs {
+            result += if games.random::<f64>() < p { 1.0 } else { -1.0 };
+        }
+        spsa.update(&probe, result, pairs);
+    }
+    for (got, want) in spsa.theta.iter().zip(optimum) {
+        assert!(
+            (got - want).abs() < 0.6,
+            "θ = {:?}, optimum {optimum:?}",
+            spsa.theta
+        );
+    }
+}
+
+#[test]
+fn spsa_gains_follow_fishtests_formulas() {
+    // N = 100 pairs, c_end = 2, r_end = 0.01: c = 2 · 100^0.101, a = 0.01 · 4 · (10 + 100)^0.602.
+    let p = Param::parse("c,1,0,5,2,0.01").unwrap();
+    let schedule = ringside_arena::tune::spsa::Schedule { total_pairs: 100 };
+    let first = schedule.gains(&p, 0);
+    let c = 2.0 * 100f64.powf(0.101);
+    let a = 0.04 * 110f64.powf(0.602);
+    assert!((first.c_k - c).abs() < 1e-12);
+    assert!((first.a_k - a / 11f64.powf(0.602)).abs() < 1e-12);
+    let last = schedule.gains(&p, 99);
+    assert!(
+        (last.c_k - 2.0).abs() < 1e-12,
+        "c at the last pair is c_end"
+    );
+    assert!(
+        (last.r_k() - 0.01).abs() < 1e-12,
+        "R at the last pair is r_end"
+    );
+}
+
+fn spsa_args<'a>(out: &'a str, iterations: &'a str) -> Vec<&'a str> {
+    vec![
+        "tune",
+        "spsa",
+        "--game",
+        "rin:size=6",
+        "--agent",
+        "mcts:iters=30",
+        "--param",
+        "c,1.4,0.1,4,0.3,0.05",
+        "--param",
+        "playout,20,4,40,4",
+        "--iterations",
+        iterations,
+        "--pairs",
+        "2",
+        "--seed",
+        "5",
+        "--verify-games",
+        "4",
+        "--threads",
+        "2",
+        "--quiet",
+        "--out",
+        out,
+    ]
+}
+
+#[test]
+fn spsa_runs_on_real_games_and_resumes_the_same_trajectory() {
+    let dir = scratch("spsa-resume");
+    let whole = dir.join("whole");
+    let out = ok(&spsa_args(path(&whole), "6"));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("iterations=6 games=24"), "{stdout}");
+    assert!(stdout.contains("verification: 4 games"), "{stdout}");
+    for file in [
+        "spsa.csv",
+        "summary.md",
+        "theta-c.svg",
+        "theta-playout.svg",
+        "verify.csv",
+    ] {
+        assert!(whole.join(file).exists(), "{file} written");
+    }
+    let full = std::fs::read_to_string(whole.join("spsa.csv")).unwrap();
+    assert_eq!(full.lines().count(), 7, "a header and six iterations");
+
+    // A killed run: three iterations done and the fourth torn mid-line.
+    let killed = dir.join("killed");
+    ok(&spsa_args(path(&killed), "6"));
+    let lines: Vec<&str> = full.lines().collect();
+    let torn = format!("{}\n{}", lines[..4].join("\n"), &lines[4][..10]);
+    std::fs::write(killed.join("spsa.csv"), torn).unwrap();
+    let resumed = ok(&spsa_args(path(&killed), "6"));
+    assert!(text(&resumed.stderr).contains("torn last line"));
+    assert_eq!(
+        std::fs::read_to_string(killed.join("spsa.csv")).unwrap(),
+        full,
+        "the resumed run repeats no iteration, loses none, and follows the same θ"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn spsa_refuses_a_changed_record_and_other_settings() {
+    let dir = scratch("spsa-other");
+    let out = dir.join("run");
+    ok(&spsa_args(path(&out), "2"));
+    let other = arena(&spsa_args(path(&out), "3"));
+    assert_eq!(other.status.code(), Some(2));
+    assert!(text(&other.stderr).contains("other settings"));
+    let csv = out.join("spsa.csv");
+    let changed = std::fs::read_to_string(&csv)
+        .unwrap()
+        .replacen(",1.4", ",1.5", 1);
+    std::fs::write(&csv, changed).unwrap();
+    let bad = arena(&spsa_args(path(&out), "2"));
+    assert_eq!(bad.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn tuning_bad_input_is_one_line_and_exit_2() {
+    let dir = scratch("tune-bad");
+    let base = |param: &'static str| {
+        vec![
+            "tune",
+            "spsa",
+            "--game",
+            "rin:size=6",
+            "--agent",
+            "mcts:iters=30",
+            "--param",
+            param,
+            "--out",
+        ]
+    };
+    let out = dir.join("s");
+    let mut args = base("cc,1,0,2,0.1");
+    args.push(path(&out));
+    refused(&args, "unknown key 'cc'");
+    let mut args = base("c,5,0,2,0.1");
+    args.push(path(&out));
+    refused(&args, "start 5 is outside [0, 2]");
+    let mut args = base("w.nest_distance,1,0,2,0.1");
+    args.push(path(&out));
+    refused(&args, "rin has no feature 'nest_distance'");
+    let mut args = base("c,1,0,2");
+    args.push(path(&out));
+    refused(&args, "expected name,start,min,max,c_end[,r_end]");
+
+    // Texel: a CSV of another game beside a Rin one, and a run with no positions left.
+    let rin = dir.join("rin.csv");
+    let life = dir.join("life.csv");
+    ok(&[
+        "match",
+        "--game",
+        "rin:size=6",
+        "--agents",
+        "random",
+        "random",
+        "--games",
+        "4",
+        "--out",
+        path(&rin),
+    ]);
+    ok(&[
+        "match",
+        "--game",
+        "life",
+        "--agents",
+        "random",
+        "random",
+        "--games",
+        "2",
+        "--ply-cap",
+        "40",
+        "--out",
+        path(&life),
+    ]);
+    let t = dir.join("t");
+    refused(
+        &["tune", "texel", path(&rin), path(&life), "--out", path(&t)],
+        "a run of life, not rin",
+    );
+    refused(
+        &[
+            "tune",
+            "texel",
+            path(&rin),
+            "--skip-plies",
+            "500",
+            "--out",
+            path(&t),
+        ],
+        "no training positions",
+    );
+    refused(
+        &[
+            "tune",
+            "texel",
+            path(&rin),
+            "--eval",
+            "clever",
+            "--out",
+            path(&t),
+        ],
+        "--eval must be",
+    );
+    refused(
+        &[
+            "tune",
+            "texel",
+            path(&dir.join("missing.csv")),
+            "--out",
+            path(&t),
+        ],
+        "missing.csv",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn texel_writes_weights_the_agents_load() {
+    let dir = scratch("texel-out");
+    let games = dir.join("g.csv");
+    ok(&[
+        "match",
+        "--game",
+        "rin:size=6",
+        "--agents",
+        "mcts:iters=40",
+        "random",
+        "--games",
+        "20",
+        "--out",
+        path(&games),
+    ]);
+    let out = dir.join("tuned");
+    let run = ok(&[
+        "tune",
+        "texel",
+        path(&games),
+        "--out",
+        path(&out),
+        "--validation",
+        "0.25",
+    ]);
+    assert!(text(&run.stdout).contains("positions="));
+    for file in ["weights.json", "tune.csv", "summary.md", "losses.svg"] {
+        assert!(out.join(file).exists(), "{file}");
+    }
+    let svg = std::fs::read_to_string(out.join("losses.svg")).unwrap();
+    assert!(svg.contains("Texel tuning of rin") && svg.contains("validation"));
+    let weights = out.join("weights.json");
+    let spec = format!("alphabeta:depth=1,weights={}", path(&weights));
+    ok(&[
+        "match",
+        "--game",
+        "rin:size=6",
+        "--agents",
+        &spec,
+        "random",
+        "--games",
+        "2",
+        "--out",
+        path(&dir.join("m.csv")),
+    ]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
