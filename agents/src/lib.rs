@@ -72,7 +72,7 @@ pub use alphabeta::AlphaBeta;
 pub use eval::Evaluator;
 pub use mcts::Mcts;
 pub use random::RandomAgent;
-pub use spec::{AgentSpec, Scoring, SpecError};
+pub use spec::{AgentSpec, EvalKind, EvalSpec, Scoring, SpecError, read_weights};
 
 /// What one decision cost.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
