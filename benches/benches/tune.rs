@@ -36,7 +36,14 @@ fn texel_fit(c: &mut Criterion) {
     group.bench_function("texel_fit_1m_positions_5_features", |b| {
         b.iter(|| {
             let k = fit_k(&train, &start).unwrap();
-            let steps = fit(&train, &validation, &start, k, &FitOptions::default(), |_| {});
+            let steps = fit(
+                &train,
+                &validation,
+                &start,
+                k,
+                &FitOptions::default(),
+                |_| {},
+            );
             std::hint::black_box(steps.len())
         });
     });
