@@ -169,46 +169,57 @@ impl Advance {
         f64::from(self.tokens[player.index()].count()) + self.captured(player) as f64 + bonus
     }
 
+    /// Whether `from` has an advance in direction `dir`: the cells at `dir` and `dir + 1` around
+    /// it (mutually adjacent) are both empty.
+    #[inline]
+    fn advance_at(grid: &HexGrid, empty: Bb256, from: usize, dir: usize) -> bool {
+        matches!(
+            (grid.step(from, dir), grid.step(from, (dir + 1) % 6)),
+            (Some(b), Some(c)) if empty.has(b) && empty.has(c)
+        )
+    }
+
+    /// Whether `me`'s token on `from` attacks in direction `dir`: the next cell holds `me`'s
+    /// token and the one after it an enemy token.
+    #[inline]
+    fn attack_at(&self, grid: &HexGrid, me: usize, from: usize, dir: usize) -> bool {
+        matches!(
+            grid.line3(from, dir),
+            Some([_, p2, p3]) if self.tokens[me].has(p2) && self.tokens[me ^ 1].has(p3)
+        )
+    }
+
+    /// The empty cells of the board.
+    fn empty(&self) -> Bb256 {
+        self.grid().all() & !(self.tokens[0] | self.tokens[1])
+    }
+
     /// Lists the advances and attacks of `me` into `out` (not cleared).
     fn list_active(&self, me: usize, out: &mut Vec<AdvanceMove>) {
-        let grid = self.grid();
-        let empty = grid.all() & !(self.tokens[0] | self.tokens[1]);
+        let (grid, empty) = (self.grid(), self.empty());
         for from in self.tokens[me].points() {
-            for dir in 0..6 {
-                if let (Some(b), Some(c)) = (grid.step(from, dir), grid.step(from, (dir + 1) % 6))
-                    && empty.has(b)
-                    && empty.has(c)
-                {
-                    out.push(AdvanceMove::Advance {
-                        from: from as u8,
-                        dir: dir as u8,
-                    });
-                }
+            for dir in (0..6).filter(|&dir| Self::advance_at(grid, empty, from, dir)) {
+                out.push(AdvanceMove::Advance {
+                    from: from as u8,
+                    dir: dir as u8,
+                });
             }
         }
         for from in self.tokens[me].points() {
-            for dir in 0..6 {
-                if let Some([_, p2, p3]) = grid.line3(from, dir)
-                    && self.tokens[me].has(p2)
-                    && self.tokens[me ^ 1].has(p3)
-                {
-                    out.push(AdvanceMove::Attack {
-                        from: from as u8,
-                        dir: dir as u8,
-                    });
-                }
+            for dir in (0..6).filter(|&dir| self.attack_at(grid, me, from, dir)) {
+                out.push(AdvanceMove::Attack {
+                    from: from as u8,
+                    dir: dir as u8,
+                });
             }
         }
     }
 
     fn has_active(&self, me: usize) -> bool {
-        let grid = self.grid();
-        let empty = grid.all() & !(self.tokens[0] | self.tokens[1]);
+        let (grid, empty) = (self.grid(), self.empty());
         self.tokens[me].points().any(|from| {
             (0..6).any(|dir| {
-                let advance = matches!((grid.step(from, dir), grid.step(from, (dir + 1) % 6)), (Some(b), Some(c)) if empty.has(b) && empty.has(c));
-                let attack = matches!(grid.line3(from, dir), Some([_, p2, p3]) if self.tokens[me].has(p2) && self.tokens[me ^ 1].has(p3));
-                advance || attack
+                Self::advance_at(grid, empty, from, dir) || self.attack_at(grid, me, from, dir)
             })
         })
     }
@@ -322,19 +333,18 @@ impl Game for Advance {
         let grid = self.grid();
         let me = self.to_move.index();
         let on_board = |c: u8| (c as usize) < grid.cells();
-        let empty = grid.all() & !(self.tokens[0] | self.tokens[1]);
         match mv {
             AdvanceMove::Advance { from, dir } => {
                 on_board(from)
                     && dir < 6
                     && self.tokens[me].has(from as usize)
-                    && matches!((grid.step(from as usize, dir as usize), grid.step(from as usize, (dir as usize + 1) % 6)), (Some(b), Some(c)) if empty.has(b) && empty.has(c))
+                    && Self::advance_at(grid, self.empty(), from as usize, dir as usize)
             }
             AdvanceMove::Attack { from, dir } => {
                 on_board(from)
                     && dir < 6
                     && self.tokens[me].has(from as usize)
-                    && matches!(grid.line3(from as usize, dir as usize), Some([_, p2, p3]) if self.tokens[me].has(p2) && self.tokens[me ^ 1].has(p3))
+                    && self.attack_at(grid, me, from as usize, dir as usize)
             }
             AdvanceMove::Sacrifice(c) => {
                 on_board(c) && self.tokens[me].has(c as usize) && self.sacrifice_allowed(me)
@@ -583,23 +593,12 @@ const FEATURES: [crate::Feature; 4] = [
 impl Advance {
     /// `me`'s advances and attacks available, counted as [`Advance::list_active`] lists them.
     fn active_counts(&self, me: usize) -> (u32, u32) {
-        let grid = self.grid();
-        let empty = grid.all() & !(self.tokens[0] | self.tokens[1]);
+        let (grid, empty) = (self.grid(), self.empty());
         let (mut advances, mut attacks) = (0, 0);
         for from in self.tokens[me].points() {
             for dir in 0..6 {
-                if let (Some(b), Some(c)) = (grid.step(from, dir), grid.step(from, (dir + 1) % 6))
-                    && empty.has(b)
-                    && empty.has(c)
-                {
-                    advances += 1;
-                }
-                if let Some([_, p2, p3]) = grid.line3(from, dir)
-                    && self.tokens[me].has(p2)
-                    && self.tokens[me ^ 1].has(p3)
-                {
-                    attacks += 1;
-                }
+                advances += u32::from(Self::advance_at(grid, empty, from, dir));
+                attacks += u32::from(self.attack_at(grid, me, from, dir));
             }
         }
         (advances, attacks)
