@@ -10,9 +10,31 @@
 //! pass is `pass`. Legal moves are listed growths first (by destination), then jumps (by source,
 //! then destination).
 
+use crate::Feature;
 use crate::bitboard::Bb256;
 use crate::error::ParseMoveError;
 use crate::hex::HexGrid;
+
+/// The features Hexxagon and Ikabegamá share (see [`Tokens::write_features`]), with the
+/// weights of `eval=rich`.
+pub const FEATURES: [Feature; 4] = [
+    Feature {
+        name: "material",
+        default_weight: 1.0,
+    },
+    Feature {
+        name: "growths",
+        default_weight: 0.1,
+    },
+    Feature {
+        name: "jumps",
+        default_weight: 0.02,
+    },
+    Feature {
+        name: "unflippable",
+        default_weight: 0.25,
+    },
+];
 
 /// A growth, a jump or a pass; cells are indices of the [`HexGrid`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -161,29 +161,9 @@ impl Game for Hexxagon {
     }
 }
 
-/// Hexxagon's features, with the weights of `eval=rich`.
-const FEATURES: [crate::Feature; 4] = [
-    crate::Feature {
-        name: "material",
-        default_weight: 1.0,
-    },
-    crate::Feature {
-        name: "growths",
-        default_weight: 0.1,
-    },
-    crate::Feature {
-        name: "jumps",
-        default_weight: 0.02,
-    },
-    crate::Feature {
-        name: "unflippable",
-        default_weight: 0.25,
-    },
-];
-
 impl crate::Features for Hexxagon {
     fn feature_set(&self) -> &'static [crate::Feature] {
-        &FEATURES
+        &crate::games::grow_jump::FEATURES
     }
 
     /// - `material`: the player's tokens.

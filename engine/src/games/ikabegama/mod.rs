@@ -6,7 +6,7 @@
 use crate::bitboard::Bb256;
 use crate::error::{GameSpecError, ParseMoveError, PositionError};
 use crate::game::{Game, Outcome, Player};
-use crate::games::grow_jump::{Board, GrowJump, Tokens};
+use crate::games::grow_jump::{self, Board, GrowJump, Tokens};
 use crate::hex::{self, HexGrid};
 
 /// The default board side (127 cells).
@@ -251,24 +251,12 @@ impl Game for Ikabegama {
     }
 }
 
-/// Ikabegamá's features, with the weights of `eval=rich`.
+/// Ikabegamá's features: Hexxagon's, then the nests'; with the weights of `eval=rich`.
 const FEATURES: [crate::Feature; 6] = [
-    crate::Feature {
-        name: "material",
-        default_weight: 1.0,
-    },
-    crate::Feature {
-        name: "growths",
-        default_weight: 0.1,
-    },
-    crate::Feature {
-        name: "jumps",
-        default_weight: 0.02,
-    },
-    crate::Feature {
-        name: "unflippable",
-        default_weight: 0.25,
-    },
+    grow_jump::FEATURES[0],
+    grow_jump::FEATURES[1],
+    grow_jump::FEATURES[2],
+    grow_jump::FEATURES[3],
     crate::Feature {
         name: "nest_distance",
         default_weight: 2.0,
