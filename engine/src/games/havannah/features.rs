@@ -112,17 +112,13 @@ impl Havannah {
     /// The fewest stones `me` still needs for a bridge (two corners joined), capped at `cap`.
     fn bridge_need(&self, me: u8, cap: u16) -> u16 {
         let g = self.geometry();
-        let corner_cell = |k: usize| {
-            (0..g.diameter * g.diameter)
-                .find(|&c| g.corner[c] == 1 << k)
-                .expect("a board has six corners")
-        };
         let mut dist = [FAR; MAX_CELLS];
         let mut best = cap;
         for k in 0..5 {
-            self.stones_needed(me, |c| g.corner[c] == 1 << k, &mut dist);
+            let corner = g.corner_cells[k] as usize;
+            self.stones_needed(me, |c| c == corner, &mut dist);
             for other in k + 1..6 {
-                best = best.min(dist[corner_cell(other)]);
+                best = best.min(dist[g.corner_cells[other] as usize]);
             }
         }
         best

@@ -36,6 +36,8 @@ struct Geometry {
     on_board: Vec<bool>,
     neighbours: Vec<[u16; 6]>,
     corner: Vec<u8>,
+    /// The cell of each corner, in the order of the `corner` bits.
+    corner_cells: [u16; 6],
     edge: Vec<u8>,
 }
 
@@ -58,6 +60,7 @@ fn geometry(base: usize) -> &'static Geometry {
             on_board: vec![false; d * d],
             neighbours: vec![[NONE; 6]; d * d],
             corner: vec![0; d * d],
+            corner_cells: [NONE; 6],
             edge: vec![0; d * d],
         };
         for y in 0..d as i32 {
@@ -74,10 +77,10 @@ fn geometry(base: usize) -> &'static Geometry {
                     }
                 }
                 let corners = [(0, 0), (m, 0), (e, m), (e, e), (m, e), (0, m)];
-                g.corner[i] = corners
-                    .iter()
-                    .position(|&c| c == (x, y))
-                    .map_or(0, |k| 1 << k);
+                if let Some(k) = corners.iter().position(|&c| c == (x, y)) {
+                    g.corner[i] = 1 << k;
+                    g.corner_cells[k] = i as u16;
+                }
                 let edges = [
                     y == 0 && x != 0 && x != m,
                     x - y == m && x != m && x != e,
