@@ -30,6 +30,7 @@ use ringside_engine::{Features, Game, MAX_FEATURES, Player, seeded_rng};
 
 use crate::error::{Error, Result};
 use crate::games_csv::read_games;
+use crate::plan::RunPlan;
 use crate::row::{GameRow, Winner};
 use crate::sidecar::read_sidecar;
 use crate::validate::pair_start;
@@ -138,14 +139,17 @@ pub fn extract(files: &[PathBuf], filter: &PositionFilter) -> Result<Extracted> 
             filter.validation_share
         )));
     }
-    let first = files
-        .first()
-        .ok_or_else(|| Error::setting("give at least one games CSV"))?;
-    let (plan, _) = read_sidecar(first)?;
+    if files.is_empty() {
+        return Err(Error::setting("give at least one games CSV"));
+    }
+    let plans = files
+        .iter()
+        .map(|file| read_sidecar(file).map(|(plan, _)| plan))
+        .collect::<Result<Vec<RunPlan>>>()?;
     struct Visit<'a> {
         files: &'a [PathBuf],
+        plans: &'a [RunPlan],
         filter: &'a PositionFilter,
-        spec: String,
     }
     impl GameVisitor for Visit<'_> {
         type Output = Result<Extracted>;
@@ -153,24 +157,23 @@ pub fn extract(files: &[PathBuf], filter: &PositionFilter) -> Result<Extracted> 
             let names: Vec<&'static str> = start.feature_names().collect();
             let mut out = Extracted {
                 game: start.name(),
-                spec: self.spec,
+                spec: self.plans[0].game.clone(),
                 names,
                 games: (0, 0),
                 train: Positions::new(start.feature_set().len()),
                 validation: Positions::new(start.feature_set().len()),
             };
-            for file in self.files {
-                let (plan, _) = read_sidecar(file)?;
-                let game = with_game(&plan.game, Name)?;
-                if game != start.name() {
-                    return Err(Error::setting(format!(
-                        "{}: a run of {game}, not {}",
-                        file.display(),
-                        start.name()
-                    )));
-                }
-                let rows = read_games(file, &plan)?.rows;
-                let starts = with_game(&plan.game, Start::<G>(std::marker::PhantomData))??;
+            for (file, plan) in self.files.iter().zip(self.plans) {
+                let starts = with_game(&plan.game, Start::<G>(std::marker::PhantomData))?.map_err(
+                    |game| {
+                        Error::setting(format!(
+                            "{}: a run of {game}, not {}",
+                            file.display(),
+                            start.name()
+                        ))
+                    },
+                )?;
+                let rows = read_games(file, plan)?.rows;
                 let per_game: Vec<(bool, Positions)> = rows
                     .par_iter()
                     .filter(|row| !row.reason.is_fault())
@@ -198,35 +201,26 @@ pub fn extract(files: &[PathBuf], filter: &PositionFilter) -> Result<Extracted> 
         }
     }
     with_game(
-        &plan.game,
+        &plans[0].game,
         Visit {
             files,
+            plans: &plans,
             filter,
-            spec: plan.game.clone(),
         },
     )?
 }
 
-/// The registry name of a game spec.
-struct Name;
-
-impl GameVisitor for Name {
-    type Output = &'static str;
-    fn visit<G: Game + Features>(self, start: G) -> &'static str {
-        start.name()
-    }
-}
-
-/// The start of a game spec, as the type `G` when the spec is of that game.
+/// The start of a game spec as the type `G`, or the registry name of the spec's game when it
+/// is another game.
 struct Start<G>(std::marker::PhantomData<G>);
 
 impl<G: Game + Features> GameVisitor for Start<G> {
-    type Output = Result<G>;
-    fn visit<H: Game + Features>(self, start: H) -> Result<G> {
+    type Output = std::result::Result<G, &'static str>;
+    fn visit<H: Game + Features>(self, start: H) -> Self::Output {
         (&start as &dyn std::any::Any)
             .downcast_ref::<G>()
             .cloned()
-            .ok_or_else(|| Error::setting("files of one game have different kinds of start"))
+            .ok_or(start.name())
     }
 }
 
@@ -477,18 +471,19 @@ pub fn fit(
     mut on_step: impl FnMut(&FitStep),
 ) -> Vec<FitStep> {
     let penalty = |w: &[f64]| options.l2 * w.iter().map(|x| x * x).sum::<f64>();
-    let objective = |w: &[f64]| loss(train, w, k) + penalty(w);
     let mut weights = start.to_vec();
-    let mut current = objective(&weights);
+    let mut train_loss = loss(train, &weights, k);
+    let mut current = train_loss + penalty(&weights);
     let mut damping = 1e-3;
-    let step = |iteration, weights: &[f64], damping| FitStep {
+    // The training loss is passed in: it was computed when the step was tried.
+    let step = |iteration, weights: &[f64], train_loss, damping| FitStep {
         iteration,
-        train_loss: loss(train, weights, k),
+        train_loss,
         validation_loss: loss(validation, weights, k),
         damping,
         weights: weights.to_vec(),
     };
-    let first = step(0, &weights, damping);
+    let first = step(0, &weights, train_loss, damping);
     on_step(&first);
     let mut steps = vec![first];
     for iteration in 1..=options.iterations {
@@ -507,22 +502,24 @@ pub fn fit(
             let rhs: Vec<f64> = g.iter().map(|x| -x).collect();
             if let Some(delta) = solve(damped, rhs) {
                 let trial: Vec<f64> = weights.iter().zip(&delta).map(|(w, d)| w + d).collect();
-                let value = objective(&trial);
+                let trial_loss = loss(train, &trial, k);
+                let value = trial_loss + penalty(&trial);
                 if value < current {
-                    improved = Some((trial, value));
+                    improved = Some((trial, trial_loss, value));
                     damping = (damping / 3.0).max(1e-12);
                     break;
                 }
             }
             damping *= 4.0;
         }
-        let Some((trial, value)) = improved else {
+        let Some((trial, trial_loss, value)) = improved else {
             break;
         };
         let gain = current - value;
         weights = trial;
+        train_loss = trial_loss;
         current = value;
-        let s = step(iteration, &weights, damping);
+        let s = step(iteration, &weights, train_loss, damping);
         on_step(&s);
         steps.push(s);
         if gain < options.tolerance * current {
