@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use rand::RngExt;
@@ -28,7 +28,7 @@ use crate::durable::write_atomically;
 use crate::error::{Error, ErrorKind, Result};
 use crate::plan::{RawAgent, RawPlan, RunPlan};
 use crate::report::elo_text;
-use crate::runner::{Observer, Silent, run_in_memory, run_to_csv};
+use crate::runner::{Silent, run_in_memory, run_to_csv};
 use crate::summary::pairings;
 
 /// The settings of an SPSA run (what `spsa.settings.json` records).
@@ -371,7 +371,7 @@ pub fn run_spsa(
     let start = settings.agent_at(&start_theta)?;
     let verification = if settings.verify_games > 0 {
         let plan = settings.plan(&tuned, &start, settings.verify_games, settings.seed)?;
-        let report = run_to_csv(&plan, &out.join("verify.csv"), threads, &mut NoProgress)?;
+        let report = run_to_csv(&plan, &out.join("verify.csv"), threads, &mut Silent)?;
         let summary = &pairings(&plan, &report.rows)[0];
         Some(Verification {
             games: summary.all.n(),
@@ -395,11 +395,6 @@ pub fn run_spsa(
     )?;
     Ok(outcome)
 }
-
-/// An observer for the verification match that says nothing.
-struct NoProgress;
-
-impl Observer for NoProgress {}
 
 fn append_line(file: &mut File, path: &Path, line: &str) -> Result<()> {
     let write = |file: &mut File| -> std::io::Result<()> {
@@ -502,10 +497,4 @@ fn summary_markdown(s: &SpsaSettings, o: &SpsaOutcome) -> String {
     }
     let _ = writeln!(md, "\nEvery iteration: `spsa.csv`.");
     md
-}
-
-/// The folder files of a run, for tests and tools.
-#[must_use]
-pub fn spsa_csv(out: &Path) -> PathBuf {
-    out.join("spsa.csv")
 }
