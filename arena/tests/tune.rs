@@ -244,8 +244,17 @@ fn spsa_refuses_a_changed_record_and_other_settings() {
 #[test]
 fn tuning_bad_input_is_one_line_and_exit_2() {
     let dir = scratch("tune-bad");
-    let base = |param: &'static str| {
-        vec![
+    let out = dir.join("s");
+    for (param, expected) in [
+        ("cc,1,0,2,0.1", "unknown key 'cc'"),
+        ("c,5,0,2,0.1", "start 5 is outside [0, 2]"),
+        (
+            "w.nest_distance,1,0,2,0.1",
+            "rin has no feature 'nest_distance'",
+        ),
+        ("c,1,0,2", "expected name,start,min,max,c_end[,r_end]"),
+    ] {
+        let args = [
             "tune",
             "spsa",
             "--game",
@@ -255,21 +264,10 @@ fn tuning_bad_input_is_one_line_and_exit_2() {
             "--param",
             param,
             "--out",
-        ]
-    };
-    let out = dir.join("s");
-    let mut args = base("cc,1,0,2,0.1");
-    args.push(path(&out));
-    refused(&args, "unknown key 'cc'");
-    let mut args = base("c,5,0,2,0.1");
-    args.push(path(&out));
-    refused(&args, "start 5 is outside [0, 2]");
-    let mut args = base("w.nest_distance,1,0,2,0.1");
-    args.push(path(&out));
-    refused(&args, "rin has no feature 'nest_distance'");
-    let mut args = base("c,1,0,2");
-    args.push(path(&out));
-    refused(&args, "expected name,start,min,max,c_end[,r_end]");
+            path(&out),
+        ];
+        refused(&args, expected);
+    }
 
     // Texel: a CSV of another game beside a Rin one, and a run with no positions left.
     let rin = dir.join("rin.csv");

@@ -529,33 +529,27 @@ pub fn features(args: &FeaturesArgs) -> Result<()> {
     impl GameVisitor for List<'_> {
         type Output = Result<String>;
         fn visit<G: Game + Features>(self, start: G) -> Result<String> {
-            let mut text = String::new();
-            let values = match self.0 {
-                None => None,
-                Some(moves) => {
-                    let state = ringside_arena::position::play_moves(start.clone(), moves)?;
-                    let (mut a, mut b) = ([0.0; MAX_FEATURES], [0.0; MAX_FEATURES]);
-                    state.features(Player::ZERO, &mut a);
-                    state.features(Player::ONE, &mut b);
-                    text.push_str(&format!(
-                        "feature default_weight {} {}\n",
-                        state.player_name(Player::ZERO),
-                        state.player_name(Player::ONE)
-                    ));
-                    Some((a, b))
-                }
-            };
-            if values.is_none() {
-                text.push_str("feature default_weight\n");
+            let mut text = "feature default_weight".to_string();
+            let mut values = None;
+            if let Some(moves) = self.0 {
+                let state = ringside_arena::position::play_moves(start.clone(), moves)?;
+                let (mut a, mut b) = ([0.0; MAX_FEATURES], [0.0; MAX_FEATURES]);
+                state.features(Player::ZERO, &mut a);
+                state.features(Player::ONE, &mut b);
+                text.push_str(&format!(
+                    " {} {}",
+                    state.player_name(Player::ZERO),
+                    state.player_name(Player::ONE)
+                ));
+                values = Some((a, b));
             }
+            text.push('\n');
             for (i, f) in start.feature_set().iter().enumerate() {
-                match values {
-                    None => text.push_str(&format!("{} {}\n", f.name, f.default_weight)),
-                    Some((a, b)) => text.push_str(&format!(
-                        "{} {} {} {}\n",
-                        f.name, f.default_weight, a[i], b[i]
-                    )),
+                text.push_str(&format!("{} {}", f.name, f.default_weight));
+                if let Some((a, b)) = values {
+                    text.push_str(&format!(" {} {}", a[i], b[i]));
                 }
+                text.push('\n');
             }
             Ok(text)
         }
