@@ -20,11 +20,15 @@
 //! second_wins = 46
 //! draws = 0
 //! ```
+//!
+//! A `[grid]` table makes the experiment a sweep: every cell of the grid is a run of every
+//! match (see [`crate::sweep`]). A sweep has no `[[published]]` tables.
 
 use serde::Deserialize;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::plan::{PlanBuilder, RunPlan};
+use crate::sweep::{Grid, Sweep};
 
 /// A published result to compare with: the first agent of a match, playing the first colour,
 /// against the second agent.
@@ -68,6 +72,7 @@ struct File {
     matches: Vec<MatchEntry>,
     #[serde(default)]
     published: Vec<Published>,
+    grid: Option<toml::Table>,
 }
 
 /// A checked experiment.
@@ -75,8 +80,10 @@ struct File {
 pub struct Experiment {
     /// Its name: the folder under `results/`.
     pub name: String,
-    /// The run's plan.
+    /// The run's plan; for a sweep, its first cell's.
     pub plan: RunPlan,
+    /// The grid's cells, for a sweep.
+    pub sweep: Option<Sweep>,
     /// Published figures to compare with.
     pub published: Vec<Published>,
 }
@@ -102,21 +109,15 @@ pub fn parse(text: &str, path: &std::path::Path) -> Result<Experiment> {
         let place = line.map_or(String::new(), |l| format!("line {l}: "));
         fail(format!("malformed: {place}{}", e.message()))
     })?;
-    let mut builder = PlanBuilder::new(&file.game)
-        .games(file.games)
-        .seed(file.seed)
-        .ply_cap(file.ply_cap)
-        .opening_plies(file.opening_plies);
-    match (&file.agents, file.matches.is_empty()) {
-        (Some(agents), true) if agents.len() >= 2 => {
-            builder = builder.tournament(agents, file.gauntlet.unwrap_or(false));
-        }
+    let agents: Vec<String> = match (&file.agents, file.matches.is_empty()) {
+        (Some(agents), true) if agents.len() >= 2 => agents.clone(),
         (None, false) => {
             if file.gauntlet.is_some() {
                 return Err(fail(
                     "`gauntlet` applies to `agents = [...]`, not to [[match]] entries".into(),
                 ));
             }
+            let mut flat = Vec::with_capacity(2 * file.matches.len());
             for (i, m) in file.matches.iter().enumerate() {
                 let [a, b] = m.agents.as_slice() else {
                     return Err(fail(format!(
@@ -124,16 +125,66 @@ pub fn parse(text: &str, path: &std::path::Path) -> Result<Experiment> {
                         m.agents.len()
                     )));
                 };
-                builder = builder.pairing(a, b);
+                flat.extend([a.clone(), b.clone()]);
             }
+            flat
         }
         _ => {
             return Err(fail(
                 "give either [[match]] entries or `agents` (two or more), not both".into(),
             ));
         }
-    }
-    let plan = builder.build().map_err(|e| fail(e.message))?;
+    };
+    let build = |game: &str, agents: &[String], seed: u64| -> Result<RunPlan> {
+        let builder = PlanBuilder::new(game)
+            .games(file.games)
+            .seed(seed)
+            .ply_cap(file.ply_cap)
+            .opening_plies(file.opening_plies);
+        let builder = if file.agents.is_some() {
+            builder.tournament(agents, file.gauntlet.unwrap_or(false))
+        } else {
+            agents
+                .chunks(2)
+                .fold(builder, |b, pair| b.pairing(&pair[0], &pair[1]))
+        };
+        builder.build()
+    };
+    let (plan, sweep) = match &file.grid {
+        None => (
+            build(&file.game, &agents, file.seed).map_err(|e| fail(e.message))?,
+            None,
+        ),
+        Some(table) => {
+            if !file.published.is_empty() {
+                return Err(fail(
+                    "a sweep ([grid]) cannot have [[published]] tables".into(),
+                ));
+            }
+            let grid = Grid::from_table(table, &agents).map_err(|e| fail(e.message))?;
+            let cells = grid
+                .cells(file.seed, &file.game, &agents, build)
+                .map_err(|e| fail(e.message))?;
+            let match_names = match file.agents {
+                Some(_) => crate::plan::schedule(agents.len(), file.gauntlet.unwrap_or(false))
+                    .into_iter()
+                    .map(|(i, j)| format!("{} vs {}", agents[i], agents[j]))
+                    .collect(),
+                None => agents
+                    .chunks(2)
+                    .map(|p| format!("{} vs {}", p[0], p[1]))
+                    .collect(),
+            };
+            (
+                cells[0].plan.clone(),
+                Some(Sweep {
+                    axes: grid.axes,
+                    match_names,
+                    cells,
+                }),
+            )
+        }
+    };
     for p in &file.published {
         if p.match_index >= plan.pairings.len() {
             return Err(fail(format!(
@@ -159,6 +210,7 @@ pub fn parse(text: &str, path: &std::path::Path) -> Result<Experiment> {
     Ok(Experiment {
         name,
         plan,
+        sweep,
         published: file.published,
     })
 }

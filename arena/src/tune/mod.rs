@@ -1,7 +1,6 @@
 //! Tuning agents: Texel's method on recorded positions ([`texel`]) and SPSA on games
-//! ([`spsa`]), with their records and figures ([`plot`]).
+//! ([`spsa`]), with their records and figures ([`crate::plot`]).
 
-pub mod plot;
 pub mod spsa;
 pub mod spsa_run;
 pub mod texel;

@@ -22,11 +22,11 @@ use rand::RngExt;
 use ringside_agents::AgentSpec;
 use ringside_engine::seeded_rng;
 
-use super::plot::{Labels, Series, write_line_plot};
 use super::spsa::{Param, Probe, Spsa};
 use crate::durable::write_atomically;
 use crate::error::{Error, ErrorKind, Result};
 use crate::plan::{RawAgent, RawPlan, RunPlan};
+use crate::plot::{Labels, Series, write_line_plot};
 use crate::report::elo_text;
 use crate::runner::{Silent, run_in_memory, run_to_csv};
 use crate::summary::pairings;

@@ -10,10 +10,10 @@ use ringside_agents::{EvalSpec, Evaluator};
 use ringside_engine::registry::{GameVisitor, with_game};
 use ringside_engine::{Features, Game};
 
-use super::plot::{Labels, Series, write_line_plot};
 use super::texel::{FitOptions, FitStep, PositionFilter, extract, fit, fit_k};
 use crate::durable::{write_atomically, write_with};
 use crate::error::{Error, Result};
+use crate::plot::{Labels, Series, write_line_plot};
 
 /// Everything a Texel run needs.
 #[derive(Debug, Clone)]

@@ -13,8 +13,11 @@ use ringside_arena::runner::{
     Observer, RunReport, continue_run, open_games, run_to_csv, thread_count,
 };
 use ringside_arena::sidecar::read_sidecar;
+use ringside_arena::sweep::Sweep;
 use ringside_arena::verify::{VerifyReport, reproduce};
-use ringside_arena::{Error, ErrorKind, merge as merging, playouts, report, think as thinking};
+use ringside_arena::{
+    Error, ErrorKind, merge as merging, metrics, playouts, report, study, think as thinking,
+};
 
 use crate::cli::{
     FeaturesArgs, MatchArgs, MergeArgs, PlayoutsArgs, ReplayArgs, RunArgs, SpsaArgs, SummaryArgs,
@@ -34,6 +37,10 @@ struct Progress {
     /// most every 50 ms, so a fast run spends nothing per game on it.
     unshown: u64,
     shown: Instant,
+    /// A sweep's bar: its length is set once for every cell, and `cell` names the cell
+    /// being played.
+    fixed: bool,
+    cell: String,
 }
 
 impl Progress {
@@ -55,13 +62,17 @@ impl Progress {
             pairings,
             unshown: 0,
             shown: Instant::now(),
+            fixed: false,
+            cell: String::new(),
         }
     }
 }
 
 impl Observer for Progress {
     fn started(&mut self, _resumed: u64, pending: u64) {
-        self.bar.set_length(pending);
+        if !self.fixed {
+            self.bar.set_length(pending);
+        }
     }
 
     fn finished(&mut self, row: &GameRow) {
@@ -81,7 +92,8 @@ impl Progress {
             "W-D-L"
         };
         let [w, d, l] = self.wdl;
-        self.bar.set_message(format!("{who} {w}-{d}-{l}"));
+        self.bar
+            .set_message(format!("{}{who} {w}-{d}-{l}", self.cell));
         self.bar.inc(self.unshown);
         self.unshown = 0;
         self.shown = Instant::now();
@@ -155,6 +167,9 @@ pub fn run_experiment(args: &RunArgs) -> Result<()> {
     let exp = experiment::read(&args.experiment)?;
     thread_count(args.threads)?;
     let dir = args.results.join(&exp.name);
+    if let Some(sweep) = &exp.sweep {
+        return run_sweep(&exp.name, sweep, &dir, args);
+    }
     std::fs::create_dir_all(&dir).map_err(|e| Error::io("create", &dir, &e))?;
     let games = dir.join("games.csv");
     let existing = open_games(&exp.plan, &games)?;
@@ -182,7 +197,64 @@ pub fn run_experiment(args: &RunArgs) -> Result<()> {
             &exp.published,
         ));
     }
+    let rows = read_games(&games, &exp.plan)?.rows;
+    md.push_str(&metrics::markdown(
+        &exp.plan,
+        &metrics::by_pairing(&exp.plan, &rows)?,
+    ));
+    md.push_str(&study::run_figures(&exp.plan, &rows, &dir)?);
     write_summary_files(&dir, &md, &report::csv(&exp.plan, &report.rows))?;
+    print(&format!("{md}\n"))
+}
+
+/// Runs a sweep: every cell opened and checked first, finished cells verified, then the
+/// missing games of every cell under one progress bar, then the study's summary and plots.
+fn run_sweep(name: &str, sweep: &Sweep, dir: &Path, args: &RunArgs) -> Result<()> {
+    let mut opened = Vec::with_capacity(sweep.cells.len());
+    for cell in &sweep.cells {
+        let cell_dir = dir.join("cells").join(&cell.folder);
+        std::fs::create_dir_all(&cell_dir).map_err(|e| Error::io("create", &cell_dir, &e))?;
+        let games = cell_dir.join("games.csv");
+        let existing = open_games(&cell.plan, &games)?;
+        opened.push((cell, cell_dir, games, existing));
+    }
+    if !args.no_verify {
+        for (cell, _, games, existing) in &opened {
+            verify_finished(&cell.plan, games, &existing.rows, args)?;
+        }
+    }
+    let pending: u64 = opened
+        .iter()
+        .map(|(cell, _, _, existing)| {
+            cell.plan
+                .games_in_shard()
+                .saturating_sub(existing.rows.len() as u64)
+        })
+        .sum();
+    let mut progress = Progress::new(!args.quiet, sweep.match_names.len());
+    progress.bar.set_length(pending);
+    progress.fixed = true;
+    let started = Instant::now();
+    let (mut played, mut resumed) = (0, 0);
+    for (cell, cell_dir, games, existing) in opened {
+        progress.cell = format!("{} | ", cell.label);
+        let report = continue_run(&cell.plan, &games, existing, args.threads, &mut progress)?;
+        if let Some(note) = report.repaired.describe(&games) {
+            eprintln!("repaired: {note}");
+        }
+        played += report.played;
+        resumed += report.resumed;
+        let title = format!("Experiment {name}, cell {}", cell.label);
+        let md = report::markdown(&cell.plan, &report.rows, &title, &[]);
+        write_summary_files(&cell_dir, &md, &report::csv(&cell.plan, &report.rows))?;
+    }
+    drop(progress);
+    eprintln!(
+        "{played} games played, {resumed} already recorded, in {} cells ({:.1} s)",
+        sweep.cells.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let md = study::write(dir, name, sweep)?;
     print(&format!("{md}\n"))
 }
 
@@ -258,9 +330,14 @@ pub fn summary(args: &SummaryArgs) -> Result<()> {
         ));
     }
     let title = format!("Summary of {}", args.csv.display());
-    let md = report::markdown(&plan, &file.rows, &title, &notes);
+    let mut md = report::markdown(&plan, &file.rows, &title, &notes);
+    md.push_str(&metrics::markdown(
+        &plan,
+        &metrics::by_pairing(&plan, &file.rows)?,
+    ));
     if let Some(dir) = &args.out_dir {
         std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, &e))?;
+        md.push_str(&study::run_figures(&plan, &file.rows, dir)?);
         write_summary_files(dir, &md, &report::csv(&plan, &file.rows))?;
     }
     print(&md)

@@ -1,0 +1,365 @@
+//! A sweep's study: the game-design metrics of every cell and match ([`crate::metrics`]),
+//! written beside the cells as `metrics.csv`, one SVG figure a metric (the metric against
+//! the first swept key, one line a match and value of the other keys, with 95% interval
+//! bars), one game-length histogram a match, and a `summary.md` that links them all.
+//!
+//! Files, in the experiment's results folder:
+//! - `cells/<cell>/games.csv` (and its sidecar, `summary.md`, `summary.csv`): each cell's run;
+//! - `metrics.csv`: `cell, <each key>, match, games, metric, value, low, high`;
+//! - `metric-<Name>.svg`, `lengths-match<i>.svg`, `summary.md`.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use crate::durable::write_atomically;
+use crate::error::Result;
+use crate::games_csv::read_games;
+use crate::metrics::{Estimate, Metric, by_pairing, number};
+use crate::plan::RunPlan;
+use crate::plot::{
+    Bars, Dot, Labels, dot_plot_svg, histogram_series, interval_plot_svg, line_plot_svg,
+};
+use crate::row::GameRow;
+use crate::summary::{pairings, ratings};
+use crate::sweep::Sweep;
+
+/// The metrics of one cell and match.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CellMetrics {
+    /// Index into the sweep's cells.
+    pub cell: usize,
+    /// The pairing (the match).
+    pub pairing: usize,
+    /// Games of the match in the cell.
+    pub games: usize,
+    /// The metrics.
+    pub estimates: Vec<Estimate>,
+    /// The games' lengths in plies.
+    pub lengths: Vec<f64>,
+}
+
+impl CellMetrics {
+    /// The estimate of `metric`, if defined.
+    #[must_use]
+    pub fn get(&self, metric: Metric) -> Option<&Estimate> {
+        self.estimates.iter().find(|e| e.metric == metric)
+    }
+}
+
+/// Reads every cell's games and computes its metrics, cell by cell, match by match. Cells
+/// without a games file yet are skipped.
+pub fn measure(dir: &Path, sweep: &Sweep) -> Result<Vec<CellMetrics>> {
+    let mut out = Vec::new();
+    for (i, cell) in sweep.cells.iter().enumerate() {
+        let path = dir.join("cells").join(&cell.folder).join("games.csv");
+        if !path.exists() {
+            continue;
+        }
+        let rows = read_games(&path, &cell.plan)?.rows;
+        for (pairing, estimates) in by_pairing(&cell.plan, &rows)? {
+            let lengths: Vec<f64> = rows
+                .iter()
+                .filter(|r| r.slot.pairing == pairing)
+                .map(|r| f64::from(r.plies))
+                .collect();
+            out.push(CellMetrics {
+                cell: i,
+                pairing,
+                games: lengths.len(),
+                estimates,
+                lengths,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// `metrics.csv`: one row a cell, match and metric.
+#[must_use]
+pub fn metrics_csv(sweep: &Sweep, measured: &[CellMetrics]) -> String {
+    let mut out = String::from("cell");
+    for axis in &sweep.axes {
+        out.push(',');
+        out.push_str(&axis.key);
+    }
+    out.push_str(",match,games,metric,value,low,high\n");
+    let quote = |s: &str| {
+        if s.contains([',', '"']) {
+            format!("\"{}\"", s.replace('"', "\"\""))
+        } else {
+            s.to_string()
+        }
+    };
+    for m in measured {
+        let cell = &sweep.cells[m.cell];
+        for e in &m.estimates {
+            out.push_str(&quote(&cell.label));
+            for v in &cell.values {
+                out.push(',');
+                out.push_str(&quote(v));
+            }
+            let _ = writeln!(
+                out,
+                ",{},{},{},{},{},{}",
+                quote(&sweep.match_names[m.pairing]),
+                m.games,
+                e.metric.name(),
+                e.value,
+                e.low,
+                e.high
+            );
+        }
+    }
+    out
+}
+
+/// The lines of a metric's figure: one a match and combination of the keys after the first,
+/// each point `(x, value, low, high)` along the first key (its value if numeric, else its
+/// index).
+#[must_use]
+pub fn metric_series(sweep: &Sweep, measured: &[CellMetrics], metric: Metric) -> Vec<Bars> {
+    let first = &sweep.axes[0];
+    let numeric = first.is_numeric();
+    let mut series: Vec<(String, Bars)> = Vec::new();
+    for m in measured {
+        let Some(e) = m.get(metric) else { continue };
+        let cell = &sweep.cells[m.cell];
+        let x = if numeric {
+            cell.values[0].parse::<f64>().unwrap_or(0.0)
+        } else {
+            first
+                .values
+                .iter()
+                .position(|v| *v == cell.values[0])
+                .unwrap_or(0) as f64
+        };
+        let rest: Vec<String> = sweep.axes[1..]
+            .iter()
+            .zip(&cell.values[1..])
+            .map(|(a, v)| format!("{}={v}", a.key))
+            .collect();
+        let mut name = sweep.match_names[m.pairing].clone();
+        if !rest.is_empty() {
+            name.push_str(&format!(" ({})", rest.join(", ")));
+        }
+        let point = (x, e.value, e.low, e.high);
+        match series.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, bars)) => bars.points.push(point),
+            None => series.push((
+                name.clone(),
+                Bars {
+                    name,
+                    points: vec![point],
+                },
+            )),
+        }
+    }
+    series
+        .into_iter()
+        .map(|(_, mut b)| {
+            b.points.sort_by(|p, q| p.0.total_cmp(&q.0));
+            b
+        })
+        .collect()
+}
+
+/// Computes the study of a sweep whose cells are in `dir/cells/`, writes `metrics.csv`,
+/// the figures and `summary.md` into `dir`, and returns the summary's text.
+pub fn write(dir: &Path, name: &str, sweep: &Sweep) -> Result<String> {
+    let measured = measure(dir, sweep)?;
+    write_atomically(
+        &dir.join("metrics.csv"),
+        metrics_csv(sweep, &measured).as_bytes(),
+    )?;
+    let first = &sweep.axes[0];
+    let x_names = (!first.is_numeric()).then(|| first.values.clone());
+    let mut figures = Vec::new();
+    for metric in Metric::ALL {
+        let series = metric_series(sweep, &measured, metric);
+        if series.is_empty() {
+            continue;
+        }
+        let title = format!("{name}: {} against {}", metric.name(), first.key);
+        let labels = Labels {
+            title: &title,
+            x: &first.key,
+            y: metric.unit(),
+        };
+        let file = format!("metric-{}.svg", metric.name());
+        let svg = interval_plot_svg(labels, &series, x_names.as_deref())?;
+        write_atomically(&dir.join(&file), svg.as_bytes())?;
+        figures.push((metric.name().to_string(), file));
+    }
+    for (p, match_name) in sweep.match_names.iter().enumerate() {
+        let of_match: Vec<&CellMetrics> = measured.iter().filter(|m| m.pairing == p).collect();
+        let longest = of_match
+            .iter()
+            .flat_map(|m| m.lengths.iter().copied())
+            .fold(0.0, f64::max);
+        if of_match.is_empty() {
+            continue;
+        }
+        let series: Vec<_> = of_match
+            .iter()
+            .map(|m| {
+                histogram_series(
+                    &sweep.cells[m.cell].label,
+                    &m.lengths,
+                    0.0,
+                    longest + 1.0,
+                    20,
+                )
+            })
+            .collect();
+        let title = format!("{name}: game lengths, {match_name}");
+        let labels = Labels {
+            title: &title,
+            x: "game length (plies)",
+            y: "share of games",
+        };
+        let file = format!("lengths-match{p}.svg");
+        write_atomically(&dir.join(&file), line_plot_svg(labels, &series)?.as_bytes())?;
+        figures.push((format!("game lengths, {match_name}"), file));
+    }
+    let md = summary_markdown(name, sweep, &measured, &figures);
+    write_atomically(&dir.join("summary.md"), md.as_bytes())?;
+    Ok(md)
+}
+
+/// The metrics the summary's table shows; `metrics.csv` has them all.
+const TABLE: [Metric; 8] = [
+    Metric::FirstScore,
+    Metric::Completion,
+    Metric::Timeouts,
+    Metric::DurationMoves,
+    Metric::BranchingFactor,
+    Metric::ScoreA,
+    Metric::WonLengthA,
+    Metric::WonLengthB,
+];
+
+fn summary_markdown(
+    name: &str,
+    sweep: &Sweep,
+    measured: &[CellMetrics],
+    figures: &[(String, String)],
+) -> String {
+    let plan = &sweep.cells[0].plan;
+    let mut md = format!("# Study {name}\n\n");
+    let _ = writeln!(
+        md,
+        "{} games a match in each cell, in colour-swapped pairs; ply cap {}; {} random opening plies.\n",
+        plan.games_per_pairing,
+        plan.ply_cap.map_or("none".to_string(), |c| c.to_string()),
+        plan.opening_plies
+    );
+    md.push_str("Grid (the last key varies fastest):\n\n");
+    for axis in &sweep.axes {
+        let _ = writeln!(md, "- `{}` = {}", axis.key, axis.values.join(", "));
+    }
+    md.push_str("\nMatches (the first agent is A):\n\n");
+    for (i, m) in sweep.match_names.iter().enumerate() {
+        let _ = writeln!(md, "{i}. `{m}`");
+    }
+    md.push_str("\n## Metrics\n\nValue and 95% interval (bootstrap over colour-swapped pairs; formulas in `arena/src/metrics.rs`). Every metric of every cell: `metrics.csv`.\n\n| cell | match |");
+    for m in TABLE {
+        let _ = write!(md, " {} |", m.name());
+    }
+    md.push_str("\n|---|---|");
+    md.push_str(&"---|".repeat(TABLE.len()));
+    md.push('\n');
+    for m in measured {
+        let cell = &sweep.cells[m.cell];
+        let _ = write!(
+            md,
+            "| [{}](cells/{}/summary.md) | {} |",
+            cell.label, cell.folder, m.pairing
+        );
+        for metric in TABLE {
+            match m.get(metric) {
+                Some(e) => {
+                    let _ = write!(
+                        md,
+                        " {} [{}, {}] |",
+                        number(e.value),
+                        number(e.low),
+                        number(e.high)
+                    );
+                }
+                None => md.push_str(" – |"),
+            }
+        }
+        md.push('\n');
+    }
+    md.push_str("\n## Figures\n");
+    for (title, file) in figures {
+        let _ = write!(md, "\n### {title}\n\n![{title}]({file})\n");
+    }
+    md
+}
+
+/// The figures of one run (an experiment without a grid, or `arena summary --out-dir`):
+/// `lengths.svg`, the game-length histogram of each pairing, and for three or more agents
+/// `ratings.svg`, the rating table of the largest connected group as a dot plot with 95%
+/// intervals. Returns the Markdown that links them.
+pub fn run_figures(plan: &RunPlan, rows: &[GameRow], dir: &Path) -> Result<String> {
+    let mut md = String::from("\n## Figures\n");
+    let longest = rows.iter().map(|r| f64::from(r.plies)).fold(0.0, f64::max);
+    let series: Vec<_> = plan
+        .pairings
+        .iter()
+        .enumerate()
+        .filter_map(|(p, &(a, b))| {
+            let lengths: Vec<f64> = rows
+                .iter()
+                .filter(|r| r.slot.pairing == p)
+                .map(|r| f64::from(r.plies))
+                .collect();
+            let name = format!("{} vs {}", plan.agents[a].label, plan.agents[b].label);
+            (!lengths.is_empty()).then(|| histogram_series(&name, &lengths, 0.0, longest + 1.0, 20))
+        })
+        .collect();
+    if series.is_empty() {
+        return Ok(String::new());
+    }
+    let title = format!("Game lengths, {}", plan.game);
+    let labels = Labels {
+        title: &title,
+        x: "game length (plies)",
+        y: "share of games",
+    };
+    write_atomically(
+        &dir.join("lengths.svg"),
+        line_plot_svg(labels, &series)?.as_bytes(),
+    )?;
+    md.push_str("\n![Game lengths](lengths.svg)\n");
+    if plan.agents.len() >= 3 {
+        let groups = ratings(plan.agents.len(), &pairings(plan, rows));
+        if let Some(group) = groups.iter().max_by_key(|g| g.members.len()) {
+            let mut dots: Vec<Dot> = group
+                .members
+                .iter()
+                .enumerate()
+                .map(|(i, &m)| Dot {
+                    name: plan.agents[m].label.clone(),
+                    value: group.ratings[i],
+                    low: group.ratings[i] - group.half_widths[i],
+                    high: group.ratings[i] + group.half_widths[i],
+                })
+                .collect();
+            dots.sort_by(|x, y| y.value.total_cmp(&x.value));
+            let title = format!("Ratings, {}", plan.game);
+            let labels = Labels {
+                title: &title,
+                x: "rating (Elo, mean 0)",
+                y: "agent",
+            };
+            write_atomically(
+                &dir.join("ratings.svg"),
+                dot_plot_svg(labels, &dots)?.as_bytes(),
+            )?;
+            md.push_str("\n![Ratings](ratings.svg)\n");
+        }
+    }
+    Ok(md)
+}

@@ -1,0 +1,486 @@
+//! Design studies: sweep expansion and resume, the metrics against hand-worked values and
+//! direct counts, the figures as data, and bad grids refused.
+
+mod common;
+
+use std::path::Path;
+
+use common::{ok, path, refused, scratch, text};
+use ringside_arena::experiment;
+use ringside_arena::games_csv::read_games;
+use ringside_arena::metrics::{GameFacts, Metric, estimates, game_facts, quantile};
+use ringside_arena::plot::{Bars, Dot, Labels, dot_plot_svg, histogram_series, interval_plot_svg};
+use ringside_arena::row::{Reason, Winner};
+use ringside_arena::sweep::{AxisKind, cell_seed};
+use ringside_engine::registry::{GameVisitor, with_game};
+use ringside_engine::{Features, Game};
+
+fn write(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+const SWEEP: &str = r#"
+name = "s"
+game = "ikabegama:side=5"
+seed = 9
+games = 4
+ply_cap = 200
+[grid]
+distance = [2, 3]
+iters = [5, 20]
+[[match]]
+agents = ["mcts:iters={iters}", "random"]
+[[match]]
+agents = ["random", "random"]
+"#;
+
+#[test]
+fn a_grid_expands_into_cells_in_written_order_with_label_seeds() {
+    let dir = scratch("sweep-expand");
+    let exp = experiment::read(&write(&dir, "s.toml", SWEEP)).unwrap();
+    let sweep = exp.sweep.expect("a grid makes a sweep");
+    let kinds: Vec<AxisKind> = sweep.axes.iter().map(|a| a.kind).collect();
+    assert_eq!(kinds, [AxisKind::GameOption, AxisKind::Agent]);
+    let labels: Vec<&str> = sweep.cells.iter().map(|c| c.label.as_str()).collect();
+    assert_eq!(
+        labels,
+        [
+            "distance=2,iters=5",
+            "distance=2,iters=20",
+            "distance=3,iters=5",
+            "distance=3,iters=20"
+        ]
+    );
+    let c = &sweep.cells[3];
+    assert_eq!(c.plan.game, "ikabegama:side=5,distance=3");
+    assert_eq!(c.plan.agents[0].label, "mcts:iters=20");
+    assert_eq!(c.plan.pairings.len(), 2);
+    assert_eq!(c.plan.seed, cell_seed(9, "distance=3,iters=20"));
+    assert_eq!(
+        sweep.match_names,
+        ["mcts:iters={iters} vs random", "random vs random"]
+    );
+    // Adding a value does not move the other cells' seeds.
+    let wider = SWEEP.replace("distance = [2, 3]", "distance = [1, 2, 3]");
+    let wider = experiment::read(&write(&dir, "w.toml", &wider)).unwrap();
+    let same = wider
+        .sweep
+        .unwrap()
+        .cells
+        .into_iter()
+        .find(|x| x.label == c.label)
+        .unwrap();
+    assert_eq!(same.plan, c.plan);
+}
+
+#[test]
+fn a_partly_played_sweep_resumes_to_the_games_of_a_fresh_run() {
+    let dir = scratch("sweep-resume");
+    let file = write(&dir, "s.toml", SWEEP);
+    let (fresh, resumed) = (dir.join("fresh"), dir.join("resumed"));
+    ok(&["run", path(&file), "--results", path(&fresh), "--quiet"]);
+    // A partial run: the last cell's file cut after its first two games and a torn third,
+    // the second cell's file missing.
+    let cells = |root: &Path| root.join("s").join("cells");
+    ok(&["run", path(&file), "--results", path(&resumed), "--quiet"]);
+    let last = cells(&resumed)
+        .join("distance=3,iters=20")
+        .join("games.csv");
+    let content = std::fs::read_to_string(&last).unwrap();
+    let lines: Vec<&str> = content.lines().collect();
+    let cut = format!(
+        "{}\n{}\n{}\n{}",
+        lines[0],
+        lines[1],
+        lines[2],
+        &lines[3][..20]
+    );
+    std::fs::write(&last, cut).unwrap();
+    let second = cells(&resumed).join("distance=2,iters=20");
+    std::fs::remove_file(second.join("games.csv")).unwrap();
+    std::fs::remove_file(second.join("games.csv.settings.json")).unwrap();
+    let o = ok(&["run", path(&file), "--results", path(&resumed), "--quiet"]);
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("14 games played, 18 already recorded, in 4 cells"),
+        "{err}"
+    );
+    let exp = experiment::read(&file).unwrap();
+    for cell in &exp.sweep.unwrap().cells {
+        let read = |root: &Path| {
+            read_games(
+                &cells(root).join(&cell.folder).join("games.csv"),
+                &cell.plan,
+            )
+            .unwrap()
+            .rows
+        };
+        let (mut a, mut b) = (read(&fresh), read(&resumed));
+        a.sort_by_key(|r| r.id);
+        b.sort_by_key(|r| r.id);
+        assert_eq!(a.len(), 8, "{}", cell.label);
+        for (x, y) in a.iter().zip(&b) {
+            assert!(x.differences(y).is_empty(), "{}: game {}", cell.label, x.id);
+        }
+    }
+    let metrics = std::fs::read_to_string(resumed.join("s").join("metrics.csv")).unwrap();
+    assert!(metrics.starts_with("cell,distance,iters,match,games,metric,value,low,high\n"));
+    // Four cells, two matches, at least the eleven metrics every match defines.
+    assert!(metrics.lines().count() > 4 * 2 * 11, "{metrics}");
+    let summary = std::fs::read_to_string(resumed.join("s").join("summary.md")).unwrap();
+    assert!(summary.contains("![FirstScore](metric-FirstScore.svg)"));
+    assert!(resumed.join("s").join("metric-FirstScore.svg").exists());
+}
+
+#[test]
+fn bad_grids_are_one_line_and_exit_2() {
+    let dir = scratch("sweep-bad");
+    for (name, from, to, says) in [
+        (
+            "unknown",
+            "distance = [2, 3]",
+            "colour = [1]",
+            "grid cell colour=1",
+        ),
+        (
+            "empty",
+            "distance = [2, 3]",
+            "distance = []",
+            "has no values",
+        ),
+        (
+            "range",
+            "distance = [2, 3]",
+            "distance = [2, 99]",
+            "grid cell distance=99",
+        ),
+        (
+            "agent",
+            "iters = [5, 20]",
+            "iters = [5, -3]",
+            "grid cell distance=2,iters=-3",
+        ),
+        (
+            "placeholder",
+            "\"mcts:iters={iters}\"",
+            "\"mcts:iters={n}\"",
+            "placeholder",
+        ),
+    ] {
+        let file = write(&dir, &format!("{name}.toml"), &SWEEP.replace(from, to));
+        let results = dir.join(name);
+        refused(&["run", path(&file), "--results", path(&results)], says);
+        assert!(
+            !results.join("s").join("cells").exists(),
+            "{name}: nothing is played"
+        );
+    }
+}
+
+fn facts(pair: u64, winner: Winner, reason: Reason, a_first: bool, plies: u32) -> GameFacts {
+    let a_won = match winner {
+        Winner::Draw => None,
+        Winner::First => Some(a_first),
+        Winner::Second => Some(!a_first),
+    };
+    GameFacts {
+        pair: (0, pair),
+        winner,
+        reason,
+        a_won,
+        plies,
+        turns: plies / 2 + 1,
+        branching: f64::from(plies),
+        decisions: 0.5,
+        lead_changes: 0.1 * pair as f64,
+        drama: (winner != Winner::Draw).then_some(0.25 * pair as f64),
+    }
+}
+
+#[test]
+fn every_metric_matches_a_hand_worked_table() {
+    // Three pairs; in each, A moves first in the first game.
+    //   pair 0: first colour wins (A, 10 plies); first colour wins (B, 20 plies)
+    //   pair 1: second colour wins (B, 30); draw by the rules (40)
+    //   pair 2: ply cap (100); first colour wins (B, 60)
+    let games = vec![
+        facts(0, Winner::First, Reason::Normal, true, 10),
+        facts(0, Winner::First, Reason::Normal, false, 20),
+        facts(1, Winner::Second, Reason::Normal, true, 30),
+        facts(1, Winner::Draw, Reason::Normal, false, 40),
+        facts(2, Winner::Draw, Reason::PlyCap, true, 100),
+        facts(2, Winner::First, Reason::Normal, false, 60),
+    ];
+    let all: Vec<&GameFacts> = games.iter().collect();
+    let v = |m: Metric| m.value(&all).unwrap();
+    let close = |m: Metric, want: f64| assert!((v(m) - want).abs() < 1e-12, "{m:?}: {}", v(m));
+    close(Metric::AdvantageP1, 3.0 / 6.0);
+    close(Metric::FirstScore, (3.0 + 0.5 + 0.5) / 6.0);
+    close(Metric::Balance, 1.0 - (3.0f64 / 6.0 - 1.0 / 6.0).abs());
+    close(Metric::Completion, 4.0 / 6.0);
+    close(Metric::Drawishness, 1.0 / 6.0);
+    close(Metric::Timeouts, 1.0 / 6.0);
+    close(Metric::DurationMoves, 260.0 / 6.0);
+    // Turns: 6 + 11 + 16 + 21 + 51 + 31.
+    close(Metric::DurationTurns, 136.0 / 6.0);
+    close(Metric::BranchingFactor, 260.0 / 6.0);
+    close(Metric::DecisionMoves, 0.5);
+    close(
+        Metric::LeadChange,
+        (0.0 + 0.0 + 0.1 + 0.1 + 0.2 + 0.2) / 6.0,
+    );
+    // Drama over the four decided games: 0, 0, 0.25, 0.5.
+    close(Metric::Drama, 0.75 / 4.0);
+    // A: win (first, 10), loss (20), loss (first, the second colour won: 30), draw, draw,
+    // loss (60).
+    close(Metric::ScoreA, 2.0 / 6.0);
+    close(Metric::WonLengthA, 10.0);
+    close(Metric::WonLengthB, (20.0 + 30.0 + 60.0) / 3.0);
+    assert_eq!(Metric::WonLengthA.value(&all[3..5]), None);
+    // Intervals hold their value, and the same games give the same intervals.
+    let e = estimates(&games);
+    assert_eq!(e, estimates(&games));
+    for x in &e {
+        assert!(x.low <= x.value && x.value <= x.high, "{x:?}");
+    }
+    assert_eq!(quantile(&[1.0, 2.0, 3.0, 4.0, 5.0], 0.5), 3.0);
+    assert_eq!(quantile(&[0.0, 10.0], 0.25), 2.5);
+}
+
+#[test]
+fn the_bootstrap_interval_of_a_rate_agrees_with_the_normal_formula() {
+    // 300 pairs, 2 games each; the first colour wins 3 of every 10 games.
+    let games: Vec<GameFacts> = (0..600u64)
+        .map(|i| {
+            let w = if i % 10 < 3 {
+                Winner::First
+            } else {
+                Winner::Second
+            };
+            facts(i / 2, w, Reason::Normal, i % 2 == 0, 10)
+        })
+        .collect();
+    let e = estimates(&games);
+    let adv = e.iter().find(|x| x.metric == Metric::AdvantageP1).unwrap();
+    assert!((adv.value - 0.3).abs() < 1e-12);
+    let half = 1.96 * (0.3f64 * 0.7 / 600.0).sqrt();
+    assert!((adv.low - (0.3 - half)).abs() < 0.01, "{adv:?} vs ±{half}");
+    assert!((adv.high - (0.3 + half)).abs() < 0.01, "{adv:?} vs ±{half}");
+}
+
+/// Branching factor, decision share and turns of each replayed game, counted directly.
+fn direct_counts(game: &str, moves: &str) -> (f64, f64, u32) {
+    struct Count<'a>(&'a str);
+    impl GameVisitor for Count<'_> {
+        type Output = (f64, f64, u32);
+        fn visit<G: Game + Features>(self, start: G) -> Self::Output {
+            let mut state = start;
+            let (mut legal, mut decisions, mut n, mut turns) = (0usize, 0usize, 0usize, 0u32);
+            let mut previous = None;
+            let mut list = Vec::new();
+            for text in self.0.split_whitespace() {
+                list.clear();
+                state.legal_moves(&mut list);
+                legal += list.len();
+                decisions += usize::from(list.len() > 1);
+                n += 1;
+                if state.to_move() != previous {
+                    turns += 1;
+                    previous = state.to_move();
+                }
+                let mv = state.parse_move(text).unwrap();
+                state.play(mv);
+            }
+            (legal as f64 / n as f64, decisions as f64 / n as f64, turns)
+        }
+    }
+    with_game(game, Count(moves)).unwrap()
+}
+
+#[test]
+fn branching_factor_decisions_and_turns_match_a_direct_count_on_replayed_games() {
+    let dir = scratch("metrics-direct");
+    for game in ["rin:size=6", "hexxagon:side=3", "havannah:size=4"] {
+        let csv = dir.join(format!("{}.csv", game.replace([':', '='], "_")));
+        ok(&[
+            "match",
+            "--game",
+            game,
+            "--agents",
+            "random",
+            "random",
+            "--games",
+            "4",
+            "--out",
+            path(&csv),
+            "--quiet",
+        ]);
+        let (plan, _) = ringside_arena::sidecar::read_sidecar(&csv).unwrap();
+        let rows = read_games(&csv, &plan).unwrap().rows;
+        let facts = game_facts(&plan, &rows).unwrap();
+        for (row, f) in rows.iter().zip(&facts) {
+            let (branching, decisions, turns) = direct_counts(&row.game, &row.moves);
+            assert!((f.branching - branching).abs() < 1e-9, "{game} {}", row.id);
+            assert!((f.decisions - decisions).abs() < 1e-9, "{game} {}", row.id);
+            assert_eq!(f.turns, turns, "{game} {}", row.id);
+            assert_eq!(f.plies, row.plies);
+        }
+        if game.starts_with("rin") {
+            // Rin: B, then W W, B B, …: a turn of one stone, then turns of two.
+            for f in &facts {
+                assert_eq!(f.turns, 1 + (f.plies - 1).div_ceil(2), "{f:?}");
+            }
+        } else {
+            assert!(facts.iter().all(|f| f.turns == f.plies));
+        }
+    }
+}
+
+#[test]
+fn summary_prints_the_metrics_of_any_games_csv() {
+    let dir = scratch("metrics-summary");
+    let csv = dir.join("g.csv");
+    ok(&[
+        "match",
+        "--game",
+        "rin:size=6",
+        "--agents",
+        "random",
+        "mcts:iters=30",
+        "--games",
+        "10",
+        "--out",
+        path(&csv),
+        "--quiet",
+    ]);
+    let o = ok(&["summary", path(&csv), "--out-dir", path(&dir.join("out"))]);
+    let out = text(&o.stdout);
+    // AdvantageP1 from the CSV's winner column, counted here.
+    let mut reader = csv::Reader::from_path(&csv).unwrap();
+    let column = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .position(|h| h == "winner")
+        .unwrap();
+    let winners: Vec<String> = reader
+        .records()
+        .map(|r| r.unwrap()[column].to_string())
+        .collect();
+    let first = winners.iter().filter(|w| *w == "first").count();
+    let want = format!(
+        "| AdvantageP1 | {:.3} |",
+        first as f64 / winners.len() as f64
+    );
+    assert!(out.contains(&want), "{want} not in {out}");
+    assert!(out.contains("| BranchingFactor |"));
+    assert!(dir.join("out").join("lengths.svg").exists());
+}
+
+fn parse_svg(svg: &str) -> roxmltree::Document<'_> {
+    roxmltree::Document::parse(svg).expect("the SVG is well-formed XML")
+}
+
+fn count(doc: &roxmltree::Document<'_>, tag: &str) -> usize {
+    doc.descendants().filter(|n| n.has_tag_name(tag)).count()
+}
+
+fn texts(doc: &roxmltree::Document<'_>) -> Vec<String> {
+    doc.descendants()
+        .filter(|n| n.is_text())
+        .filter_map(|n| n.text())
+        .map(|t| t.trim().to_string())
+        .collect()
+}
+
+#[test]
+fn interval_plots_are_xml_with_one_marker_a_point_and_every_series_named() {
+    let series = vec![
+        Bars {
+            name: "random vs random".into(),
+            points: vec![
+                (1.0, 0.5, 0.4, 0.6),
+                (2.0, 0.6, 0.5, 0.7),
+                (3.0, 0.7, 0.6, 0.8),
+            ],
+        },
+        Bars {
+            name: "mcts vs mcts".into(),
+            points: vec![(1.0, 0.9, 0.8, 1.0), (3.0, 0.2, 0.1, 0.3)],
+        },
+    ];
+    let labels = Labels {
+        title: "t: FirstScore against distance",
+        x: "distance",
+        y: "first colour's score (points a game)",
+    };
+    let svg = interval_plot_svg(labels, &series, None).unwrap();
+    let doc = parse_svg(&svg);
+    assert_eq!(count(&doc, "circle"), 5, "one marker a point");
+    let t = texts(&doc);
+    for want in [
+        labels.title,
+        labels.x,
+        labels.y,
+        "random vs random",
+        "mcts vs mcts",
+    ] {
+        assert!(t.iter().any(|x| x == want), "{want} missing from {t:?}");
+    }
+    // Names on the x axis for an axis of words.
+    let names = vec!["havannah:size=5".to_string(), "rin:size=6".to_string()];
+    let words = vec![Bars {
+        name: "s".into(),
+        points: vec![(0.0, 0.5, 0.4, 0.6), (1.0, 0.5, 0.4, 0.6)],
+    }];
+    let svg = interval_plot_svg(labels, &words, Some(&names)).unwrap();
+    let t = texts(&parse_svg(&svg));
+    assert!(t.iter().any(|x| x == "rin:size=6"), "{t:?}");
+}
+
+#[test]
+fn dot_plots_and_histograms_carry_their_data() {
+    let dots = vec![
+        Dot {
+            name: "mcts".into(),
+            value: 120.0,
+            low: 80.0,
+            high: 160.0,
+        },
+        Dot {
+            name: "alphabeta".into(),
+            value: 0.0,
+            low: -30.0,
+            high: 30.0,
+        },
+        Dot {
+            name: "random".into(),
+            value: -120.0,
+            low: -170.0,
+            high: -70.0,
+        },
+    ];
+    let labels = Labels {
+        title: "Ratings",
+        x: "rating (Elo, mean 0)",
+        y: "agent",
+    };
+    let svg = dot_plot_svg(labels, &dots).unwrap();
+    let doc = parse_svg(&svg);
+    // A dot an agent, and one in the legend.
+    assert_eq!(count(&doc, "circle"), 4);
+    let t = texts(&doc);
+    for d in &dots {
+        assert!(t.contains(&d.name), "{} missing", d.name);
+    }
+    let h = histogram_series("lengths", &[1.0, 2.0, 2.5, 9.0], 0.0, 10.0, 5);
+    // Shares of the bins [0,2) [2,4) [4,6) [6,8) [8,10): 1/4, 2/4, 0, 0, 1/4.
+    let shares: Vec<f64> = h.points[1..h.points.len() - 1]
+        .iter()
+        .step_by(2)
+        .map(|p| p.1)
+        .collect();
+    assert_eq!(shares, [0.25, 0.5, 0.0, 0.0, 0.25]);
+}
