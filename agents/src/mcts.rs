@@ -20,6 +20,12 @@ const NOBODY: u8 = 2;
 /// `proven` values: 0 or 1 is the proven winner; these two are the others.
 const DRAW: u8 = 2;
 const UNPROVEN: u8 = 3;
+/// The longest line an iteration follows, tree and "full game" playout together: past this
+/// many plies below the root it is scored by the evaluation, like a cut playout. Games whose
+/// rules allow a cycle (Hexxagon and Ikabegamá: one side jumps back and forth while the other
+/// must pass) would otherwise hang the search, in the playout or in an ever deeper tree.
+pub const FULL_PLAYOUT_PLIES: u32 = 1_000;
+
 /// How deep below the last chosen move tree reuse looks for the new position.
 const REUSE_DEPTH: u32 = 3;
 
@@ -352,6 +358,10 @@ impl<G: Game + Features> Mcts<G> {
             if self.nodes[node].proven != UNPROVEN {
                 break;
             }
+            if state.ply() - root_ply >= FULL_PLAYOUT_PLIES {
+                // A line this deep only grows in a cycle: score it by the evaluation.
+                break;
+            }
             if self.nodes[node].first_child == UNEXPANDED && !self.expand(node, &state) {
                 break;
             }
@@ -376,7 +386,11 @@ impl<G: Game + Features> Mcts<G> {
                 state.ply() - root_ply + u32::from(leaf.proven_distance),
             )
         } else {
-            let cap = self.spec.playout_cap.unwrap_or(u32::MAX);
+            let depth = state.ply() - root_ply;
+            let cap = match self.spec.playout_cap {
+                Some(cap) => cap,
+                None => FULL_PLAYOUT_PLIES.saturating_sub(depth),
+            };
             match random_playout(&mut state, &mut self.rng, &mut self.scratch, cap) {
                 Some(outcome) => self.rewards(outcome.winner(), state.ply() - root_ply),
                 None => {

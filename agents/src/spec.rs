@@ -81,7 +81,8 @@ pub struct MctsSpec {
     pub time: Option<Duration>,
     /// UCT exploration constant.
     pub c: f64,
-    /// Cut playouts after this many plies and score them by the evaluation.
+    /// Cut playouts after this many plies and score them by the evaluation; `None` plays
+    /// them to the end, but at most [`crate::mcts::FULL_PLAYOUT_PLIES`].
     pub playout_cap: Option<u32>,
     /// The evaluation of cut playouts.
     pub eval: EvalSpec,
@@ -130,7 +131,7 @@ pub const AGENT_KINDS: &[(&str, &str)] = &[
     ),
     (
         "mcts",
-        "iters=N (1000), time_ms=N, c=F (1.4), playout=N plies (full game), eval=material|rich (material), weights=FILE.json, w.FEATURE=F, score=win|moves (win), solver=on|off (on), reuse=on|off (on), a=F (0.25), k=F (1.0), max_nodes=N (4000000)",
+        "iters=N (1000), time_ms=N, c=F (1.4), playout=N plies (full game, at most 1000), eval=material|rich (material), weights=FILE.json, w.FEATURE=F, score=win|moves (win), solver=on|off (on), reuse=on|off (on), a=F (0.25), k=F (1.0), max_nodes=N (4000000)",
     ),
 ];
 

@@ -99,3 +99,37 @@ fn a_weights_file_changes_the_evaluation_and_bad_names_are_refused() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn mcts_lines_stop_at_the_full_playout_length_where_a_side_can_cycle_for_ever() {
+    use ringside_agents::mcts::FULL_PLAYOUT_PLIES;
+    use ringside_engine::games::hexxagon::Hexxagon;
+    // Light must pass; Dark, behind 16 to 20, would lose by filling the last hole, so it
+    // jumps back and forth for ever (found in a Hexxagon match that hung: with tree reuse the
+    // tree grew along the cycle by about one node an iteration, and every iteration walked
+    // all of it).
+    let mut state = Hexxagon::new(4)
+        .unwrap()
+        .set_up(
+            "   L L L L\n  D L L L L\n D D D L L L\nD D D L L L L\n D D D L L D\n  . D D L L\n   D D D L\nto_move light",
+        )
+        .unwrap();
+    let spec = AgentSpec::parse("mcts:iters=1000").unwrap();
+    let mut agents = [
+        spec.build(&state, 1).unwrap(),
+        spec.build(&state, 2).unwrap(),
+    ];
+    // The line grows by about 85 plies a decision without the limit: 30 decisions pass it.
+    for _ in 0..30 {
+        let mover = state.to_move().unwrap().index();
+        let decision = agents[mover].choose(&state);
+        assert!(
+            decision.stats.depth <= FULL_PLAYOUT_PLIES,
+            "ply {}: a line of {} plies",
+            state.ply(),
+            decision.stats.depth
+        );
+        state.play(decision.mv);
+    }
+    assert!(state.outcome().is_none(), "Dark keeps the game going");
+}

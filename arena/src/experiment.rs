@@ -172,7 +172,13 @@ pub fn parse(text: &str, path: &std::path::Path) -> Result<Experiment> {
                     .collect(),
                 None => agents
                     .chunks(2)
-                    .map(|p| format!("{} vs {}", p[0], p[1]))
+                    .map(|p| {
+                        if p[0] == p[1] {
+                            format!("{} (self-play)", p[0])
+                        } else {
+                            format!("{} vs {}", p[0], p[1])
+                        }
+                    })
                     .collect(),
             };
             (

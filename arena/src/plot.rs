@@ -131,6 +131,8 @@ pub fn interval_plot_svg(
                 .iter()
                 .flat_map(|s| s.points.iter().flat_map(|p| [p.2, p.3])),
         );
+        // Room above the data for the legend, a line a series.
+        let y1 = y1 + (y1 - y0) * 0.075 * series.len() as f64;
         let mut chart = ChartBuilder::on(&root)
             .caption(labels.title, ("sans-serif", 20))
             .margin(12)
