@@ -23,13 +23,16 @@
 //! The parts, in the order a run uses them:
 //! - [`plan`]: the checked run plan (game, agents, pairings, seeds, shards, SPRT) and the one
 //!   mapping from a game's id to its pairing, pair and seat;
-//! - [`experiment`]: experiment files, read into a plan;
+//! - [`experiment`]: experiment files, read into a plan; [`sweep`]: their grids of game and
+//!   agent options, one plan a cell;
 //! - [`play`]: one game, with agent faults turned into lost games;
 //! - [`runner`]: the parallel run, resume, shards, the SPRT stop, a callback per game;
 //! - [`row`], [`games_csv`], [`sidecar`], [`validate`], [`durable`]: the records, checked
 //!   against the plan on every read and written so that a kill loses nothing;
 //! - [`merge`], [`verify`]: joining shards, reproducing a run;
 //! - [`stats`], [`sprt`], [`summary`], [`report`]: the figures and their rendering;
+//! - [`metrics`], [`study`], [`plot`]: Ludii's game-design metrics with intervals, a sweep's
+//!   study (metrics of every cell, figures, summary), SVG plots;
 //! - [`playouts`], [`position`], [`think`]: random games, positions, one decision;
 //! - [`tune`]: Texel tuning of evaluations and SPSA tuning of any numeric agent option.
 

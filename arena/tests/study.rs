@@ -60,7 +60,7 @@ fn a_grid_expands_into_cells_in_written_order_with_label_seeds() {
     assert_eq!(c.plan.seed, cell_seed(9, "distance=3,iters=20"));
     assert_eq!(
         sweep.match_names,
-        ["mcts:iters={iters} vs random", "random vs random"]
+        ["mcts:iters={iters} vs random", "random (self-play)"]
     );
     // Adding a value does not move the other cells' seeds.
     let wider = SWEEP.replace("distance = [2, 3]", "distance = [1, 2, 3]");
@@ -483,4 +483,28 @@ fn dot_plots_and_histograms_carry_their_data() {
         .map(|p| p.1)
         .collect();
     assert_eq!(shares, [0.25, 0.5, 0.0, 0.0, 0.25]);
+}
+
+#[test]
+fn a_tournament_experiment_draws_its_rating_table_as_a_dot_plot() {
+    let dir = scratch("ratings-plot");
+    let file = write(
+        &dir,
+        "t.toml",
+        "name = \"t\"\ngame = \"rin:size=6\"\nseed = 2\ngames = 4\nagents = [\"random\", \"mcts:iters=20\", \"mcts:iters=200\"]\n",
+    );
+    ok(&["run", path(&file), "--results", path(&dir), "--quiet"]);
+    let svg = std::fs::read_to_string(dir.join("t").join("ratings.svg")).unwrap();
+    let doc = parse_svg(&svg);
+    let t = texts(&doc);
+    for agent in ["random", "mcts:iters=20", "mcts:iters=200"] {
+        assert!(t.iter().any(|x| x == agent), "{agent} missing from {t:?}");
+    }
+    assert_eq!(
+        count(&doc, "circle"),
+        4,
+        "a dot an agent and one in the legend"
+    );
+    let md = std::fs::read_to_string(dir.join("t").join("summary.md")).unwrap();
+    assert!(md.contains("![Ratings](ratings.svg)") && md.contains("| DecisionMoves |"));
 }

@@ -245,7 +245,8 @@ fn run_sweep(name: &str, sweep: &Sweep, dir: &Path, args: &RunArgs) -> Result<()
         played += report.played;
         resumed += report.resumed;
         let title = format!("Experiment {name}, cell {}", cell.label);
-        let md = report::markdown(&cell.plan, &report.rows, &title, &[]);
+        let mut md = report::markdown(&cell.plan, &report.rows, &title, &[]);
+        md.push_str(&study::run_figures(&cell.plan, &report.rows, &cell_dir)?);
         write_summary_files(&cell_dir, &md, &report::csv(&cell.plan, &report.rows))?;
     }
     drop(progress);
