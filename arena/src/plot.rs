@@ -125,7 +125,11 @@ pub fn interval_plot_svg(
         let draw =
             |e: &dyn std::fmt::Display| Error::setting(format!("plot '{}': {e}", labels.title));
         root.fill(&WHITE).map_err(|e| draw(&e))?;
-        let (x0, x1) = padded(series.iter().flat_map(|s| s.points.iter().map(|p| p.0)));
+        let (x0, x1) = match x_names {
+            // An axis of words: one slot a word, centred on its index.
+            Some(names) => (-0.5, names.len() as f64 - 0.5),
+            None => padded(series.iter().flat_map(|s| s.points.iter().map(|p| p.0))),
+        };
         let (y0, y1) = padded(
             series
                 .iter()
@@ -152,7 +156,7 @@ pub fn interval_plot_svg(
             .y_desc(labels.y)
             .x_label_formatter(&name_of);
         if let Some(names) = x_names {
-            mesh.x_labels(names.len() * 4 + 1);
+            mesh.x_labels(names.len() + 1);
         }
         mesh.draw().map_err(|e| draw(&e))?;
         let step = (x1 - x0) * 0.006;
@@ -160,9 +164,11 @@ pub fn interval_plot_svg(
             let colour = Palette99::pick(i).to_rgba();
             // Series side by side, so their bars do not hide each other.
             let shift = (i as f64 - (series.len() as f64 - 1.0) / 2.0) * step;
+            // Points of an axis of words are not joined: nothing lies between two words.
             let line = s.points.iter().map(|p| (p.0 + shift, p.1));
+            let width = if x_names.is_some() { 0 } else { 2 };
             chart
-                .draw_series(LineSeries::new(line, colour.stroke_width(2)))
+                .draw_series(LineSeries::new(line, colour.stroke_width(width)))
                 .map_err(|e| draw(&e))?
                 .label(s.name.clone())
                 .legend(move |(x, y)| {

@@ -131,7 +131,19 @@ fn a_partly_played_sweep_resumes_to_the_games_of_a_fresh_run() {
     assert!(metrics.lines().count() > 4 * 2 * 11, "{metrics}");
     let summary = std::fs::read_to_string(resumed.join("s").join("summary.md")).unwrap();
     assert!(summary.contains("![FirstScore](metric-FirstScore.svg)"));
-    assert!(resumed.join("s").join("metric-FirstScore.svg").exists());
+    // The figure holds a line a match and value of the second key, a marker a cell and match.
+    let svg = std::fs::read_to_string(resumed.join("s").join("metric-FirstScore.svg")).unwrap();
+    let doc = parse_svg(&svg);
+    assert_eq!(count(&doc, "circle"), 4 * 2);
+    let t = texts(&doc);
+    for line in [
+        "mcts:iters={iters} vs random (iters=5)",
+        "mcts:iters={iters} vs random (iters=20)",
+        "random (self-play) (iters=5)",
+        "random (self-play) (iters=20)",
+    ] {
+        assert!(t.iter().any(|x| x == line), "{line} missing from {t:?}");
+    }
 }
 
 #[test]
