@@ -60,6 +60,7 @@
 pub mod alphabeta;
 pub mod eval;
 pub mod faulty;
+pub mod gtp;
 pub mod mcts;
 pub mod random;
 pub mod spec;
@@ -70,6 +71,7 @@ use ringside_engine::{Features, Game, seeded_rng};
 
 pub use alphabeta::AlphaBeta;
 pub use eval::Evaluator;
+pub use gtp::{AgentFault, FaultKind, GtpAgent};
 pub use mcts::Mcts;
 pub use random::RandomAgent;
 pub use spec::{AgentSpec, EvalKind, EvalSpec, Scoring, SpecError, read_weights};
@@ -106,6 +108,18 @@ pub trait Agent<G: Game>: Send {
     /// # Panics
     /// When the game is over; the arena never asks then.
     fn choose(&mut self, state: &G) -> Decision<G::Move>;
+
+    /// Chooses a move, or says why it cannot: agents outside the process (an engine over
+    /// GTP) can crash, run out of time or answer nonsense, and lose the game for it. Agents
+    /// in the process never fail here.
+    fn try_choose(&mut self, state: &G) -> Result<Decision<G::Move>, AgentFault> {
+        Ok(self.choose(state))
+    }
+
+    /// Hears of every move played in the game, its own included, with the position before
+    /// it. Agents that keep their own copy of the game (an engine over GTP) need it; the
+    /// others ignore it.
+    fn observe(&mut self, _before: &G, _mv: G::Move) {}
 }
 
 /// Any agent, so the arena can hold either seat's player in one type without `dyn`.
@@ -119,6 +133,8 @@ pub enum AnyAgent<G: Game> {
     Mcts(Box<Mcts<G>>),
     /// The deliberately faulty player.
     Faulty(faulty::FaultyAgent<G>),
+    /// An engine outside the process, over GTP.
+    Gtp(GtpAgent<G>),
 }
 
 impl<G: Game + Features> Agent<G> for AnyAgent<G> {
@@ -129,6 +145,22 @@ impl<G: Game + Features> Agent<G> for AnyAgent<G> {
             AnyAgent::AlphaBeta(a) => a.choose(state),
             AnyAgent::Mcts(a) => a.choose(state),
             AnyAgent::Faulty(a) => a.choose(state),
+            AnyAgent::Gtp(a) => a.choose(state),
+        }
+    }
+
+    #[inline]
+    fn try_choose(&mut self, state: &G) -> Result<Decision<G::Move>, AgentFault> {
+        match self {
+            AnyAgent::Gtp(a) => a.try_choose(state),
+            other => Ok(other.choose(state)),
+        }
+    }
+
+    #[inline]
+    fn observe(&mut self, before: &G, mv: G::Move) {
+        if let AnyAgent::Gtp(a) = self {
+            a.observe(before, mv);
         }
     }
 }
@@ -144,6 +176,11 @@ impl AgentSpec {
         let rng = seeded_rng(seed, 0xA6E27);
         Ok(match self {
             AgentSpec::Random => AnyAgent::Random(RandomAgent::new(rng)),
+            // Never asked to move (the arena refuses a person in matches); were it asked,
+            // it would fail at once, as a seat nobody fills.
+            AgentSpec::Human => {
+                AnyAgent::Faulty(faulty::FaultyAgent::new(rng, faulty::Fault::Panic, 1))
+            }
             AgentSpec::Faulty { fault, at } => {
                 AnyAgent::Faulty(faulty::FaultyAgent::new(rng, *fault, *at))
             }
@@ -156,6 +193,17 @@ impl AgentSpec {
                 Evaluator::new(&s.eval, state)?,
                 rng,
             ))),
+            AgentSpec::Gtp(s) => {
+                if s.coords == gtp::Coords::Castro && state.name() != "havannah" {
+                    return Err(SpecError {
+                        reason: format!(
+                            "gtp: coords=castro is Havannah's notation, not {}'s",
+                            state.name()
+                        ),
+                    });
+                }
+                AnyAgent::Gtp(GtpAgent::new(s.clone()))
+            }
         })
     }
 }

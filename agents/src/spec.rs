@@ -109,6 +109,11 @@ pub enum AgentSpec {
     AlphaBeta(AlphaBetaSpec),
     /// Monte Carlo tree search.
     Mcts(MctsSpec),
+    /// An engine outside the process, over GTP.
+    Gtp(crate::gtp::GtpSpec),
+    /// A person at `arena play`, whose moves are read, never chosen; it names that seat in a
+    /// saved game. The arena refuses it in matches.
+    Human,
     /// Random moves, then a planned fault at decision `at` (for testing harnesses).
     Faulty {
         /// What goes wrong.
@@ -122,12 +127,20 @@ pub enum AgentSpec {
 pub const AGENT_KINDS: &[(&str, &str)] = &[
     ("random", "no options"),
     (
+        "human",
+        "no options: a person at `arena play` (named in saved games; not for matches)",
+    ),
+    (
         "alphabeta",
         "depth=N (3), nodes=N, time_ms=N, eval=material|rich (material), weights=FILE.json, w.FEATURE=F, score=win|moves (win), tt_bits=10..26 (16)",
     ),
     (
         "faulty",
         "panic_at=N or illegal_at=N (N >= 2): random moves, then a planned fault, for testing harnesses",
+    ),
+    (
+        "gtp",
+        "cmd=PROGRAM ARGS (required; \"...\" around a value with commas), name=LABEL, coords=ringside|castro (ringside), time_ms=N (10000), margin_ms=N (1000), setup=CMD;CMD",
     ),
     (
         "mcts",
@@ -309,7 +322,12 @@ impl AgentSpec {
             .find(|k| *k == kind)
             .ok_or_else(|| error(format!("unknown agent '{kind}'; agents: {}", kinds())))?;
         let mut items = Vec::new();
-        for item in rest.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        for item in split_items(rest)
+            .map_err(|e| error(format!("{kind}: {e}")))?
+            .iter()
+            .map(|s| s.trim())
+            .filter(|s| !s.is_empty())
+        {
             let (k, v) = item.split_once('=').ok_or_else(|| {
                 error(format!(
                     "{kind}: option '{item}' is not of the form key=value"
@@ -331,6 +349,7 @@ impl AgentSpec {
         let time = |ms: Option<u64>| ms.map(Duration::from_millis);
         let spec = match kind {
             "random" => AgentSpec::Random,
+            "human" => AgentSpec::Human,
             "alphabeta" => {
                 let depth = o
                     .number("depth", "a whole number from 1 to 64")?
@@ -396,6 +415,44 @@ impl AgentSpec {
                 }
                 AgentSpec::Mcts(spec)
             }
+            "gtp" => {
+                let cmd = o
+                    .take("cmd")
+                    .ok_or_else(|| error("gtp: cmd=PROGRAM is required".into()))?;
+                let argv = crate::gtp::split_command(&cmd).map_err(error)?;
+                let coords = match o.choice("coords", &["ringside", "castro"])? {
+                    Some("castro") => crate::gtp::Coords::Castro,
+                    _ => crate::gtp::Coords::Ringside,
+                };
+                let time: u64 = o
+                    .number("time_ms", "a whole number of milliseconds")?
+                    .unwrap_or(10_000);
+                let margin: u64 = o
+                    .number("margin_ms", "a whole number of milliseconds")?
+                    .unwrap_or(1000);
+                if time == 0 {
+                    return Err(error("gtp: time_ms must be at least 1".into()));
+                }
+                let setup = o
+                    .take("setup")
+                    .map(|s| {
+                        s.split(';')
+                            .map(str::trim)
+                            .filter(|c| !c.is_empty())
+                            .map(str::to_string)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                AgentSpec::Gtp(crate::gtp::GtpSpec {
+                    cmd,
+                    argv,
+                    name: o.take("name"),
+                    coords,
+                    time: Duration::from_millis(time),
+                    margin: Duration::from_millis(margin),
+                    setup,
+                })
+            }
             "faulty" => {
                 let panic_at: Option<u32> = o.number("panic_at", "a whole number from 2")?;
                 let illegal_at: Option<u32> = o.number("illegal_at", "a whole number from 2")?;
@@ -429,6 +486,8 @@ impl AgentSpec {
             AgentSpec::AlphaBeta(_) => "alphabeta",
             AgentSpec::Mcts(_) => "mcts",
             AgentSpec::Faulty { .. } => "faulty",
+            AgentSpec::Gtp(_) => "gtp",
+            AgentSpec::Human => "human",
         }
     }
 
@@ -439,7 +498,9 @@ impl AgentSpec {
         let eval = match self {
             AgentSpec::AlphaBeta(s) => &s.eval,
             AgentSpec::Mcts(s) => &s.eval,
-            AgentSpec::Random | AgentSpec::Faulty { .. } => return None,
+            AgentSpec::Random | AgentSpec::Faulty { .. } | AgentSpec::Gtp(_) | AgentSpec::Human => {
+                return None;
+            }
         };
         eval.weights_file.as_ref().map(|_| &eval.weights)
     }
@@ -456,10 +517,11 @@ impl AgentSpec {
         };
         let printed = self.to_string();
         let (kind, options) = printed.split_once(':').unwrap_or((&printed, ""));
-        let mut items: Vec<String> = options
-            .split(',')
+        let mut items: Vec<String> = split_items(options)
+            .map_err(error)?
+            .into_iter()
+            .map(|item| quote_item(&item))
             .filter(|item| !item.is_empty() && item.split_once('=').map(|(k, _)| k) != Some(key))
-            .map(str::to_string)
             .collect();
         items.push(format!("{key}={value_text}"));
         let recorded = self.file_weights().cloned().unwrap_or_default();
@@ -473,7 +535,10 @@ impl AgentSpec {
     /// the others, such as `faulty`.
     #[must_use]
     pub fn chooses_listed_moves(&self) -> bool {
-        !matches!(self, AgentSpec::Faulty { .. })
+        !matches!(
+            self,
+            AgentSpec::Faulty { .. } | AgentSpec::Gtp(_) | AgentSpec::Human
+        )
     }
 
     /// Whether the agent's moves depend on the clock (and so are not reproducible).
@@ -481,9 +546,45 @@ impl AgentSpec {
     pub fn uses_time(&self) -> bool {
         match self {
             AgentSpec::Random | AgentSpec::Faulty { .. } => false,
+            AgentSpec::Gtp(_) | AgentSpec::Human => true,
             AgentSpec::AlphaBeta(s) => s.time.is_some(),
             AgentSpec::Mcts(s) => s.time.is_some(),
         }
+    }
+}
+
+/// Splits `key=value,key=value` at the commas outside double quotes; a double-quoted part
+/// keeps its commas, with `\"` and `\\` inside, and loses its quotes.
+fn split_items(text: &str) -> Result<Vec<String>, String> {
+    let mut items = vec![String::new()];
+    let mut chars = text.chars();
+    let mut quoted = false;
+    while let Some(c) = chars.next() {
+        let item = items.last_mut().expect("never empty");
+        match c {
+            '"' => quoted = !quoted,
+            '\\' if quoted => item.push(chars.next().ok_or("a value ends with '\\'")?),
+            ',' if !quoted => items.push(String::new()),
+            c => item.push(c),
+        }
+    }
+    if quoted {
+        return Err(format!("unclosed double quote in '{text}'"));
+    }
+    Ok(items)
+}
+
+/// A `key=value` item written so that [`split_items`] reads it back: the value in double
+/// quotes when it holds a comma, a quote, a backslash or spaces at its ends.
+fn quote_item(item: &str) -> String {
+    let Some((key, value)) = item.split_once('=') else {
+        return item.to_string();
+    };
+    if value.contains([',', '"', '\\']) || value.trim() != value {
+        let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+        format!("{key}=\"{escaped}\"")
+    } else {
+        item.to_string()
     }
 }
 
@@ -514,6 +615,28 @@ impl fmt::Display for AgentSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AgentSpec::Random => f.write_str("random"),
+            AgentSpec::Human => f.write_str("human"),
+            AgentSpec::Gtp(s) => {
+                write!(f, "gtp:{}", quote_item(&format!("cmd={}", s.cmd)))?;
+                if let Some(name) = &s.name {
+                    write!(f, ",{}", quote_item(&format!("name={name}")))?;
+                }
+                write!(
+                    f,
+                    ",coords={},time_ms={},margin_ms={}",
+                    s.coords.as_str(),
+                    s.time.as_millis(),
+                    s.margin.as_millis()
+                )?;
+                if !s.setup.is_empty() {
+                    write!(
+                        f,
+                        ",{}",
+                        quote_item(&format!("setup={}", s.setup.join(";")))
+                    )?;
+                }
+                Ok(())
+            }
             AgentSpec::Faulty { fault, at } => match fault {
                 crate::faulty::Fault::Panic => write!(f, "faulty:panic_at={at}"),
                 crate::faulty::Fault::Illegal => write!(f, "faulty:illegal_at={at}"),
@@ -576,6 +699,8 @@ mod tests {
             "faulty:panic_at=3",
             "faulty:illegal_at=2",
             "alphabeta:depth=2,eval=rich,w.immune=0.75,w.territory=-1.5",
+            "gtp:cmd=/tmp/castro/castro,coords=castro,time_ms=250,setup=time -m 0.25 -g 0",
+            r#"gtp:cmd="/bin/engine --set=a,b 'x y'",name="my, engine""#,
         ] {
             let spec = AgentSpec::parse(text).unwrap();
             let printed = spec.to_string();
@@ -596,7 +721,7 @@ mod tests {
         let err = |t: &str| AgentSpec::parse(t).unwrap_err().reason;
         assert_eq!(
             err("minimax"),
-            "unknown agent 'minimax'; agents: random, alphabeta, faulty, mcts"
+            "unknown agent 'minimax'; agents: random, human, alphabeta, faulty, gtp, mcts"
         );
         assert!(err("faulty").contains("panic_at=N or illegal_at=N"));
         assert!(err("faulty:panic_at=1").contains("decision 2 or later"));
@@ -614,6 +739,10 @@ mod tests {
         assert!(err("random:depth=2").contains("unknown key 'depth'"));
         assert!(err("mcts:iters").contains("key=value"));
         assert!(err("mcts:iters=1,iters=2").contains("twice"));
+        assert!(err("gtp").contains("cmd=PROGRAM is required"));
+        assert!(err("gtp:cmd=\"x").contains("unclosed double quote"));
+        assert!(err("gtp:cmd=x,coords=gnugo").contains("coords must be one of ringside|castro"));
+        assert!(err("gtp:cmd=x,time_ms=0").contains("time_ms must be at least 1"));
         assert!(
             err("alphabeta:weights=/nonexistent/w.json")
                 .contains("weights file /nonexistent/w.json")

@@ -367,6 +367,7 @@ fn parse_record(
         first_iterations: number(field(20), "first_iterations")?,
         second_iterations: number(field(21), "second_iterations")?,
         moves: field(22).to_string(),
+        fault: None,
     };
     let recorded_winner = if field(11).is_empty() {
         None
@@ -384,7 +385,9 @@ fn parse_record(
         (Reason::PlyCap, w) if w != Winner::Draw => {
             Err("a game stopped by the ply cap is a draw".to_string())
         }
-        (r, Winner::Draw) if r.is_fault() => Err(format!("a game ended by {r} has a winner")),
+        (r, Winner::Draw) if r != Reason::Normal && r != Reason::PlyCap => {
+            Err(format!("a game ended by {r} has a winner"))
+        }
         _ => Ok(row),
     }
 }

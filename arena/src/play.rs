@@ -52,16 +52,6 @@ pub fn play_game<G: Game + Features>(start: &G, plan: &RunPlan, id: u64) -> Game
         }
         state.write_move(mv, moves);
     };
-    let mut opening = 0;
-    while opening < plan.opening_plies && state.outcome().is_none() {
-        let mv = state
-            .random_move(&mut rng, &mut scratch)
-            .expect("a live game has a move");
-        record(&state, mv, &mut moves);
-        state.play_unchecked(mv);
-        opening += 1;
-    }
-
     let role_of_colour = |colour: usize| {
         let first_agent_moves_first = slot.seat == Seat::AFirst;
         u64::from((colour == first_colour.index()) != first_agent_moves_first)
@@ -73,6 +63,20 @@ pub fn play_game<G: Game + Features>(start: &G, plan: &RunPlan, id: u64) -> Game
             .expect("the plan checked its agents against the game")
     };
     let mut players: [AnyAgent<G>; 2] = [build(0), build(1)];
+    // Agents hear of every move, the opening's included: an engine over GTP keeps its own
+    // board.
+    let mut opening = 0;
+    while opening < plan.opening_plies && state.outcome().is_none() {
+        let mv = state
+            .random_move(&mut rng, &mut scratch)
+            .expect("a live game has a move");
+        record(&state, mv, &mut moves);
+        for p in &mut players {
+            p.observe(&state, mv);
+        }
+        state.play_unchecked(mv);
+        opening += 1;
+    }
     let timed = [
         *spec_of(0) != AgentSpec::Random,
         *spec_of(1) != AgentSpec::Random,
@@ -90,6 +94,7 @@ pub fn play_game<G: Game + Features>(start: &G, plan: &RunPlan, id: u64) -> Game
     // keep the agent's choice from being inlined into this loop. `deciding` says who was
     // choosing when a panic came.
     let mut deciding = None;
+    let mut fault = None;
     let played = catch_unwind(AssertUnwindSafe(|| {
         loop {
             // `to_move` is None exactly when the game is over (a Game contract).
@@ -102,7 +107,21 @@ pub fn play_game<G: Game + Features>(start: &G, plan: &RunPlan, id: u64) -> Game
             let c = mover.index();
             deciding = Some(mover);
             let clock = timed[c].then(Instant::now);
-            let decision = players[c].choose(&state);
+            let decision = match players[c].try_choose(&state) {
+                Ok(decision) => decision,
+                Err(f) => {
+                    let reason = Reason::of_fault(f.kind);
+                    fault = Some(format!(
+                        "{} ({}) at ply {}: {}: {}",
+                        plan.agents[agent_of[c]].label,
+                        state.player_name(mover),
+                        state.ply() - start.ply() + 1,
+                        reason,
+                        f.message
+                    ));
+                    return (Some(mover.other()), reason);
+                }
+            };
             if let Some(t) = clock {
                 spent[c].time_ms += t.elapsed().as_secs_f64() * 1000.0;
             }
@@ -113,6 +132,9 @@ pub fn play_game<G: Game + Features>(start: &G, plan: &RunPlan, id: u64) -> Game
             }
             debug_assert!(state.is_legal(decision.mv), "a listed move is legal");
             record(&state, decision.mv, &mut moves);
+            for p in &mut players {
+                p.observe(&state, decision.mv);
+            }
             state.play_unchecked(decision.mv);
         }
     }));
@@ -150,5 +172,6 @@ pub fn play_game<G: Game + Features>(start: &G, plan: &RunPlan, id: u64) -> Game
         first_iterations: spent[f].iterations,
         second_iterations: spent[s].iterations,
         moves,
+        fault,
     }
 }

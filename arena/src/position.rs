@@ -69,7 +69,7 @@ pub fn play_moves<G: Game>(mut state: G, moves: &str) -> Result<G> {
 }
 
 /// Plays move number `i` (0-based) of `total`; the error names its number from 1.
-fn play_one<G: Game>(mut state: G, text: &str, i: usize, total: usize) -> Result<G> {
+pub(crate) fn play_one<G: Game>(mut state: G, text: &str, i: usize, total: usize) -> Result<G> {
     let fail =
         |reason: String| Error::setting(format!("move {} of {total} ('{text}'): {reason}", i + 1));
     let mv = state.parse_move(text).map_err(|e| fail(e.to_string()))?;

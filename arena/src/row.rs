@@ -26,8 +26,16 @@ pub enum Reason {
     PlyCap,
     /// An agent panicked and lost.
     AgentPanic,
-    /// An agent chose an illegal move and lost.
+    /// An agent chose an illegal move (or an engine wrote one that does not parse) and lost.
     IllegalMove,
+    /// An outside engine could not start, exited or closed its pipes, and lost.
+    EngineCrash,
+    /// An outside engine answered later than its time and margin, and lost.
+    TimeForfeit,
+    /// An outside engine answered `?` or something that is not GTP, and lost.
+    ProtocolError,
+    /// An outside engine resigned.
+    Resign,
 }
 
 macro_rules! text_enum {
@@ -77,14 +85,31 @@ text_enum!(
     Normal = "normal",
     PlyCap = "ply_cap",
     AgentPanic = "agent_panic",
-    IllegalMove = "illegal_move"
+    IllegalMove = "illegal_move",
+    EngineCrash = "engine_crash",
+    TimeForfeit = "time_forfeit",
+    ProtocolError = "protocol_error",
+    Resign = "resign"
 );
 
 impl Reason {
     /// Whether an agent's fault ended the game.
     #[must_use]
     pub fn is_fault(self) -> bool {
-        matches!(self, Reason::AgentPanic | Reason::IllegalMove)
+        !matches!(self, Reason::Normal | Reason::PlyCap | Reason::Resign)
+    }
+
+    /// The reason an agent's fault gives.
+    #[must_use]
+    pub fn of_fault(kind: ringside_agents::FaultKind) -> Reason {
+        use ringside_agents::FaultKind;
+        match kind {
+            FaultKind::EngineCrash => Reason::EngineCrash,
+            FaultKind::TimeForfeit => Reason::TimeForfeit,
+            FaultKind::IllegalMove => Reason::IllegalMove,
+            FaultKind::ProtocolError => Reason::ProtocolError,
+            FaultKind::Resign => Reason::Resign,
+        }
     }
 }
 
@@ -129,6 +154,9 @@ pub struct GameRow {
     pub second_iterations: u64,
     /// Every move from the start, in the game's notation, separated by spaces.
     pub moves: String,
+    /// What an outside engine's fault was, with its last stderr lines: not a CSV column, but
+    /// appended to the log beside the CSV ([`crate::runner::fault_log_path`]).
+    pub fault: Option<String>,
 }
 
 impl GameRow {
@@ -225,6 +253,10 @@ mod tests {
             Reason::PlyCap,
             Reason::AgentPanic,
             Reason::IllegalMove,
+            Reason::EngineCrash,
+            Reason::TimeForfeit,
+            Reason::ProtocolError,
+            Reason::Resign,
         ] {
             assert_eq!(r.as_str().parse::<Reason>(), Ok(r));
         }

@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
 
+use ringside_agents::AgentSpec;
 use ringside_engine::registry::{GameVisitor, with_game};
 use ringside_engine::{Features, Game};
 
@@ -95,6 +96,12 @@ pub fn play_ids(
         threads: usize,
         take: &'a mut dyn FnMut(GameRow) -> Result<bool>,
         flush: &'a mut dyn FnMut() -> Result<()>,
+    }
+    if let Some(a) = plan.agents.iter().find(|a| a.spec == AgentSpec::Human) {
+        return Err(Error::setting(format!(
+            "agent '{}': a person plays only at `arena play`",
+            a.label
+        )));
     }
     impl<I: Iterator<Item = u64> + Send> GameVisitor for Play<'_, I> {
         type Output = Result<u64>;
@@ -276,6 +283,9 @@ pub fn continue_run(
     let mut decision = None;
     let mut take = |row: GameRow| -> Result<bool> {
         writer.borrow_mut().write(&row)?;
+        if let Some(fault) = &row.fault {
+            append_fault(path, row.id, fault)?;
+        }
         observer.finished(&row);
         let stop = feed(&mut sprt, &mut decision, &row);
         rows.push(row.without_moves());
@@ -288,6 +298,35 @@ pub fn continue_run(
     rows.sort_by_key(|r| r.id);
     report.rows = rows;
     Ok(report)
+}
+
+/// The log beside a games CSV where outside engines' faults go, each with the engine's last
+/// stderr lines: `games.csv` → `games.csv.faults.log`.
+#[must_use]
+pub fn fault_log_path(csv: &Path) -> std::path::PathBuf {
+    let mut name = csv.as_os_str().to_owned();
+    name.push(".faults.log");
+    name.into()
+}
+
+/// Appends game `id`'s fault to the log beside `csv`, flushed before the call returns.
+fn append_fault(csv: &Path, id: u64, fault: &str) -> Result<()> {
+    use std::io::Write;
+    let log = fault_log_path(csv);
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&log)
+        .and_then(|mut f| {
+            writeln!(f, "game {id}: {fault}\n")?;
+            f.sync_data()
+        })
+        .map_err(|e| {
+            Error::new(
+                crate::ErrorKind::Io,
+                format!("{}: cannot write: {e}", log.display()),
+            )
+        })
 }
 
 /// Feeds an SPRT, if there is one; true once it has decided (the run should stop).

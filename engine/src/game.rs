@@ -208,6 +208,13 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
             .collect()
     }
 
+    /// The names of the cells of [`Game::board_cells`], row by row, left to right, as moves
+    /// name them: for drawing the board with coordinates. Every registry game gives them (a
+    /// conformance check holds them to `board_cells`' shape); the default is none.
+    fn cell_names(&self) -> Vec<Vec<String>> {
+        Vec::new()
+    }
+
     /// Draws what the rules leave to chance before the first move (sab39's game draws who
     /// starts). The arena and `playouts` call it once per game, on the start position, with that
     /// game's seeded generator; afterwards [`Game::spec`] names the drawn choice so the game can

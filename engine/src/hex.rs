@@ -204,6 +204,14 @@ impl HexGrid {
         format!("{}{}", (b'a' + row as u8) as char, place)
     }
 
+    /// Every cell's name, row by row from the top, left to right.
+    #[must_use]
+    pub fn row_names(&self) -> Vec<Vec<String>> {
+        (0..self.rows())
+            .map(|row| self.row_cells(row).map(|c| self.cell_name(c)).collect())
+            .collect()
+    }
+
     /// Reads a cell name.
     pub fn parse_cell(&self, text: &str) -> Result<usize, ParseMoveError> {
         let err = || ParseMoveError {

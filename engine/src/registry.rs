@@ -266,6 +266,29 @@ pub fn with_game<V: GameVisitor>(spec: &str, visitor: V) -> Result<V::Output, Ga
     }
 }
 
+/// The board size a GTP `boardsize` command names for the game `spec`: its `size` (Rin,
+/// Havannah) or `side` (the other hex games) option, or that option's default; `None` for a
+/// game without one (the Life duel's board is fixed) or a spec that does not parse.
+#[must_use]
+pub fn board_size(spec: &str) -> Option<usize> {
+    let spec = GameSpec::parse(spec).ok()?;
+    let key = match spec.name.as_str() {
+        "rin" | "havannah" => "size",
+        "advance" | "ikabegama" | "hexxagon" => "side",
+        _ => return None,
+    };
+    if let Some((_, value)) = spec.options.iter().find(|(k, _)| k == key) {
+        return value.parse().ok();
+    }
+    Some(match spec.name.as_str() {
+        "rin" => crate::games::rin::DEFAULT_SIZE,
+        "havannah" => crate::games::havannah::DEFAULT_BASE,
+        "advance" => crate::games::advance::DEFAULT_SIDE,
+        "ikabegama" => crate::games::ikabegama::DEFAULT_SIDE,
+        _ => crate::games::hexxagon::DEFAULT_SIDE,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -276,6 +299,68 @@ mod tests {
         fn visit<G: Game + crate::Features>(self, start: G) -> String {
             start.spec()
         }
+    }
+
+    /// Every cell name token (`a1`, `k10`) in a text.
+    fn cell_tokens(text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut cur = String::new();
+        for c in text.chars().chain(std::iter::once(' ')) {
+            let letters_then_digits = c.is_ascii_lowercase()
+                && !cur.chars().any(|d| d.is_ascii_digit())
+                || c.is_ascii_digit() && !cur.is_empty();
+            if letters_then_digits {
+                cur.push(c);
+            } else {
+                if cur.chars().any(|d| d.is_ascii_digit()) {
+                    out.push(cur.clone());
+                }
+                cur.clear();
+                if c.is_ascii_lowercase() {
+                    cur.push(c);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_game_names_its_drawn_cells_as_its_moves_name_them() {
+        struct Check;
+        impl GameVisitor for Check {
+            type Output = ();
+            fn visit<G: Game + crate::Features>(self, start: G) {
+                let names = start.cell_names();
+                let cells = start.board_cells();
+                let shape: Vec<usize> = names.iter().map(Vec::len).collect();
+                let drawn: Vec<usize> = cells.iter().map(|r| r.chars().count()).collect();
+                assert_eq!(shape, drawn, "{}", start.spec());
+                let all: std::collections::HashSet<&String> = names.iter().flatten().collect();
+                assert_eq!(all.len(), shape.iter().sum::<usize>(), "names are distinct");
+                let mut moves = Vec::new();
+                start.legal_moves(&mut moves);
+                for mv in moves {
+                    for token in cell_tokens(&start.move_text(mv)) {
+                        assert!(all.contains(&token), "{}: {token}", start.spec());
+                    }
+                }
+            }
+        }
+        for info in GAMES {
+            with_game(info.name, Check).unwrap();
+        }
+    }
+
+    #[test]
+    fn board_size_is_the_size_or_side_option_or_its_default() {
+        assert_eq!(board_size("havannah:size=6"), Some(6));
+        assert_eq!(board_size("havannah"), Some(8));
+        assert_eq!(board_size("rin"), Some(16));
+        assert_eq!(board_size("ikabegama:side=9,distance=3"), Some(9));
+        assert_eq!(board_size("hexxagon"), Some(5));
+        assert_eq!(board_size("advance:first=x"), Some(6));
+        assert_eq!(board_size("life"), None);
+        assert_eq!(board_size("havannah:size=x"), None);
     }
 
     #[test]

@@ -59,6 +59,19 @@ pub enum Command {
     /// numeric option or weight by playing games.
     #[command(subcommand)]
     Tune(TuneCommand),
+    /// Speak GTP v2 on stdin/stdout as an engine playing --agent, for GTP tools (GoGui's
+    /// gogui-twogtp, HavannahGui) or another arena's `gtp:cmd=...` agent.
+    ///
+    /// Commands: protocol_version, name, version, known_command, list_commands, boardsize,
+    /// clear_board, komi (ignored), play, genmove, undo, showboard, final_score,
+    /// ringside-game SPEC (switch game), quit. Errors answer `?` with a reason.
+    Gtp(GtpArgs),
+    /// Play against an agent yourself: the board is redrawn after every move with
+    /// coordinates on its edges; type moves in the game's notation, `undo`, `hint` or `quit`.
+    ///
+    /// Reads one line a move, so a pipe plays too. `quit` (or the end of the input) resigns.
+    /// With --save, the game is appended to a games CSV that `replay --from` reads.
+    Play(PlayArgs),
     /// List a game's evaluation features and their default weights (and, with --moves, their
     /// values for both colours after those moves).
     Features(FeaturesArgs),
@@ -126,6 +139,43 @@ pub struct ThinkArgs {
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     pub moves: String,
     /// The agent's seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Arguments of `arena play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// The game spec.
+    #[arg(long)]
+    pub game: String,
+    /// The agent to play against.
+    #[arg(long)]
+    pub agent: String,
+    /// You move first (the default).
+    #[arg(long, conflicts_with = "second")]
+    pub first: bool,
+    /// The agent moves first.
+    #[arg(long)]
+    pub second: bool,
+    /// The seed (the start, the agent's choices).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Append the finished game to this games CSV (game 0 if you moved first, 1 if second).
+    #[arg(long)]
+    pub save: Option<std::path::PathBuf>,
+}
+
+/// Arguments of `arena gtp`.
+#[derive(Debug, Args)]
+pub struct GtpArgs {
+    /// The game spec to start with (`boardsize` and `ringside-game` change it).
+    #[arg(long, default_value = "havannah")]
+    pub game: String,
+    /// The agent spec that answers `genmove`.
+    #[arg(long)]
+    pub agent: String,
+    /// The agent's seed (it is built afresh with it at every `clear_board`).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
 }
@@ -317,6 +367,17 @@ pub struct ReplayArgs {
     /// Print one JSON object: game, plies, to_move, board (rows top to bottom), result, score.
     #[arg(long)]
     pub json: bool,
+    /// Also draw the final position (or the one at --ply) as an SVG file, with coordinates
+    /// and the last move ringed.
+    #[arg(long)]
+    pub svg: Option<std::path::PathBuf>,
+    /// The position to draw with --svg: after K moves.
+    #[arg(long, requires = "svg")]
+    pub ply: Option<usize>,
+    /// Also write one self-contained HTML page that steps through the whole game (buttons,
+    /// arrow keys, the move list).
+    #[arg(long)]
+    pub html: Option<std::path::PathBuf>,
 }
 
 /// Arguments of `arena playouts`.

@@ -20,8 +20,8 @@ use ringside_arena::{
 };
 
 use crate::cli::{
-    FeaturesArgs, MatchArgs, MergeArgs, PlayoutsArgs, ReplayArgs, RunArgs, SpsaArgs, SummaryArgs,
-    TexelArgs, ThinkArgs,
+    FeaturesArgs, GtpArgs, MatchArgs, MergeArgs, PlayArgs, PlayoutsArgs, ReplayArgs, RunArgs,
+    SpsaArgs, SummaryArgs, TexelArgs, ThinkArgs,
 };
 use crate::output::print;
 
@@ -395,7 +395,20 @@ pub fn replay(args: &ReplayArgs) -> Result<()> {
         json: args.json,
         every: args.every,
     };
-    print(&replay_moves(&game, &moves, style)?)
+    let shown = replay_moves(&game, &moves, style)?;
+    if let Some(file) = &args.svg {
+        let svg = ringside_arena::picture::svg_of_game(&game, &moves, args.ply)?;
+        ringside_arena::durable::write_atomically(file, svg.as_bytes())?;
+    }
+    if let Some(file) = &args.html {
+        let title = match (&args.from, args.id) {
+            (Some(csv), Some(id)) => format!("{game}: game {id} of {}", csv.display()),
+            _ => game.clone(),
+        };
+        let page = ringside_arena::picture::html_of_game(&game, &moves, &title)?;
+        ringside_arena::durable::write_atomically(file, page.as_bytes())?;
+    }
+    print(&shown)
 }
 
 /// Runs `arena playouts`.
@@ -438,6 +451,35 @@ pub fn think(args: &ThinkArgs) -> Result<()> {
         t.stats.iterations as f64 / seconds,
         t.stats.nodes as f64 / seconds
     ))
+}
+
+pub fn play(args: &PlayArgs) -> Result<()> {
+    let table = ringside_arena::people::Table {
+        game: &args.game,
+        agent: &args.agent,
+        person_first: !args.second,
+        seed: args.seed,
+        save: args.save.as_deref(),
+    };
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    ringside_arena::people::play(&table, &mut stdin.lock(), &mut stdout.lock())?;
+    if let Some(file) = &args.save {
+        eprintln!("saved to {}", file.display());
+    }
+    Ok(())
+}
+
+pub fn gtp(args: &GtpArgs) -> Result<()> {
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    ringside_arena::gtp::serve(
+        &args.game,
+        &args.agent,
+        args.seed,
+        &mut stdin.lock(),
+        &mut stdout.lock(),
+    )
 }
 
 /// Runs `work` on a pool of `threads` workers (default: one per core).

@@ -39,6 +39,8 @@ fn main() -> ExitCode {
         Command::Summary(args) => commands::summary(&args),
         Command::Merge(args) => commands::merge(&args),
         Command::Think(args) => commands::think(&args),
+        Command::Gtp(args) => commands::gtp(&args),
+        Command::Play(args) => commands::play(&args),
         Command::Tune(cli::TuneCommand::Texel(args)) => commands::tune_texel(&args),
         Command::Tune(cli::TuneCommand::Spsa(args)) => commands::tune_spsa(&args),
         Command::Features(args) => commands::features(&args),

@@ -504,6 +504,10 @@ impl Game for Advance {
         }
     }
 
+    fn cell_names(&self) -> Vec<Vec<String>> {
+        self.grid().row_names()
+    }
+
     fn board_rows(&self) -> Vec<String> {
         let t = self.tokens;
         self.grid().draw(|c| {

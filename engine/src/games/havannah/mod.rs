@@ -130,6 +130,16 @@ impl Default for Havannah {
 }
 
 impl Havannah {
+    /// The columns x of row y's cells, left to right.
+    fn row_span(&self, y: usize) -> std::ops::Range<usize> {
+        let (d, base) = (self.geometry().diameter, self.base as usize);
+        if y < base {
+            0..base + y
+        } else {
+            y + 1 - base..d
+        }
+    }
+
     /// The empty board of `base` (4 to 10), with or without the swap rule; White moves first.
     pub fn new(base: usize, swap: bool) -> Result<Havannah, GameSpecError> {
         if !BASES.contains(&base) {
@@ -465,18 +475,25 @@ impl Game for Havannah {
         self.cell_text(mv)
     }
 
+    /// Letter = column, number = row from the top (OpenSpiel's notation).
+    fn cell_names(&self) -> Vec<Vec<String>> {
+        (0..self.geometry().diameter)
+            .map(|y| {
+                self.row_span(y)
+                    .map(|x| format!("{}{}", char::from(b'a' + x as u8), y + 1))
+                    .collect()
+            })
+            .collect()
+    }
+
     /// One text row per y (top first), indented to draw the hexagon: `W` white (moves first),
     /// `B` black, `.` empty.
     fn board_rows(&self) -> Vec<String> {
         let (d, base) = (self.geometry().diameter, self.base as usize);
         (0..d)
             .map(|y| {
-                let (start, end) = if y < base {
-                    (0, base + y)
-                } else {
-                    (y + 1 - base, d)
-                };
-                let cells: Vec<String> = (start..end)
+                let cells: Vec<String> = self
+                    .row_span(y)
                     .map(|x| match self.owner[x + d * y] {
                         0 => "W".to_string(),
                         1 => "B".to_string(),

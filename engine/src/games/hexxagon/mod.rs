@@ -148,6 +148,10 @@ impl Game for Hexxagon {
         self.board.move_text(mv)
     }
 
+    fn cell_names(&self) -> Vec<Vec<String>> {
+        self.grid().row_names()
+    }
+
     fn board_rows(&self) -> Vec<String> {
         grow_jump::draw(self.grid(), &self.board.tokens, ['L', 'D'])
     }

@@ -223,6 +223,10 @@ impl Game for Ikabegama {
     }
 
     /// The hexagon with `L`/`D` tokens; an empty nest shows as `l` (Light's) or `d` (Dark's).
+    fn cell_names(&self) -> Vec<Vec<String>> {
+        self.grid().row_names()
+    }
+
     fn board_rows(&self) -> Vec<String> {
         let (tokens, nests) = (self.board.tokens, self.nests);
         self.grid().draw(|c| {

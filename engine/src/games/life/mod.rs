@@ -423,6 +423,14 @@ impl Game for Life {
         crate::square::write_point_name(mv.col(), mv.row(), out);
     }
 
+    fn cell_names(&self) -> Vec<Vec<String>> {
+        let n = SIZE;
+        (0..n)
+            .rev()
+            .map(|row| (0..n).map(|col| point_name(col, row)).collect())
+            .collect()
+    }
+
     fn board_rows(&self) -> Vec<String> {
         self.rows_text()
     }

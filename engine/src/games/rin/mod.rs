@@ -462,6 +462,14 @@ impl Game for Rin {
         crate::square::write_point_name(mv.col(), mv.row(), out);
     }
 
+    fn cell_names(&self) -> Vec<Vec<String>> {
+        let n = self.size();
+        (0..n)
+            .rev()
+            .map(|row| (0..n).map(|col| point_name(col, row)).collect())
+            .collect()
+    }
+
     fn board_rows(&self) -> Vec<String> {
         let n = self.size();
         (0..n)

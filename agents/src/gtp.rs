@@ -1,0 +1,600 @@
+//! An engine outside the process as an agent: a program that speaks the Go Text Protocol
+//! (GTP v2), driven by Ringside as referee.
+//!
+//! # The spec
+//! `gtp:cmd=PROGRAM ARGS,name=LABEL,coords=ringside|castro,time_ms=N,margin_ms=N,setup=C1;C2`
+//!
+//! - `cmd` (required): the program and its arguments, split at spaces; a single-quoted part
+//!   (`'a b'`) is one argument. A value holding a comma is written in double quotes, with
+//!   `\"` and `\\` inside: `cmd="/opt/engine --list=a,b"`. This quoting works for every
+//!   spec value.
+//! - `name`: a label for messages (default: the program's file name).
+//! - `coords`: the engine's move notation. `ringside` (default) is Ringside's own.
+//!   `castro` is HavannahGui's, which Castro uses, for Havannah only: its letter is the row
+//!   and its number the column, the transpose of Ringside's (and OpenSpiel's) letter = column,
+//!   number = row. On a size-3 board, Ringside's cells and Castro's names of the same cells:
+//!
+//!   ```text
+//!   Ringside (letter = column)        Castro (letter = row)
+//!        a1 b1 c1                          a1 a2 a3
+//!      a2 b2 c2 d2                       b1 b2 b3 b4
+//!    a3 b3 c3 d3 e3                    c1 c2 c3 c4 c5
+//!      b4 c4 d4 e4                       d2 d3 d4 d5
+//!        c5 d5 e5                          e3 e4 e5
+//!   ```
+//!
+//!   So Ringside's `e3` is Castro's `c5`, and `b4` is `d2`.
+//! - `time_ms` (default 10,000): the time the engine may take for a move. An answer later
+//!   than `time_ms + margin_ms` (default 1,000) forfeits the game. If the engine lists
+//!   `time_settings`, it is told `time_settings 0 S 1` (S = `time_ms` in whole seconds, at
+//!   least 1); otherwise set its time with its own options or `setup`.
+//! - `setup`: GTP commands, separated by `;`, sent after `clear_board` at each game's start
+//!   (for Castro: `setup=time -m 0.25 -g 0 -f 0`).
+//!
+//! # What the referee sends
+//! One process a game, started at the agent's first decision or the first move it is told
+//! of: `list_commands`; `boardsize N` for games with a size or side; `clear_board`;
+//! `ringside-game SPEC` if the engine lists it (another Ringside: the exact start, options
+//! included); `time_settings` if listed; the `setup` commands; then `play C M` for every move
+//! since the engine last spoke, and `genmove C`. At the end of the game (when the agent is
+//! dropped) it sends `quit`, waits up to one second, then kills the process.
+//! One process a game keeps games independent (a crash or a leaked state cannot reach the
+//! next game) at the price of a start-up a game.
+//!
+//! # Colours
+//! [`gtp_colour`]: a colour named `black` or `white` in the game is `b` or `w`; in games with
+//! other names (light/dark, x/o) the first-listed colour is `b`. So Havannah's first player
+//! is `w` (white), as Castro has it.
+//!
+//! # Faults
+//! Every fault loses the game for the engine, with a [`FaultKind`]: a process that cannot
+//! start, exits, or closes its pipes ([`FaultKind::EngineCrash`]); an answer later than the
+//! limit ([`FaultKind::TimeForfeit`]); a move that does not parse or is not legal
+//! ([`FaultKind::IllegalMove`]); a `?` answer or a line that is not an answer
+//! ([`FaultKind::ProtocolError`]); `resign` ([`FaultKind::Resign`]). The fault's message ends
+//! with the last lines the engine wrote to stderr.
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use ringside_engine::{Game, Player};
+
+use crate::{Agent, Decision, SearchStats};
+
+/// How long an engine may take to start and answer the set-up commands.
+const START_TIME: Duration = Duration::from_secs(10);
+/// How long an engine has to leave after `quit` before it is killed.
+const GRACE: Duration = Duration::from_secs(1);
+/// Lines of the engine's stderr kept for fault messages.
+const STDERR_LINES: usize = 20;
+
+/// The notation an engine writes moves in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Coords {
+    /// Ringside's own notation.
+    Ringside,
+    /// HavannahGui's (Castro's): Ringside's letter and number exchanged.
+    Castro,
+}
+
+impl Coords {
+    /// The spec's name of the notation.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Coords::Ringside => "ringside",
+            Coords::Castro => "castro",
+        }
+    }
+
+    /// A move in Ringside's notation written in this one, or back: the Castro mapping is its
+    /// own inverse. Text that is not a letter and a number (`swap`, `pass`) is left as it is.
+    #[must_use]
+    pub fn convert(self, text: &str) -> String {
+        match self {
+            Coords::Ringside => text.to_string(),
+            Coords::Castro => transpose(text).unwrap_or_else(|| text.to_string()),
+        }
+    }
+}
+
+/// `e3` ↔ `c5`: the letter's place in the alphabet becomes the number and the number the
+/// letter.
+fn transpose(text: &str) -> Option<String> {
+    let mut chars = text.chars();
+    let letter = chars.next()?.to_ascii_lowercase();
+    let number: u32 = chars.as_str().parse().ok()?;
+    if !letter.is_ascii_lowercase() || !(1..=26).contains(&number) {
+        return None;
+    }
+    let new_letter = char::from(b'a' + u8::try_from(number - 1).ok()?);
+    Some(format!(
+        "{new_letter}{}",
+        u32::from(letter) - u32::from('a') + 1
+    ))
+}
+
+/// The settings of an external engine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GtpSpec {
+    /// The command line as written in the spec.
+    pub cmd: String,
+    /// The program and its arguments.
+    pub argv: Vec<String>,
+    /// A label, if the spec gives one.
+    pub name: Option<String>,
+    /// The engine's notation.
+    pub coords: Coords,
+    /// The time the engine may take for a move.
+    pub time: Duration,
+    /// What it may take beyond `time` before it forfeits.
+    pub margin: Duration,
+    /// Commands sent after `clear_board` at each game's start.
+    pub setup: Vec<String>,
+}
+
+/// Splits a command line at spaces; single quotes group.
+pub(crate) fn split_command(cmd: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut quoted = false;
+    for c in cmd.chars() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                in_word = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            c => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if quoted {
+        return Err(format!("gtp: cmd '{cmd}' has an unclosed single quote"));
+    }
+    if in_word {
+        words.push(word);
+    }
+    if words.is_empty() {
+        return Err("gtp: cmd is empty".into());
+    }
+    Ok(words)
+}
+
+/// The GTP name of a colour: `b` for a colour named black, `w` for white; otherwise `b` for
+/// the first-listed colour and `w` for the other.
+#[must_use]
+pub fn gtp_colour<G: Game>(state: &G, player: Player) -> &'static str {
+    match state.player_name(player) {
+        "black" => "b",
+        "white" => "w",
+        _ if player == Player::ZERO => "b",
+        _ => "w",
+    }
+}
+
+/// The colour a GTP colour argument names: `b`/`black`, `w`/`white` (as [`gtp_colour`]), or
+/// the game's own name of a colour.
+#[must_use]
+pub fn parse_gtp_colour<G: Game>(state: &G, text: &str) -> Option<Player> {
+    let text = text.to_ascii_lowercase();
+    let short = match text.as_str() {
+        "black" => "b",
+        "white" => "w",
+        other => other,
+    };
+    [Player::ZERO, Player::ONE].into_iter().find(|&p| {
+        gtp_colour(state, p) == short || state.player_name(p).eq_ignore_ascii_case(&text)
+    })
+}
+
+/// What went wrong with an outside engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FaultKind {
+    /// It could not start, exited, or closed its pipes.
+    EngineCrash,
+    /// It answered later than its time and margin.
+    TimeForfeit,
+    /// Its move does not parse or is not legal.
+    IllegalMove,
+    /// It answered `?`, or wrote something that is not a GTP answer.
+    ProtocolError,
+    /// It resigned.
+    Resign,
+}
+
+/// A decision an agent could not make: the game is lost for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentFault {
+    /// What kind of fault.
+    pub kind: FaultKind,
+    /// What happened, then the engine's last stderr lines.
+    pub message: String,
+}
+
+impl fmt::Display for AgentFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// A running engine: its pipes, a thread reading its answers, one keeping its stderr's tail.
+#[derive(Debug)]
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    stderr: Arc<Mutex<VecDeque<String>>>,
+    commands: Vec<String>,
+}
+
+impl Engine {
+    fn spawn(argv: &[String]) -> Result<Engine, AgentFault> {
+        let mut child = Command::new(&argv[0])
+            .args(&argv[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| AgentFault {
+                kind: FaultKind::EngineCrash,
+                message: format!("cannot start '{}': {e}", argv[0]),
+            })?;
+        let (tx, lines) = channel();
+        let stdout = child.stdout.take().expect("stdout is piped");
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stderr = Arc::new(Mutex::new(VecDeque::new()));
+        let tail = Arc::clone(&stderr);
+        let err = child.stderr.take().expect("stderr is piped");
+        std::thread::spawn(move || {
+            for line in BufReader::new(err).lines() {
+                let Ok(line) = line else { break };
+                let Ok(mut tail) = tail.lock() else { break };
+                if tail.len() == STDERR_LINES {
+                    tail.pop_front();
+                }
+                tail.push_back(line);
+            }
+        });
+        let stdin = child.stdin.take().expect("stdin is piped");
+        Ok(Engine {
+            child,
+            stdin,
+            lines,
+            stderr,
+            commands: Vec::new(),
+        })
+    }
+
+    /// A fault of `kind`, with the engine's stderr tail appended.
+    fn fault(&mut self, kind: FaultKind, what: String) -> AgentFault {
+        // Give the stderr reader a moment to catch the last words of a dying process.
+        if kind == FaultKind::EngineCrash {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let tail: Vec<String> = self
+            .stderr
+            .lock()
+            .map(|t| t.iter().cloned().collect())
+            .unwrap_or_default();
+        let mut message = what;
+        if !tail.is_empty() {
+            message.push_str("\nstderr (last lines):\n");
+            message.push_str(&tail.join("\n"));
+        }
+        AgentFault { kind, message }
+    }
+
+    /// Sends `command` and returns the answer's text (after `=`), or the fault.
+    fn ask(&mut self, command: &str, limit: Duration) -> Result<String, AgentFault> {
+        if writeln!(self.stdin, "{command}")
+            .and_then(|()| self.stdin.flush())
+            .is_err()
+        {
+            return Err(self.crashed(command));
+        }
+        let deadline = Instant::now() + limit;
+        let mut answer: Option<(bool, String)> = None;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = match self.lines.recv_timeout(left) {
+                Ok(line) => line,
+                Err(RecvTimeoutError::Timeout) => {
+                    let what = format!("no answer to '{command}' within {} ms", limit.as_millis());
+                    return Err(self.fault(FaultKind::TimeForfeit, what));
+                }
+                Err(RecvTimeoutError::Disconnected) => return Err(self.crashed(command)),
+            };
+            let line = line.trim_end_matches('\r');
+            match &mut answer {
+                None if line.trim().is_empty() => {}
+                None => {
+                    let ok = match line.as_bytes()[0] {
+                        b'=' => true,
+                        b'?' => false,
+                        _ => {
+                            let what = format!("answered '{line}' to '{command}', not '=' or '?'");
+                            return Err(self.fault(FaultKind::ProtocolError, what));
+                        }
+                    };
+                    let body = line[1..].trim_start_matches(|c: char| c.is_ascii_digit());
+                    answer = Some((ok, body.trim().to_string()));
+                }
+                Some((ok, body)) => {
+                    if line.trim().is_empty() {
+                        let (ok, body) = (*ok, std::mem::take(body));
+                        if ok {
+                            return Ok(body);
+                        }
+                        let what = format!("answered '? {body}' to '{command}'");
+                        return Err(self.fault(FaultKind::ProtocolError, what));
+                    }
+                    body.push('\n');
+                    body.push_str(line);
+                }
+            }
+        }
+    }
+
+    fn crashed(&mut self, command: &str) -> AgentFault {
+        let status = match self.child.try_wait() {
+            Ok(Some(status)) => format!(" ({status})"),
+            _ => String::new(),
+        };
+        let what = format!("the engine stopped before answering '{command}'{status}");
+        self.fault(FaultKind::EngineCrash, what)
+    }
+}
+
+impl Drop for Engine {
+    /// `quit`, a grace period, then a kill; the process is always reaped.
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit").and_then(|()| self.stdin.flush());
+        let deadline = Instant::now() + GRACE;
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An outside engine playing one game (see the module docs).
+#[derive(Debug)]
+pub struct GtpAgent<G: Game> {
+    spec: GtpSpec,
+    engine: Option<Engine>,
+    /// The spec of the first position the agent saw: the game's start.
+    start: Option<String>,
+    /// `play` commands the engine has not been sent yet.
+    pending: Vec<String>,
+    /// The agent's own last move, which the arena will report back.
+    own: Option<G::Move>,
+    /// A fault already met: the engine is gone and every later decision fails alike.
+    fault: Option<AgentFault>,
+}
+
+impl<G: Game> GtpAgent<G> {
+    /// An agent that starts its engine when first needed.
+    #[must_use]
+    pub fn new(spec: GtpSpec) -> Self {
+        GtpAgent {
+            spec,
+            engine: None,
+            start: None,
+            pending: Vec::new(),
+            own: None,
+            fault: None,
+        }
+    }
+
+    fn seen(&mut self, state: &G) {
+        if self.start.is_none() {
+            self.start = Some(state.spec());
+        }
+    }
+
+    /// The running engine, started and set up for the game if it was not.
+    fn engine(&mut self) -> Result<&mut Engine, AgentFault> {
+        if self.engine.is_none() {
+            let mut engine = Engine::spawn(&self.spec.argv)?;
+            let listed = engine.ask("list_commands", START_TIME)?;
+            engine.commands = listed.split_whitespace().map(str::to_string).collect();
+            let game = self.start.clone().unwrap_or_default();
+            let mut setup = Vec::new();
+            if let Some(n) = ringside_engine::registry::board_size(&game) {
+                setup.push(format!("boardsize {n}"));
+            }
+            setup.push("clear_board".to_string());
+            if engine.commands.iter().any(|c| c == "ringside-game") {
+                setup.push(format!("ringside-game {game}"));
+            }
+            if engine.commands.iter().any(|c| c == "time_settings") {
+                let seconds = self.spec.time.as_secs().max(1);
+                setup.push(format!("time_settings 0 {seconds} 1"));
+            }
+            setup.extend(self.spec.setup.iter().cloned());
+            for command in &setup {
+                engine.ask(command, START_TIME)?;
+            }
+            self.engine = Some(engine);
+        }
+        Ok(self.engine.as_mut().expect("started above"))
+    }
+
+    fn decide(&mut self, state: &G) -> Result<Decision<G::Move>, AgentFault> {
+        self.seen(state);
+        let Some(mover) = state.to_move() else {
+            panic!("an agent is asked to move only while the game goes on");
+        };
+        let limit = self.spec.time + self.spec.margin;
+        let coords = self.spec.coords;
+        let pending = std::mem::take(&mut self.pending);
+        let engine = self.engine()?;
+        for command in &pending {
+            engine.ask(command, START_TIME)?;
+        }
+        let clock = Instant::now();
+        let answer = engine.ask(&format!("genmove {}", gtp_colour(state, mover)), limit)?;
+        let time = clock.elapsed();
+        let word = answer.split_whitespace().next().unwrap_or("");
+        if word.eq_ignore_ascii_case("resign") {
+            return Err(engine.fault(FaultKind::Resign, "resigned".into()));
+        }
+        let text = coords.convert(word);
+        let parsed = state
+            .parse_move(&text)
+            .or_else(|_| state.parse_move(&text.to_ascii_lowercase()));
+        let mv = match parsed {
+            Ok(mv) if state.is_legal(mv) => mv,
+            Ok(_) => {
+                let what = format!("played '{word}', which is not legal here");
+                return Err(engine.fault(FaultKind::IllegalMove, what));
+            }
+            Err(e) => {
+                let what = format!("played '{word}', which is not a move: {e}");
+                return Err(engine.fault(FaultKind::IllegalMove, what));
+            }
+        };
+        self.own = Some(mv);
+        Ok(Decision {
+            mv,
+            stats: SearchStats {
+                time,
+                ..SearchStats::default()
+            },
+        })
+    }
+}
+
+impl<G: Game> Agent<G> for GtpAgent<G> {
+    /// # Panics
+    /// On a fault; the arena calls [`Agent::try_choose`] instead.
+    fn choose(&mut self, state: &G) -> Decision<G::Move> {
+        self.try_choose(state)
+            .unwrap_or_else(|fault| panic!("gtp engine: {fault}"))
+    }
+
+    fn try_choose(&mut self, state: &G) -> Result<Decision<G::Move>, AgentFault> {
+        if let Some(fault) = &self.fault {
+            return Err(fault.clone());
+        }
+        let decided = self.decide(state);
+        if let Err(fault) = &decided {
+            self.fault = Some(fault.clone());
+            self.engine = None;
+        }
+        decided
+    }
+
+    fn observe(&mut self, before: &G, mv: G::Move) {
+        self.seen(before);
+        if self.own.take() == Some(mv) {
+            return;
+        }
+        if let Some(mover) = before.to_move() {
+            let text = self.spec.coords.convert(&before.move_text(mv));
+            self.pending
+                .push(format!("play {} {text}", gtp_colour(before, mover)));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ringside_engine::games::havannah::Havannah;
+    use ringside_engine::games::hexxagon::Hexxagon;
+    use ringside_engine::games::rin::Rin;
+
+    #[test]
+    fn castro_coordinates_are_the_transpose_and_their_own_inverse() {
+        assert_eq!(Coords::Castro.convert("e3"), "c5");
+        assert_eq!(Coords::Castro.convert("c5"), "e3");
+        assert_eq!(Coords::Castro.convert("b4"), "d2");
+        assert_eq!(Coords::Castro.convert("k11"), "k11");
+        assert_eq!(Coords::Castro.convert("a10"), "j1");
+        assert_eq!(Coords::Castro.convert("swap"), "swap");
+        assert_eq!(Coords::Ringside.convert("e3"), "e3");
+        // Every cell of a size-6 board maps to a cell, and back.
+        let board = Havannah::new(6, false).unwrap();
+        let mut moves = Vec::new();
+        board.legal_moves(&mut moves);
+        for mv in moves {
+            let text = board.move_text(mv);
+            let castro = Coords::Castro.convert(&text);
+            assert!(board.parse_move(&castro).is_ok(), "{text} -> {castro}");
+            assert_eq!(Coords::Castro.convert(&castro), text);
+        }
+    }
+
+    #[test]
+    fn colours_follow_black_and_white_names_else_the_listing() {
+        let rin = Rin::new(6).unwrap();
+        assert_eq!(gtp_colour(&rin, Player::ZERO), "b");
+        let hav = Havannah::new(6, false).unwrap();
+        assert_eq!(
+            gtp_colour(&hav, Player::ZERO),
+            "w",
+            "Havannah's first is white"
+        );
+        assert_eq!(parse_gtp_colour(&hav, "W"), Some(Player::ZERO));
+        assert_eq!(parse_gtp_colour(&hav, "black"), Some(Player::ONE));
+        let hex = Hexxagon::new(5).unwrap();
+        assert_eq!(gtp_colour(&hex, Player::ZERO), "b");
+        assert_eq!(parse_gtp_colour(&hex, "dark"), Some(Player::ONE));
+        assert_eq!(parse_gtp_colour(&hex, "green"), None);
+    }
+
+    #[test]
+    fn commands_split_at_spaces_and_single_quotes_group() {
+        assert_eq!(
+            split_command("/bin/engine -t 1 'a b'").unwrap(),
+            ["/bin/engine", "-t", "1", "a b"]
+        );
+        assert!(split_command("  ").is_err());
+        assert!(split_command("x 'open").is_err());
+    }
+
+    #[test]
+    fn a_program_that_does_not_exist_is_an_engine_crash() {
+        let spec = GtpSpec {
+            cmd: "/nonexistent/engine".into(),
+            argv: vec!["/nonexistent/engine".into()],
+            name: None,
+            coords: Coords::Ringside,
+            time: Duration::from_millis(100),
+            margin: Duration::from_millis(100),
+            setup: Vec::new(),
+        };
+        let rin = Rin::new(6).unwrap();
+        let mut agent = GtpAgent::<Rin>::new(spec);
+        let fault = agent.try_choose(&rin).unwrap_err();
+        assert_eq!(fault.kind, FaultKind::EngineCrash);
+        assert!(fault.message.contains("cannot start"));
+        assert_eq!(agent.try_choose(&rin).unwrap_err(), fault, "a fault stays");
+    }
+}

@@ -1,0 +1,375 @@
+//! Ringside as a GTP engine: the Go Text Protocol, version 2, on any reader and writer
+//! (`arena gtp` uses stdin and stdout), so that GTP tools (GoGui's `gogui-twogtp`,
+//! HavannahGui) can play Ringside's agents.
+//!
+//! A command is an optional numeric id, a name and arguments on one line (`#` starts a
+//! comment); the answer is `=[id] result` or `?[id] reason`, then an empty line. Commands:
+//!
+//! | command | does |
+//! |---|---|
+//! | `protocol_version` | `2` |
+//! | `name`, `version` | `Ringside`, the crate's version |
+//! | `known_command C`, `list_commands` | `true`/`false`; every command, one a line |
+//! | `boardsize N` | the same game with size (or side) N, cleared; `?` if it has no such size |
+//! | `clear_board` | the start position; the agent is built afresh with its seed |
+//! | `komi F` | accepted and ignored (no game here has komi) |
+//! | `play C M` | plays move M for colour C; `?` if it is not C's turn or M is illegal |
+//! | `genmove C` | the agent chooses and plays a move for C and answers it |
+//! | `undo` | takes back the last move |
+//! | `showboard` | the board, from a new line |
+//! | `final_score` | `B+`/`W+` (with the score margin where the game keeps one) or `0`; `?` before the end |
+//!
+//! A `genmove` whose agent fails (a panic, or a fault of an engine behind it) answers `?` with
+//! the reason; the session goes on.
+//! | `ringside-game SPEC` | switches to another game spec (`rin:size=8`), cleared |
+//! | `quit` | answers, then the session ends |
+//!
+//! Colours are named as the GTP client names them ([`ringside_agents::gtp::gtp_colour`]): a
+//! colour called black or white in the game is `b`/`black` or `w`/`white` (Havannah's first
+//! player is white, as in Castro); in the other games the first-listed colour is `b`. The
+//! game's own names (`light`, `dark`, `x`, `o`, …) are accepted too. Moves are in Ringside's
+//! notation.
+//! Games where a turn has two moves (Rin) take one `play` or `genmove` a move. Any error is a
+//! `?` answer with a reason: the session never stops on bad input.
+
+use std::io::{BufRead, Write};
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use ringside_agents::gtp::{gtp_colour, parse_gtp_colour};
+use ringside_agents::{Agent, AgentSpec, AnyAgent};
+use ringside_engine::registry::{GameVisitor, with_game};
+use ringside_engine::{Features, Game, Outcome, Player};
+
+use crate::error::{Error, Result};
+use crate::plan::canonical_game;
+
+/// Every command the server knows, in `list_commands` order.
+pub const COMMANDS: [&str; 15] = [
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "undo",
+    "showboard",
+    "final_score",
+    "ringside-game",
+    "quit",
+];
+
+/// How a session on one game ended.
+enum End {
+    Quit,
+    Switch(String),
+}
+
+/// Serves GTP on `input` and `output` with the agent `agent` (seeded `seed`) on `game` until
+/// `quit` or the end of the input. Errors only for a bad starting game or agent, or a failed
+/// write.
+pub fn serve(
+    game: &str,
+    agent: &str,
+    seed: u64,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+) -> Result<()> {
+    let spec =
+        AgentSpec::parse(agent).map_err(|e| Error::setting(format!("agent '{agent}': {e}")))?;
+    let mut game = checked(game, &spec)?;
+    loop {
+        let session = Session {
+            spec: &spec,
+            seed,
+            input: &mut *input,
+            output: &mut *output,
+        };
+        match with_game(&game, session)?? {
+            End::Quit => return Ok(()),
+            End::Switch(next) => game = next,
+        }
+    }
+}
+
+/// The canonical spec of `game`, if the agent can play it.
+fn checked(game: &str, spec: &AgentSpec) -> Result<String> {
+    struct Build<'a>(&'a AgentSpec);
+    impl GameVisitor for Build<'_> {
+        type Output = std::result::Result<(), String>;
+        fn visit<G: Game + Features>(self, start: G) -> Self::Output {
+            self.0
+                .build(&start, 0)
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        }
+    }
+    let canonical = canonical_game(game)?;
+    with_game(&canonical, Build(spec))?
+        .map_err(|e| Error::setting(format!("agent '{spec}' cannot play {canonical}: {e}")))?;
+    Ok(canonical)
+}
+
+struct Session<'a> {
+    spec: &'a AgentSpec,
+    seed: u64,
+    input: &'a mut dyn BufRead,
+    output: &'a mut dyn Write,
+}
+
+impl GameVisitor for Session<'_> {
+    type Output = Result<End>;
+    fn visit<G: Game + Features>(self, start: G) -> Result<End> {
+        let mut table = Table {
+            agent: self
+                .spec
+                .build(&start, self.seed)
+                .map_err(|e| Error::setting(e.to_string()))?,
+            state: start.clone(),
+            history: Vec::new(),
+            spec: self.spec,
+            seed: self.seed,
+            start,
+        };
+        let mut line = String::new();
+        loop {
+            line.clear();
+            let read = self
+                .input
+                .read_line(&mut line)
+                .map_err(|e| Error::new(crate::ErrorKind::Io, format!("gtp: cannot read: {e}")))?;
+            if read == 0 {
+                return Ok(End::Quit);
+            }
+            let text = line.split('#').next().unwrap_or("").trim();
+            if text.is_empty() {
+                continue;
+            }
+            let mut words = text.split_whitespace();
+            let first = words.next().unwrap_or("");
+            let (id, name) = if first.bytes().all(|b| b.is_ascii_digit()) {
+                (Some(first), words.next().unwrap_or(""))
+            } else {
+                (None, first)
+            };
+            let args: Vec<&str> = words.collect();
+            let (answer, end) = table.command(name, &args);
+            let (mark, body) = match &answer {
+                Ok(body) => ('=', body.as_str()),
+                Err(reason) => ('?', reason.as_str()),
+            };
+            let sep = if body.is_empty() || body.starts_with('\n') {
+                ""
+            } else {
+                " "
+            };
+            write!(self.output, "{mark}{}{sep}{body}\n\n", id.unwrap_or(""))
+                .and_then(|()| self.output.flush())
+                .map_err(|e| Error::new(crate::ErrorKind::Io, format!("gtp: cannot write: {e}")))?;
+            if let Some(end) = end {
+                return Ok(end);
+            }
+        }
+    }
+}
+
+/// One game at the table: the state, its moves, the agent.
+struct Table<'a, G: Game + Features> {
+    start: G,
+    state: G,
+    history: Vec<G::Move>,
+    agent: AnyAgent<G>,
+    spec: &'a AgentSpec,
+    seed: u64,
+}
+
+type Answer = std::result::Result<String, String>;
+
+impl<G: Game + Features> Table<'_, G> {
+    fn command(&mut self, name: &str, args: &[&str]) -> (Answer, Option<End>) {
+        let answer = match name {
+            "protocol_version" => Ok("2".into()),
+            "name" => Ok("Ringside".into()),
+            "version" => Ok(env!("CARGO_PKG_VERSION").into()),
+            "known_command" => Ok(COMMANDS
+                .contains(&args.first().copied().unwrap_or(""))
+                .to_string()),
+            "list_commands" => Ok(COMMANDS.join("\n")),
+            "quit" => return (Ok(String::new()), Some(End::Quit)),
+            "boardsize" => return self.boardsize(args),
+            "ringside-game" => return self.switch(args),
+            "clear_board" => {
+                self.clear();
+                Ok(String::new())
+            }
+            "komi" => match args.first().map(|a| a.parse::<f64>()) {
+                Some(Ok(_)) => Ok(String::new()),
+                _ => Err("syntax error: komi needs a number".into()),
+            },
+            "play" => self.play(args),
+            "genmove" => self.genmove(args),
+            "undo" => self.undo(),
+            "showboard" => {
+                let mut board = String::from("\n");
+                board.push_str(&self.state.board_rows().join("\n"));
+                match self.state.to_move() {
+                    Some(p) => board.push_str(&format!("\n{} to move", self.state.player_name(p))),
+                    None => board.push_str("\ngame over"),
+                }
+                Ok(board)
+            }
+            "final_score" => self.final_score(),
+            "" => Err("no command".into()),
+            other => Err(format!("unknown command '{other}'")),
+        };
+        (answer, None)
+    }
+
+    fn clear(&mut self) {
+        self.state = self.start.clone();
+        self.history.clear();
+        self.rebuild();
+    }
+
+    /// The agent built afresh with its seed and told the moves so far.
+    fn rebuild(&mut self) {
+        self.agent = self
+            .spec
+            .build(&self.start, self.seed)
+            .expect("the agent was built for this game before");
+        let mut state = self.start.clone();
+        for &mv in &self.history {
+            self.agent.observe(&state, mv);
+            state.play_unchecked(mv);
+        }
+    }
+
+    /// The colour named by a GTP colour argument.
+    fn colour(&self, text: Option<&&str>) -> std::result::Result<Player, String> {
+        let text = text.ok_or("syntax error: a colour is missing")?;
+        parse_gtp_colour(&self.start, text)
+            .ok_or_else(|| format!("syntax error: '{text}' is not a colour"))
+    }
+
+    fn to_move_is(&self, colour: Player) -> std::result::Result<(), String> {
+        match self.state.to_move() {
+            None => Err("the game is over".into()),
+            Some(p) if p == colour => Ok(()),
+            Some(p) => Err(format!(
+                "it is {}'s turn, not {}'s",
+                self.state.player_name(p),
+                self.state.player_name(colour)
+            )),
+        }
+    }
+
+    fn play(&mut self, args: &[&str]) -> Answer {
+        let colour = self.colour(args.first())?;
+        let text = args.get(1).ok_or("syntax error: a move is missing")?;
+        self.to_move_is(colour)?;
+        let mv = self
+            .state
+            .parse_move(text)
+            .map_err(|e| format!("illegal move '{text}': {e}"))?;
+        let before = self.state.clone();
+        self.state
+            .try_play(mv)
+            .map_err(|e| format!("illegal move '{text}': {e}"))?;
+        self.agent.observe(&before, mv);
+        self.history.push(mv);
+        Ok(String::new())
+    }
+
+    fn genmove(&mut self, args: &[&str]) -> Answer {
+        let colour = self.colour(args.first())?;
+        self.to_move_is(colour)?;
+        let (agent, state) = (&mut self.agent, &self.state);
+        let decision = match catch_unwind(AssertUnwindSafe(|| agent.try_choose(state))) {
+            Ok(Ok(decision)) => decision,
+            Ok(Err(fault)) => return Err(format!("the agent failed: {fault}").replace('\n', " | ")),
+            Err(_) => {
+                // The agent's state after a panic is unknown: build it afresh.
+                self.rebuild();
+                return Err("the agent panicked".into());
+            }
+        };
+        let text = self.state.move_text(decision.mv);
+        let before = self.state.clone();
+        self.state
+            .try_play(decision.mv)
+            .map_err(|e| format!("the agent chose an illegal move '{text}': {e}"))?;
+        self.agent.observe(&before, decision.mv);
+        self.history.push(decision.mv);
+        Ok(text)
+    }
+
+    fn undo(&mut self) -> Answer {
+        if self.history.pop().is_none() {
+            return Err("cannot undo: no move has been played".into());
+        }
+        self.state = self.start.clone();
+        for &mv in &self.history {
+            self.state.play_unchecked(mv);
+        }
+        if matches!(self.spec, AgentSpec::Gtp(_)) {
+            // An engine behind this one keeps its own board: start it again and retell it.
+            self.rebuild();
+        }
+        Ok(String::new())
+    }
+
+    fn final_score(&self) -> Answer {
+        let outcome = self.state.outcome().ok_or("the game is not over")?;
+        Ok(match outcome {
+            Outcome::Draw => "0".into(),
+            Outcome::Win(p) => {
+                let margin = self.state.scores().map_or(String::new(), |s| {
+                    format!("{}", (s[p.index()] - s[p.other().index()]).abs())
+                });
+                format!(
+                    "{}+{margin}",
+                    gtp_colour(&self.start, p).to_ascii_uppercase()
+                )
+            }
+        })
+    }
+
+    fn boardsize(&mut self, args: &[&str]) -> (Answer, Option<End>) {
+        let Some(n) = args.first().and_then(|a| a.parse::<u32>().ok()) else {
+            return (
+                Err("syntax error: boardsize needs a whole number".into()),
+                None,
+            );
+        };
+        let name = self.start.name();
+        let current = self.start.spec();
+        for key in ["size", "side"] {
+            let spec = format!("{name}:{key}={n}");
+            if let Ok(next) = checked(&spec, self.spec) {
+                if next == current {
+                    self.clear();
+                    return (Ok(String::new()), None);
+                }
+                return (Ok(String::new()), Some(End::Switch(next)));
+            }
+        }
+        (Err("unacceptable size".into()), None)
+    }
+
+    fn switch(&mut self, args: &[&str]) -> (Answer, Option<End>) {
+        let Some(spec) = args.first() else {
+            return (
+                Err("syntax error: ringside-game needs a game spec".into()),
+                None,
+            );
+        };
+        match checked(spec, self.spec) {
+            Ok(next) => (Ok(String::new()), Some(End::Switch(next))),
+            Err(e) => (Err(e.message), None),
+        }
+    }
+}

@@ -1,0 +1,274 @@
+//! A person against an agent (`arena play`): the board with coordinates after every move,
+//! moves typed in the game's notation, `undo`, `hint`, `quit`. It reads lines from any
+//! reader, so a pipe of moves (one a line) plays a whole game, and tests drive it so.
+//!
+//! The game is game 0 (the person moves first) or 1 (second) of a one-pair run of the
+//! pairing `human` against the agent, with the run's seed: the start, the agent's seed and
+//! the saved row are what `arena match` would give that seat. With `--save FILE` the game is
+//! appended to a games CSV (with its sidecar) that `summary` and `replay --from FILE --id N`
+//! read. `quit`, or the end of the input before the end of the game, resigns it.
+
+use std::io::{BufRead, Write};
+use std::path::Path;
+use std::time::Instant;
+
+use ringside_agents::{Agent, AgentSpec};
+use ringside_engine::registry::{GameVisitor, with_game};
+use ringside_engine::{Features, Game, Outcome, Player};
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::games_csv::RowWriter;
+use crate::picture::board_text;
+use crate::plan::{PlanBuilder, RunPlan};
+use crate::play::agent_seed;
+use crate::row::{GameRow, Reason, Winner};
+use crate::runner::open_games;
+use crate::validate::pair_start;
+
+/// What `arena play` needs.
+#[derive(Debug, Clone)]
+pub struct Table<'a> {
+    /// The game spec.
+    pub game: &'a str,
+    /// The agent spec the person plays against.
+    pub agent: &'a str,
+    /// Whether the person moves first.
+    pub person_first: bool,
+    /// The run's seed.
+    pub seed: u64,
+    /// A games CSV to append the finished game to.
+    pub save: Option<&'a Path>,
+}
+
+/// Plays one game between the person typing on `input` and the agent, writing the board and
+/// messages to `output`. Returns the finished game's row.
+pub fn play(table: &Table<'_>, input: &mut dyn BufRead, output: &mut dyn Write) -> Result<GameRow> {
+    let plan = PlanBuilder::new(table.game)
+        .pairing("human", table.agent)
+        .games(2)
+        .seed(table.seed)
+        .build()?;
+    let id = u64::from(!table.person_first);
+    let row = with_game(
+        &plan.game,
+        Session {
+            plan: &plan,
+            id,
+            input,
+            output,
+        },
+    )??;
+    if let Some(path) = table.save {
+        let existing = open_games(&plan, path)?;
+        if existing.rows.iter().any(|r| r.id == id) {
+            return Err(Error::setting(format!(
+                "{} already holds game {id} of this run; save to another file or use another --seed",
+                path.display()
+            )));
+        }
+        let mut writer = RowWriter::open(path, &plan, &existing.tail)?;
+        writer.write(&row)?;
+        writer.flush()?;
+    }
+    Ok(row)
+}
+
+struct Session<'a> {
+    plan: &'a RunPlan,
+    id: u64,
+    input: &'a mut dyn BufRead,
+    output: &'a mut dyn Write,
+}
+
+fn io(e: std::io::Error) -> Error {
+    Error::new(ErrorKind::Io, format!("arena play: {e}"))
+}
+
+impl GameVisitor for Session<'_> {
+    type Output = Result<GameRow>;
+    fn visit<G: Game + Features>(self, start: G) -> Result<GameRow> {
+        let plan = self.plan;
+        let slot = plan.slot(self.id).expect("game 0 and 1 are in the plan");
+        let pair_seed = plan.pair_seed(slot);
+        let (first_state, _, first_colour) = pair_start(&start, pair_seed);
+        let (first_agent, second_agent) = plan.seated_agents(slot);
+        let person = if first_agent == 0 {
+            first_colour
+        } else {
+            first_colour.other()
+        };
+        let spec: &AgentSpec = &plan.agents[1].spec;
+        let seed = agent_seed(pair_seed, 1);
+        let build = |history: &[G::Move]| {
+            let mut agent = spec
+                .build(&start, seed)
+                .expect("the plan checked the agent");
+            let mut s = first_state.clone();
+            for &mv in history {
+                agent.observe(&s, mv);
+                s.play_unchecked(mv);
+            }
+            agent
+        };
+        let mut agent = build(&[]);
+        let mut history: Vec<G::Move> = Vec::new();
+        let mut state = first_state.clone();
+        let mut spent = [0.0f64; 2];
+        let mut nodes = [0u64; 2];
+        let mut iterations = [0u64; 2];
+        let mut hints = 0u64;
+        let out = self.output;
+        let label = &plan.agents[1].label;
+        writeln!(
+            out,
+            "{}: you play {}, the agent ({label}) plays {}. Type a move, undo, hint or quit.",
+            first_state.spec(),
+            state.player_name(person),
+            state.player_name(person.other())
+        )
+        .map_err(io)?;
+        let mut line = String::new();
+        let (winner, reason) = loop {
+            let Some(mover) = state.to_move() else {
+                break (state.outcome().and_then(Outcome::winner), Reason::Normal);
+            };
+            write!(out, "\n{}", board_text(&state)).map_err(io)?;
+            if mover != person {
+                let clock = Instant::now();
+                match agent.try_choose(&state) {
+                    Ok(d) => {
+                        spent[mover.index()] += clock.elapsed().as_secs_f64() * 1000.0;
+                        nodes[mover.index()] += d.stats.nodes;
+                        iterations[mover.index()] += d.stats.iterations;
+                        let text = state.move_text(d.mv);
+                        writeln!(out, "{} (agent) plays {text}", state.player_name(mover))
+                            .map_err(io)?;
+                        agent.observe(&state, d.mv);
+                        state.play_unchecked(d.mv);
+                        history.push(d.mv);
+                    }
+                    Err(f) => {
+                        writeln!(out, "the agent failed: {f}").map_err(io)?;
+                        break (Some(person), Reason::of_fault(f.kind));
+                    }
+                }
+                continue;
+            }
+            write!(out, "{} (you) to move> ", state.player_name(mover)).map_err(io)?;
+            out.flush().map_err(io)?;
+            let clock = Instant::now();
+            line.clear();
+            if self.input.read_line(&mut line).map_err(io)? == 0 {
+                writeln!(out, "\nend of input: you resign").map_err(io)?;
+                break (Some(person.other()), Reason::Resign);
+            }
+            spent[mover.index()] += clock.elapsed().as_secs_f64() * 1000.0;
+            let text = line.trim();
+            match text {
+                "" => {}
+                "quit" => {
+                    writeln!(out, "you resign").map_err(io)?;
+                    break (Some(person.other()), Reason::Resign);
+                }
+                "hint" => {
+                    hints += 1;
+                    let mut helper = spec
+                        .build(&start, seed ^ hints.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+                        .expect("the plan checked the agent");
+                    match helper.try_choose(&state) {
+                        Ok(d) => writeln!(out, "hint: {}", state.move_text(d.mv)).map_err(io)?,
+                        Err(f) => writeln!(out, "no hint: {f}").map_err(io)?,
+                    }
+                }
+                "undo" => {
+                    // Back to the person's previous turn: the agent's replies, then the
+                    // person's own move.
+                    let mut replay = first_state.clone();
+                    let mut keep = history.len();
+                    let movers: Vec<Player> = history
+                        .iter()
+                        .map(|&mv| {
+                            let m = replay.to_move().expect("a played move had a mover");
+                            replay.play_unchecked(mv);
+                            m
+                        })
+                        .collect();
+                    while keep > 0 && movers[keep - 1] != person {
+                        keep -= 1;
+                    }
+                    if keep == 0 {
+                        writeln!(out, "nothing of yours to undo").map_err(io)?;
+                        continue;
+                    }
+                    history.truncate(keep - 1);
+                    state = first_state.clone();
+                    for &mv in &history {
+                        state.play_unchecked(mv);
+                    }
+                    agent = build(&history);
+                    writeln!(out, "undone").map_err(io)?;
+                }
+                text => match state
+                    .parse_move(text)
+                    .map_err(|e| e.to_string())
+                    .and_then(|mv| {
+                        let mut next = state.clone();
+                        next.try_play(mv).map(|()| mv).map_err(|e| e.to_string())
+                    }) {
+                    Ok(mv) => {
+                        agent.observe(&state, mv);
+                        state.play_unchecked(mv);
+                        history.push(mv);
+                    }
+                    Err(why) => {
+                        writeln!(out, "illegal move '{text}': {why}; try again").map_err(io)?;
+                    }
+                },
+            }
+        };
+        write!(out, "\n{}", board_text(&state)).map_err(io)?;
+        let result = match winner {
+            Some(p) if p == person => "you win".to_string(),
+            Some(_) => "the agent wins".to_string(),
+            None => "a draw".to_string(),
+        };
+        writeln!(out, "{result} ({reason}) after {} plies", history.len()).map_err(io)?;
+        let (f, s) = (first_colour.index(), first_colour.other().index());
+        let scores = state.scores();
+        let mut moves = String::new();
+        let mut replay = first_state.clone();
+        for &mv in &history {
+            if !moves.is_empty() {
+                moves.push(' ');
+            }
+            replay.write_move(mv, &mut moves);
+            replay.play_unchecked(mv);
+        }
+        Ok(GameRow {
+            id: self.id,
+            slot,
+            game: first_state.spec(),
+            seed: pair_seed,
+            opening_plies: 0,
+            first_agent,
+            second_agent,
+            winner: match winner {
+                None => Winner::Draw,
+                Some(p) if p == first_colour => Winner::First,
+                Some(_) => Winner::Second,
+            },
+            reason,
+            plies: history.len() as u32,
+            first_score: scores.map(|x| x[f]),
+            second_score: scores.map(|x| x[s]),
+            first_time_ms: spent[f],
+            second_time_ms: spent[s],
+            first_nodes: nodes[f],
+            second_nodes: nodes[s],
+            first_iterations: iterations[f],
+            second_iterations: iterations[s],
+            moves,
+            fault: None,
+        })
+    }
+}
