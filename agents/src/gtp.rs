@@ -51,8 +51,9 @@
 //! start, exits, or closes its pipes ([`FaultKind::EngineCrash`]); an answer later than the
 //! limit ([`FaultKind::TimeForfeit`]); a move that does not parse or is not legal
 //! ([`FaultKind::IllegalMove`]); a `?` answer or a line that is not an answer
-//! ([`FaultKind::ProtocolError`]); `resign` ([`FaultKind::Resign`]). The fault's message ends
-//! with the last lines the engine wrote to stderr.
+//! ([`FaultKind::ProtocolError`]); `resign` ([`FaultKind::Resign`]). After a fault the
+//! process is killed at once (no `quit`), and the fault's message ends with the last lines
+//! the engine wrote to stderr.
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -238,6 +239,7 @@ struct Engine {
     stdin: ChildStdin,
     lines: Receiver<String>,
     stderr: Arc<Mutex<VecDeque<String>>>,
+    stderr_reader: Option<std::thread::JoinHandle<()>>,
     commands: Vec<String>,
 }
 
@@ -266,7 +268,7 @@ impl Engine {
         let stderr = Arc::new(Mutex::new(VecDeque::new()));
         let tail = Arc::clone(&stderr);
         let err = child.stderr.take().expect("stderr is piped");
-        std::thread::spawn(move || {
+        let stderr_reader = std::thread::spawn(move || {
             for line in BufReader::new(err).lines() {
                 let Ok(line) = line else { break };
                 let Ok(mut tail) = tail.lock() else { break };
@@ -282,15 +284,25 @@ impl Engine {
             stdin,
             lines,
             stderr,
+            stderr_reader: Some(stderr_reader),
             commands: Vec::new(),
         })
     }
 
-    /// A fault of `kind`, with the engine's stderr tail appended.
+    /// A fault of `kind`, with the engine's stderr tail appended. The game is lost, so the
+    /// process is killed at once, and its stderr read to the end (for at most 200 ms, in
+    /// case a child of the engine keeps the pipe open).
     fn fault(&mut self, kind: FaultKind, what: String) -> AgentFault {
-        // Give the stderr reader a moment to catch the last words of a dying process.
-        if kind == FaultKind::EngineCrash {
-            std::thread::sleep(Duration::from_millis(50));
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        if let Some(reader) = self.stderr_reader.take() {
+            let deadline = Instant::now() + Duration::from_millis(200);
+            while !reader.is_finished() && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            if reader.is_finished() {
+                let _ = reader.join();
+            }
         }
         let tail: Vec<String> = self
             .stderr

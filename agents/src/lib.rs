@@ -134,7 +134,7 @@ pub enum AnyAgent<G: Game> {
     /// The deliberately faulty player.
     Faulty(faulty::FaultyAgent<G>),
     /// An engine outside the process, over GTP.
-    Gtp(GtpAgent<G>),
+    Gtp(Box<GtpAgent<G>>),
 }
 
 impl<G: Game + Features> Agent<G> for AnyAgent<G> {
@@ -202,7 +202,7 @@ impl AgentSpec {
                         ),
                     });
                 }
-                AnyAgent::Gtp(GtpAgent::new(s.clone()))
+                AnyAgent::Gtp(Box::new(GtpAgent::new(s.clone())))
             }
         })
     }
