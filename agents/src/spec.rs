@@ -98,6 +98,8 @@ pub struct MctsSpec {
     pub steepness: f64,
     /// Most tree nodes kept (the tree stops growing there).
     pub max_nodes: u32,
+    /// RAVE's equivalence parameter `k` of Gelly and Silver's schedule, if RAVE is on.
+    pub rave: Option<f64>,
 }
 
 /// A checked agent spec.
@@ -144,7 +146,7 @@ pub const AGENT_KINDS: &[(&str, &str)] = &[
     ),
     (
         "mcts",
-        "iters=N (1000), time_ms=N, c=F (1.4), playout=N plies (full game, at most 1000), eval=material|rich (material), weights=FILE.json, w.FEATURE=F, score=win|moves (win), solver=on|off (on), reuse=on|off (on), a=F (0.25), k=F (1.0), max_nodes=N (4000000)",
+        "iters=N (1000), time_ms=N, c=F (1.4), playout=N plies (full game, at most 1000), eval=material|rich (material), weights=FILE.json, w.FEATURE=F, score=win|moves (win), solver=on|off (on), reuse=on|off (on), a=F (0.25), k=F (1.0), max_nodes=N (4000000), rave=K (off; e.g. 1000: RAVE/AMAF with equivalence K)",
     ),
 ];
 
@@ -399,7 +401,15 @@ impl AgentSpec {
                     max_nodes: o
                         .number("max_nodes", "a whole number")?
                         .unwrap_or(4_000_000),
+                    rave: o.number("rave", "a number")?,
                 };
+                if let Some(k) = spec.rave {
+                    if !(k > 0.0 && k.is_finite()) {
+                        return Err(error(format!(
+                            "mcts: rave must be a finite number above 0, not {k}"
+                        )));
+                    }
+                }
                 for (key, value) in [("c", spec.c), ("a", spec.bonus), ("k", spec.steepness)] {
                     if !(value >= 0.0 && value.is_finite()) {
                         return Err(error(format!(
@@ -678,6 +688,10 @@ impl fmt::Display for AgentSpec {
                     "a={},k={},max_nodes={}",
                     s.bonus, s.steepness, s.max_nodes
                 ));
+                // Printed only when on, so the full specs of earlier runs stay as they were.
+                if let Some(k) = s.rave {
+                    parts.push(format!("rave={k}"));
+                }
                 f.write_str(&parts.join(","))
             }
         }
@@ -696,6 +710,7 @@ mod tests {
             "mcts:iters=2000,c=1.4,score=moves",
             "alphabeta:nodes=5000,depth=9,score=moves",
             "mcts:time_ms=50,playout=20,eval=rich,solver=off,reuse=off",
+            "mcts:iters=500,rave=1000,c=0.3",
             "faulty:panic_at=3",
             "faulty:illegal_at=2",
             "alphabeta:depth=2,eval=rich,w.immune=0.75,w.territory=-1.5",
@@ -736,6 +751,7 @@ mod tests {
         assert!(err("mcts:c=nan").contains("c must be a finite number"));
         assert!(err("mcts:a=nan").contains("a must be a finite number"));
         assert!(err("mcts:k=inf").contains("k must be a finite number"));
+        assert!(err("mcts:rave=0").contains("rave must be a finite number above 0"));
         assert!(err("random:depth=2").contains("unknown key 'depth'"));
         assert!(err("mcts:iters").contains("key=value"));
         assert!(err("mcts:iters=1,iters=2").contains("twice"));

@@ -153,23 +153,25 @@ fn mcts_solver_proves_a_forced_win_and_plays_it() {
         .collect();
     assert_eq!(winning, ["b3"]);
 
-    let AgentSpec::Mcts(spec) = AgentSpec::parse("mcts:iters=20000").unwrap() else {
-        unreachable!()
-    };
-    let eval = Evaluator::new(&spec.eval, &state).unwrap();
-    let mut mcts = Mcts::new(spec, eval, seeded_rng(1, 1));
-    let decision = mcts.choose(&state);
-    assert_eq!(state.move_text(decision.mv), "b3");
-    let (winner, distance) = mcts.root_proof().expect("the solver proves the root");
-    assert_eq!(winner, Some(white));
-    assert!(
-        distance <= 6,
-        "the game ends within the six empty points: {distance}"
-    );
-    assert!(
-        decision.stats.iterations < 20000,
-        "a proof ends the search early"
-    );
+    for text in ["mcts:iters=20000", "mcts:iters=20000,rave=500"] {
+        let AgentSpec::Mcts(spec) = AgentSpec::parse(text).unwrap() else {
+            unreachable!()
+        };
+        let eval = Evaluator::new(&spec.eval, &state).unwrap();
+        let mut mcts = Mcts::new(spec, eval, seeded_rng(1, 1));
+        let decision = mcts.choose(&state);
+        assert_eq!(state.move_text(decision.mv), "b3", "{text}");
+        let (winner, distance) = mcts.root_proof().expect("the solver proves the root");
+        assert_eq!(winner, Some(white), "{text}");
+        assert!(
+            distance <= 6,
+            "{text}: the game ends within the six empty points: {distance}"
+        );
+        assert!(
+            decision.stats.iterations < 20000,
+            "{text}: a proof ends the search early"
+        );
+    }
 }
 
 /// Ikabegamá, side 3, Light nest c1 (empty), Dark nest c5 (empty), Dark to move. Dark wins at
@@ -215,6 +217,7 @@ fn move_count_scoring_takes_the_win_in_one_over_the_win_in_three() {
         "alphabeta:depth=5,score=moves",
         "mcts:iters=3000,score=moves",
         "mcts:iters=3000,score=moves,solver=off",
+        "mcts:iters=3000,score=moves,rave=500",
     ] {
         let mut agent = AgentSpec::parse(text).unwrap().build(&state, 3).unwrap();
         let mv = agent.choose(&state).mv;
@@ -229,6 +232,7 @@ fn seeded_agents_repeat_their_games() {
         "alphabeta:depth=2",
         "mcts:iters=100",
         "mcts:iters=60,score=moves,playout=30,eval=rich",
+        "mcts:iters=100,rave=300,c=0.4",
     ];
     let play = |seed: u64| -> Vec<String> {
         let start = Rin::new(8).unwrap();
