@@ -181,7 +181,8 @@ impl GameVisitor for Session<'_> {
 struct Table<'a, G: Game + Features> {
     start: G,
     state: G,
-    history: Vec<G::Move>,
+    /// Every move played, with the position before it.
+    history: Vec<(G, G::Move)>,
     agent: AnyAgent<G>,
     spec: &'a AgentSpec,
     seed: u64,
@@ -237,15 +238,8 @@ impl<G: Game + Features> Table<'_, G> {
 
     /// The agent built afresh with its seed and told the moves so far.
     fn rebuild(&mut self) {
-        self.agent = self
-            .spec
-            .build(&self.start, self.seed)
+        self.agent = crate::play::agent_told(self.spec, &self.start, self.seed, &self.history)
             .expect("the agent was built for this game before");
-        let mut state = self.start.clone();
-        for &mv in &self.history {
-            self.agent.observe(&state, mv);
-            state.play_unchecked(mv);
-        }
     }
 
     /// The colour named by a GTP colour argument.
@@ -280,7 +274,7 @@ impl<G: Game + Features> Table<'_, G> {
             .try_play(mv)
             .map_err(|e| format!("illegal move '{text}': {e}"))?;
         self.agent.observe(&before, mv);
-        self.history.push(mv);
+        self.history.push((before, mv));
         Ok(String::new())
     }
 
@@ -303,18 +297,15 @@ impl<G: Game + Features> Table<'_, G> {
             .try_play(decision.mv)
             .map_err(|e| format!("the agent chose an illegal move '{text}': {e}"))?;
         self.agent.observe(&before, decision.mv);
-        self.history.push(decision.mv);
+        self.history.push((before, decision.mv));
         Ok(text)
     }
 
     fn undo(&mut self) -> Answer {
-        if self.history.pop().is_none() {
+        let Some((before, _)) = self.history.pop() else {
             return Err("cannot undo: no move has been played".into());
-        }
-        self.state = self.start.clone();
-        for &mv in &self.history {
-            self.state.play_unchecked(mv);
-        }
+        };
+        self.state = before;
         if matches!(self.spec, AgentSpec::Gtp(_)) {
             // An engine behind this one keeps its own board: start it again and retell it.
             self.rebuild();

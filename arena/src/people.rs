@@ -14,13 +14,13 @@ use std::time::Instant;
 
 use ringside_agents::{Agent, AgentSpec};
 use ringside_engine::registry::{GameVisitor, with_game};
-use ringside_engine::{Features, Game, Outcome, Player};
+use ringside_engine::{Features, Game, Outcome};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::games_csv::RowWriter;
 use crate::picture::board_text;
 use crate::plan::{PlanBuilder, RunPlan};
-use crate::play::agent_seed;
+use crate::play::{agent_seed, agent_told};
 use crate::row::{GameRow, Reason, Winner};
 use crate::runner::open_games;
 use crate::validate::pair_start;
@@ -99,19 +99,12 @@ impl GameVisitor for Session<'_> {
         };
         let spec: &AgentSpec = &plan.agents[1].spec;
         let seed = agent_seed(pair_seed, 1);
-        let build = |history: &[G::Move]| {
-            let mut agent = spec
-                .build(&start, seed)
-                .expect("the plan checked the agent");
-            let mut s = first_state.clone();
-            for &mv in history {
-                agent.observe(&s, mv);
-                s.play_unchecked(mv);
-            }
-            agent
+        let build = |history: &[(G, G::Move)]| {
+            agent_told(spec, &start, seed, history).expect("the plan checked the agent")
         };
         let mut agent = build(&[]);
-        let mut history: Vec<G::Move> = Vec::new();
+        // Every move played, with the position before it.
+        let mut history: Vec<(G, G::Move)> = Vec::new();
         let mut state = first_state.clone();
         let mut spent = [0.0f64; 2];
         let mut nodes = [0u64; 2];
@@ -144,8 +137,8 @@ impl GameVisitor for Session<'_> {
                         writeln!(out, "{} (agent) plays {text}", state.player_name(mover))
                             .map_err(io)?;
                         agent.observe(&state, d.mv);
+                        history.push((state.clone(), d.mv));
                         state.play_unchecked(d.mv);
-                        history.push(d.mv);
                     }
                     Err(f) => {
                         writeln!(out, "the agent failed: {f}").map_err(io)?;
@@ -183,28 +176,15 @@ impl GameVisitor for Session<'_> {
                 "undo" => {
                     // Back to the person's previous turn: the agent's replies, then the
                     // person's own move.
-                    let mut replay = first_state.clone();
-                    let mut keep = history.len();
-                    let movers: Vec<Player> = history
+                    let Some(yours) = history
                         .iter()
-                        .map(|&mv| {
-                            let m = replay.to_move().expect("a played move had a mover");
-                            replay.play_unchecked(mv);
-                            m
-                        })
-                        .collect();
-                    while keep > 0 && movers[keep - 1] != person {
-                        keep -= 1;
-                    }
-                    if keep == 0 {
+                        .rposition(|(before, _)| before.to_move() == Some(person))
+                    else {
                         writeln!(out, "nothing of yours to undo").map_err(io)?;
                         continue;
-                    }
-                    history.truncate(keep - 1);
-                    state = first_state.clone();
-                    for &mv in &history {
-                        state.play_unchecked(mv);
-                    }
+                    };
+                    state = history[yours].0.clone();
+                    history.truncate(yours);
                     agent = build(&history);
                     writeln!(out, "undone").map_err(io)?;
                 }
@@ -217,8 +197,8 @@ impl GameVisitor for Session<'_> {
                     }) {
                     Ok(mv) => {
                         agent.observe(&state, mv);
+                        history.push((state.clone(), mv));
                         state.play_unchecked(mv);
-                        history.push(mv);
                     }
                     Err(why) => {
                         writeln!(out, "illegal move '{text}': {why}; try again").map_err(io)?;
@@ -236,13 +216,11 @@ impl GameVisitor for Session<'_> {
         let (f, s) = (first_colour.index(), first_colour.other().index());
         let scores = state.scores();
         let mut moves = String::new();
-        let mut replay = first_state.clone();
-        for &mv in &history {
+        for (before, mv) in &history {
             if !moves.is_empty() {
                 moves.push(' ');
             }
-            replay.write_move(mv, &mut moves);
-            replay.play_unchecked(mv);
+            before.write_move(*mv, &mut moves);
         }
         Ok(GameRow {
             id: self.id,

@@ -56,12 +56,17 @@ fn colour_of<G: Game>(state: &G, c: char) -> Option<Player> {
     })
 }
 
+/// Whether text rows draw a hex board: its rows have spaces between cells.
+fn is_hex(rows: &[String]) -> bool {
+    rows.iter().any(|r| r.trim().contains(' '))
+}
+
 /// The board of `state` as cells.
 #[must_use]
 pub fn board<G: Game>(state: &G) -> Board {
     let rows = state.board_rows();
     let names = state.cell_names();
-    let hex = rows.iter().any(|r| r.trim().contains(' '));
+    let hex = is_hex(&rows);
     let mut cells = Vec::new();
     for (row, text) in rows.iter().enumerate() {
         let mut place = 0;
@@ -116,7 +121,7 @@ pub fn cells_of_move(text: &str) -> Vec<String> {
 pub fn board_text<G: Game>(state: &G) -> String {
     let rows = state.board_rows();
     let names = state.cell_names();
-    let hex = rows.iter().any(|r| r.trim().contains(' '));
+    let hex = is_hex(&rows);
     let width = names.iter().flatten().map(String::len).max().unwrap_or(0);
     let mut out = String::new();
     for (row, text) in rows.iter().enumerate() {
@@ -275,10 +280,17 @@ fn caption<G: Game>(state: &G, ply: usize) -> String {
     format!("{} · ply {ply} · {status}", state.spec())
 }
 
-/// The SVG of the position after `ply` moves (all, if `None`) of `moves` on `game`.
+/// The SVG of the position after `ply` moves (all, if `None`) of `moves` on `game`. Every
+/// move is checked, those after `ply` too (an error names the first bad one).
 pub fn svg_of_game(game: &str, moves: &str, ply: Option<usize>) -> Result<String> {
-    let texts = checked_moves(game, moves, ply)?;
+    let texts: Vec<String> = moves.split_whitespace().map(str::to_string).collect();
     let ply = ply.unwrap_or(texts.len());
+    if ply > texts.len() {
+        return Err(crate::Error::setting(format!(
+            "--ply {ply}: the game has {} plies",
+            texts.len()
+        )));
+    }
     with_game(game, Draw { moves: &texts, ply })?
 }
 
@@ -290,38 +302,19 @@ struct Draw<'a> {
 impl GameVisitor for Draw<'_> {
     type Output = Result<String>;
     fn visit<G: Game + Features>(self, start: G) -> Result<String> {
-        let mut state = start;
         let total = self.moves.len();
-        for (i, text) in self.moves[..self.ply].iter().enumerate() {
+        let mut state = start;
+        let mut drawn = None;
+        for (i, text) in self.moves.iter().enumerate() {
+            if i == self.ply {
+                drawn = Some(state.clone());
+            }
             state = play_one(state, text, i, total)?;
         }
+        let at = drawn.unwrap_or(state);
         let last = self.ply.checked_sub(1).map(|i| self.moves[i].as_str());
-        Ok(svg(&state, &caption(&state, self.ply), last))
+        Ok(svg(&at, &caption(&at, self.ply), last))
     }
-}
-
-/// The moves as a list, checked against the game (every move legal), and the count capped
-/// by `ply`.
-fn checked_moves(game: &str, moves: &str, ply: Option<usize>) -> Result<Vec<String>> {
-    let texts: Vec<String> = moves.split_whitespace().map(str::to_string).collect();
-    if let Some(k) = ply {
-        if k > texts.len() {
-            return Err(crate::Error::setting(format!(
-                "--ply {k}: the game has {} plies",
-                texts.len()
-            )));
-        }
-    }
-    // Checks every move (an error names the first bad one).
-    crate::position::replay(
-        game,
-        moves,
-        crate::position::ReplayStyle {
-            json: false,
-            every: false,
-        },
-    )?;
-    Ok(texts)
 }
 
 /// One self-contained HTML page (no network) that steps through `moves` on `game`: the
@@ -329,7 +322,7 @@ fn checked_moves(game: &str, moves: &str, ply: Option<usize>) -> Result<Vec<Stri
 /// move a link to its position. The game's data is in a `<script type="application/json"
 /// id="game">` block: `moves`, and `frames`, the SVG of every position from the start.
 pub fn html_of_game(game: &str, moves: &str, title: &str) -> Result<String> {
-    let texts = checked_moves(game, moves, None)?;
+    let texts: Vec<String> = moves.split_whitespace().map(str::to_string).collect();
     struct Page<'a> {
         moves: &'a [String],
         title: &'a str,

@@ -29,6 +29,22 @@ pub fn agent_seed(pair_seed: u64, role: u64) -> u64 {
     splitmix64(pair_seed ^ (role + 1))
 }
 
+/// `spec`'s agent for `game`, seeded `seed`, told every move of `history` (each with the
+/// position before it): an agent rebuilt in the middle of a game (after `undo`, or after a
+/// panic) that knows the game so far, as an engine over GTP must.
+pub fn agent_told<G: Game + Features>(
+    spec: &AgentSpec,
+    game: &G,
+    seed: u64,
+    history: &[(G, G::Move)],
+) -> Result<AnyAgent<G>, ringside_agents::SpecError> {
+    let mut agent = spec.build(game, seed)?;
+    for (before, mv) in history {
+        agent.observe(before, *mv);
+    }
+    Ok(agent)
+}
+
 /// Plays game `id` of `plan` from the registry's `start` position.
 ///
 /// # Panics

@@ -44,6 +44,19 @@ fn padded(values: impl Iterator<Item = f64>) -> (f64, f64) {
     (lo - pad, hi + pad)
 }
 
+/// Draws the legend of `chart`'s labelled series, boxed, at `position`.
+fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    position: SeriesLabelPosition,
+) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .position(position)
+        .draw()
+}
+
 /// A tick label: at most four decimals, trailing zeros dropped (`2.6`, not
 /// `2.5999999999999996`).
 #[must_use]
@@ -91,13 +104,7 @@ pub fn line_plot_svg(labels: Labels<'_>, series: &[Series]) -> Result<String> {
                     PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
                 });
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperRight)
-            .draw()
-            .map_err(|e| draw(&e))?;
+        legend(&mut chart, SeriesLabelPosition::UpperRight).map_err(|e| draw(&e))?;
         root.present().map_err(|e| draw(&e))?;
     }
     Ok(svg)
@@ -190,13 +197,7 @@ pub fn interval_plot_svg(
                 )
                 .map_err(|e| draw(&e))?;
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperRight)
-            .draw()
-            .map_err(|e| draw(&e))?;
+        legend(&mut chart, SeriesLabelPosition::UpperRight).map_err(|e| draw(&e))?;
         root.present().map_err(|e| draw(&e))?;
     }
     Ok(svg)
@@ -303,13 +304,7 @@ pub fn dot_plot_svg(labels: Labels<'_>, dots: &[Dot]) -> Result<String> {
             .map_err(|e| draw(&e))?
             .label(labels.x.to_string())
             .legend(move |(x, y)| Circle::new((x + 10, y), 5, colour.filled()));
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::LowerRight)
-            .draw()
-            .map_err(|e| draw(&e))?;
+        legend(&mut chart, SeriesLabelPosition::LowerRight).map_err(|e| draw(&e))?;
         root.present().map_err(|e| draw(&e))?;
     }
     Ok(svg)

@@ -242,14 +242,17 @@ fn moves(rows: &[GameRow]) -> Vec<String> {
 fn the_server_driven_by_the_client_plays_the_in_process_agents_moves_on_every_game() {
     for info in GAMES {
         let agent = "mcts:iters=40,reuse=off";
-        let local = PlanBuilder::new(info.name)
-            .pairing(agent, "random")
-            .games(2)
-            .seed(5)
-            .opening_plies(2)
-            .ply_cap(Some(80))
-            .build()
-            .unwrap();
+        let pair_against_random = |first: &str| {
+            PlanBuilder::new(info.name)
+                .pairing(first, "random")
+                .games(2)
+                .seed(5)
+                .opening_plies(2)
+                .ply_cap(Some(80))
+                .build()
+                .unwrap()
+        };
+        let local = pair_against_random(agent);
         // Both games of the pair seat the pairing's first agent as role 0.
         let seed = agent_seed(local.pair_seed(local.slot(0).unwrap()), 0);
         // The agent spec has a comma: the command goes in double quotes.
@@ -257,14 +260,7 @@ fn the_server_driven_by_the_client_plays_the_in_process_agents_moves_on_every_ga
             "gtp:cmd=\"{ARENA} gtp --game {} --agent {agent} --seed {seed}\"",
             info.name
         );
-        let remote = PlanBuilder::new(info.name)
-            .pairing(&served, "random")
-            .games(2)
-            .seed(5)
-            .opening_plies(2)
-            .ply_cap(Some(80))
-            .build()
-            .unwrap();
+        let remote = pair_against_random(&served);
         let a = run_in_memory(&local, Some(2), &mut Silent).unwrap();
         let b = run_in_memory(&remote, Some(2), &mut Silent).unwrap();
         assert!(
