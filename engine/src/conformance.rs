@@ -3,7 +3,9 @@
 //!
 //! A failure panics with the game's seed and moves so far, so it can be replayed.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+
+use crate::Outcome;
 
 use crate::{Game, seeded_rng};
 
@@ -23,6 +25,10 @@ pub struct Coverage {
 /// - the state is over exactly when it has no legal move and nobody to move;
 /// - every listed move is legal, listed once, and its notation (from `move_text` and
 ///   `write_move` alike) parses back to it;
+/// - every listed move has its own [`Game::move_index`], below
+///   [`Game::move_index_count`], and a move keeps its number through the game;
+/// - where [`Game::wins_at_once`] answers for the mover, playing the move wins exactly when it
+///   says so;
 /// - the random sampler returns a listed move;
 /// - playing on a copy leaves the original untouched, and `try_play` agrees with
 ///   `play_unchecked`;
@@ -59,6 +65,7 @@ where
         state.randomize_start(&mut rng);
         let first = state.clone();
         let mut history: Vec<G::Move> = Vec::new();
+        let mut numbers: HashMap<G::Move, usize> = HashMap::new();
         let fail = |history: &[G::Move], state: &G, what: String| -> ! {
             let moves: Vec<String> = history.iter().map(|m| state.move_text(*m)).collect();
             panic!(
@@ -91,9 +98,33 @@ where
                 break;
             }
             let mut seen = HashSet::with_capacity(legal.len());
+            let mut indices = HashSet::with_capacity(legal.len());
+            let mover = state.to_move().expect("a live state has a mover");
             for &mv in &legal {
                 if !seen.insert(mv) {
                     fail(&history, &state, format!("move {:?} listed twice", mv));
+                }
+                let index = state.move_index(mv);
+                if index >= state.move_index_count()
+                    || !indices.insert(index)
+                    || *numbers.entry(mv).or_insert(index) != index
+                {
+                    fail(
+                        &history,
+                        &state,
+                        format!("move {mv:?} has a wrong, shared or changed index {index}"),
+                    );
+                }
+                if let Some(wins) = state.wins_at_once(mover, mv) {
+                    let mut after = state.clone();
+                    after.play_unchecked(mv);
+                    if wins != (after.outcome() == Some(Outcome::Win(mover))) {
+                        fail(
+                            &history,
+                            &state,
+                            format!("wins_at_once says {wins} for {}", state.move_text(mv)),
+                        );
+                    }
                 }
                 if !state.is_legal(mv) {
                     fail(

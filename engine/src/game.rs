@@ -166,6 +166,26 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         }
     }
 
+    /// Whether `player` would win at once by playing `mv` here, were it `player`'s turn, for
+    /// games that can tell without playing (search uses it to find decisive moves and to
+    /// block the opponent's). `None`: the game cannot tell cheaply.
+    ///
+    /// A game answers for the player *not* to move only when that answer survives any other
+    /// move of the mover: the opponent moves next, and `mv`, if still legal, still wins (so
+    /// drop games whose stones never leave, like Havannah). Search relies on it to prove that
+    /// every move but the block loses. The default knows nothing.
+    fn wins_at_once(&self, _player: Player, _mv: Self::Move) -> Option<bool> {
+        None
+    }
+
+    /// A dense number for `mv`, below [`Game::move_index_count`]: equal moves get equal
+    /// numbers and different moves different ones, in every position of this game. Search
+    /// keeps per-move tables (RAVE's line, MAST) in arrays indexed by it.
+    fn move_index(&self, mv: Self::Move) -> usize;
+
+    /// One more than the largest [`Game::move_index`] of this game (with its options).
+    fn move_index_count(&self) -> usize;
+
     /// A short explanation of why `mv` is illegal here, for error messages.
     fn why_illegal(&self, mv: Self::Move) -> String;
 

@@ -47,6 +47,21 @@ pub enum GrowJump {
     Pass,
 }
 
+impl GrowJump {
+    /// One more than the largest [`GrowJump::index`].
+    pub const INDEX_COUNT: usize = 256 + 256 * 256 + 1;
+
+    /// A dense number for the move: growths by cell, then jumps by (from, to), then the pass.
+    #[must_use]
+    pub const fn index(self) -> usize {
+        match self {
+            GrowJump::Grow(to) => to as usize,
+            GrowJump::Jump(from, to) => 256 + 256 * from as usize + to as usize,
+            GrowJump::Pass => 256 + 256 * 256,
+        }
+    }
+}
+
 /// The tokens of both colours on a hex board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Tokens(pub [Bb256; 2]);

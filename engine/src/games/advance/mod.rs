@@ -484,6 +484,19 @@ impl Game for Advance {
         Err(err(""))
     }
 
+    /// Advances by (from, dir), then attacks by (from, dir), then sacrifices by cell.
+    fn move_index(&self, mv: AdvanceMove) -> usize {
+        match mv {
+            AdvanceMove::Advance { from, dir } => 6 * from as usize + dir as usize,
+            AdvanceMove::Attack { from, dir } => 6 * 256 + 6 * from as usize + dir as usize,
+            AdvanceMove::Sacrifice(c) => 12 * 256 + c as usize,
+        }
+    }
+
+    fn move_index_count(&self) -> usize {
+        13 * 256
+    }
+
     fn move_text(&self, mv: AdvanceMove) -> String {
         let grid = self.grid();
         let name = |c: usize| self.cell_text(c);

@@ -96,6 +96,45 @@ fn geometry(base: usize) -> &'static Geometry {
     })
 }
 
+/// Looks for a ring through `cell` by walking `mine` stones without turning more than 60° a
+/// step: a walk that comes back onto itself has gone round at least one cell (OpenSpiel's and
+/// Castro's ring search; it only runs when a new stone joined a group to itself). `marks` holds
+/// the walk's cells, one bit a cell.
+fn ring_from(
+    g: &Geometry,
+    mine: &impl Fn(usize) -> bool,
+    marks: &mut [u64; 6],
+    cell: u16,
+    left: i32,
+    right: i32,
+) -> bool {
+    if cell == NONE || !mine(cell as usize) {
+        return false;
+    }
+    let c = cell as usize;
+    let bit = 1u64 << (c & 63);
+    if marks[c >> 6] & bit != 0 {
+        return true;
+    }
+    marks[c >> 6] ^= bit;
+    let mut found = false;
+    let mut i = left;
+    while !found && i <= right {
+        let dir = (i + 6) % 6;
+        found = ring_from(
+            g,
+            mine,
+            marks,
+            g.neighbours[c][dir as usize],
+            dir - 1,
+            dir + 1,
+        );
+        i += 1;
+    }
+    marks[c >> 6] ^= bit;
+    found
+}
+
 /// Stone keys for 361 cells, and phase keys: White to move, Black to move, and Black to move
 /// with the swap available.
 static KEYS: Zobrist<MAX_CELLS, 3> = Zobrist::new(0x48_41_56);
@@ -112,7 +151,6 @@ pub struct Havannah {
     empties: [u16; MAX_CELLS],
     empty_at: [u16; MAX_CELLS],
     empty_count: u16,
-    ring_marks: [u64; 6],
     moves_made: u16,
     last_move: u16,
     ply: u32,
@@ -157,7 +195,6 @@ impl Havannah {
             empties: [0; MAX_CELLS],
             empty_at: [NONE; MAX_CELLS],
             empty_count: 0,
-            ring_marks: [0; 6],
             moves_made: 0,
             last_move: NONE,
             ply: 0,
@@ -233,37 +270,56 @@ impl Havannah {
         false
     }
 
-    fn marked(&self, c: usize) -> bool {
-        self.ring_marks[c >> 6] >> (c & 63) & 1 == 1
+    /// The root of `cell`'s group, without shortening the path (for `&self` queries).
+    fn root_of(&self, cell: usize) -> usize {
+        let mut root = cell;
+        while self.parent[root] as usize != root {
+            root = self.parent[root] as usize;
+        }
+        root
     }
 
-    fn toggle_mark(&mut self, c: usize) {
-        self.ring_marks[c >> 6] ^= 1 << (c & 63);
+    /// Whether a stone of `me` on `c` would join a group to itself, and the corner and edge
+    /// bits of the group it would make. After a joined neighbour the next one is skipped: two
+    /// adjacent neighbours are adjacent to each other too, so meeting the same group there is a
+    /// sharp corner, not a loop.
+    fn joined_by(&self, c: usize, me: u8) -> (bool, u8, u8) {
+        let g = self.geometry();
+        let (mut corners, mut edges) = (g.corner[c], g.edge[c]);
+        let mut roots = [NONE; 6];
+        let mut seen = 0;
+        let mut joined_itself = false;
+        let mut skip = false;
+        for &n in &g.neighbours[c] {
+            if skip {
+                skip = false;
+            } else if n != NONE && self.owner[n as usize] == me {
+                let r = self.root_of(n as usize) as u16;
+                if roots[..seen].contains(&r) {
+                    joined_itself = true;
+                } else {
+                    roots[seen] = r;
+                    seen += 1;
+                    corners |= self.corners[r as usize];
+                    edges |= self.edges[r as usize];
+                }
+                skip = true;
+            }
+        }
+        (joined_itself, corners, edges)
     }
 
-    /// Looks for a ring through the new stone by walking the mover's stones without turning
-    /// more than 60° a step: a walk that comes back onto itself has gone round at least one
-    /// cell (OpenSpiel's and Castro's ring search; it only runs when the new stone joined a
-    /// group to itself).
-    fn ring_from(&mut self, cell: u16, left: i32, right: i32, me: u8) -> bool {
-        if cell == NONE || self.owner[cell as usize] != me {
-            return false;
-        }
-        let c = cell as usize;
-        if self.marked(c) {
-            return true;
-        }
-        self.toggle_mark(c);
-        let neighbours = self.geometry().neighbours[c];
-        let mut found = false;
-        let mut i = left;
-        while !found && i <= right {
-            let dir = (i + 6) % 6;
-            found = self.ring_from(neighbours[dir as usize], dir - 1, dir + 1, me);
-            i += 1;
-        }
-        self.toggle_mark(c);
-        found
+    /// Whether a stone of `me` on cell `c` (empty, or the swappable first stone) would win: a
+    /// fork, a bridge or a ring through it. `play_unchecked` and `wins_at_once` both decide
+    /// with it.
+    fn wins_on(&self, c: usize, me: u8) -> bool {
+        let (joined_itself, corners, edges) = self.joined_by(c, me);
+        edges.count_ones() >= 3
+            || corners.count_ones() >= 2
+            || (joined_itself && {
+                let mine = |x: usize| x == c || self.owner[x] == me;
+                ring_from(self.geometry(), &mine, &mut [0; 6], c as u16, 0, 3)
+            })
     }
 
     fn remove_empty(&mut self, c: usize) {
@@ -375,24 +431,13 @@ impl Game for Havannah {
         self.owner[c] = me;
         self.hash ^= KEYS.piece(me as usize, c);
 
-        // Join the neighbouring groups of the mover. After a joined neighbour the next one is
-        // skipped: two adjacent neighbours are adjacent to each other too, so meeting the same
-        // group there is a sharp corner, not a loop.
-        let neighbours = self.geometry().neighbours[c];
-        let mut joined_itself = false;
-        let mut skip = false;
-        for &n in &neighbours {
-            if skip {
-                skip = false;
-            } else if n != NONE && self.owner[n as usize] == me {
-                joined_itself |= self.join(c, n as usize);
-                skip = true;
+        let won = self.wins_on(c, me);
+        // Join the neighbouring groups of the mover.
+        for &n in &self.geometry().neighbours[c] {
+            if n != NONE && self.owner[n as usize] == me {
+                self.join(c, n as usize);
             }
         }
-        let root = self.find(c);
-        let won = self.edges[root].count_ones() >= 3
-            || self.corners[root].count_ones() >= 2
-            || (joined_itself && self.ring_from(mv.0, 0, 3, me));
         if won {
             self.outcome = Some(Outcome::Win(self.to_move));
         } else if self.moves_made == self.geometry().valid_cells {
@@ -401,6 +446,25 @@ impl Game for Havannah {
         self.to_move = self.to_move.other();
         self.ply += 1;
         self.hash ^= KEYS.phase(self.phase());
+    }
+
+    fn move_index(&self, mv: Cell) -> usize {
+        mv.0 as usize
+    }
+
+    fn move_index_count(&self) -> usize {
+        self.geometry().on_board.len()
+    }
+
+    /// Exact for both players: a fork, bridge or ring through `mv`, from the groups around it
+    /// (no move played). Stones never leave, so a win of the player not to move stays a win.
+    fn wins_at_once(&self, player: Player, mv: Cell) -> Option<bool> {
+        let c = mv.0 as usize;
+        if self.outcome.is_some() || !self.on_board(mv) {
+            return Some(false);
+        }
+        // The swap (the only move onto a stone) comes after a single stone: never a win.
+        Some(self.owner[c] == EMPTY && self.wins_on(c, player.index() as u8))
     }
 
     fn why_illegal(&self, mv: Cell) -> String {

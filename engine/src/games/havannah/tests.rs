@@ -301,3 +301,48 @@ fn bridge_and_fork_needs_count_empty_cells_and_go_around_enemy_stones() {
         Some(4.0)
     );
 }
+
+#[test]
+fn wins_at_once_agrees_with_the_reference_for_every_cell_and_both_players() {
+    // Positions along random games of sizes 4 and 5: for each empty cell and each player, a
+    // stone put there by hand makes a winner by the reference exactly when `wins_at_once`
+    // says so, whoever is to move.
+    let mut rng = crate::seeded_rng(17, 0);
+    let mut scratch = Vec::new();
+    let (mut checked, mut wins) = ([0; 2], [0; 2]);
+    for base in [4, 5] {
+        for _ in 0..60 {
+            let mut h = Havannah::new(base, false).unwrap();
+            while h.outcome().is_none() {
+                for c in (0..h.geometry().on_board.len()).filter(|&c| h.owner[c] == EMPTY) {
+                    for p in [Player::ZERO, Player::ONE] {
+                        let mut placed = h.clone();
+                        placed.owner[c] = p.index() as u8;
+                        let expected = reference_winner(&placed, p).is_some();
+                        assert_eq!(
+                            h.wins_at_once(p, Cell(c as u16)),
+                            Some(expected),
+                            "{} for player {} ({} to move)\n{}",
+                            h.move_text(Cell(c as u16)),
+                            p.index(),
+                            h.to_move.index(),
+                            h.board_rows().join("\n")
+                        );
+                        let mover = usize::from(Some(p) != h.to_move());
+                        checked[mover] += 1;
+                        wins[mover] += usize::from(expected);
+                    }
+                }
+                let mv = h.random_move(&mut rng, &mut scratch).unwrap();
+                h.play(mv);
+            }
+        }
+    }
+    // Both the mover's and the other player's wins occurred (the test saw both answers).
+    assert!(wins[0] > 50 && wins[1] > 50, "{wins:?} of {checked:?}");
+    // Occupied and off-board cells are never wins.
+    let mut h = Havannah::new(4, false).unwrap();
+    play(&mut h, "a1");
+    assert_eq!(h.wins_at_once(Player::ONE, Cell(0)), Some(false));
+    assert_eq!(h.wins_at_once(Player::ONE, Cell(6)), Some(false));
+}

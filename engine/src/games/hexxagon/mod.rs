@@ -144,6 +144,14 @@ impl Game for Hexxagon {
         self.board.parse_move(text)
     }
 
+    fn move_index(&self, mv: GrowJump) -> usize {
+        mv.index()
+    }
+
+    fn move_index_count(&self) -> usize {
+        GrowJump::INDEX_COUNT
+    }
+
     fn move_text(&self, mv: GrowJump) -> String {
         self.board.move_text(mv)
     }

@@ -415,6 +415,14 @@ impl Game for Life {
         Ok(Point::new(col, row))
     }
 
+    fn move_index(&self, mv: Point) -> usize {
+        mv.0 as usize
+    }
+
+    fn move_index_count(&self) -> usize {
+        SIZE * SIZE
+    }
+
     fn move_text(&self, mv: Point) -> String {
         point_name(mv.col(), mv.row())
     }
