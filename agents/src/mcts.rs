@@ -28,14 +28,13 @@
 //! are found through a hash map that keeps its capacity, so an iteration allocates nothing
 //! once warm.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
-use ringside_engine::{Features, Game, GameRng, Outcome, Player, random_playout};
+use rand::RngExt;
+use ringside_engine::{Features, Game, GameRng, Outcome, Player, random_playout, seeded_rng};
 
 use crate::eval::Evaluator;
-use crate::spec::{MctsSpec, Scoring};
+use crate::spec::{Decisive, MctsSpec, Policy, Scoring};
 use crate::{Agent, Decision, SearchStats};
 
 const UNEXPANDED: u32 = u32::MAX;
@@ -92,46 +91,16 @@ struct Amaf {
     visits: u32,
 }
 
-/// A fast hasher for moves (a multiply-rotate hash, as rustc's FxHash): moves are small and
-/// trusted, so SipHash's protection is not needed.
-#[derive(Debug, Clone, Copy, Default)]
-struct MoveHasher(u64);
+impl Amaf {
+    fn add(&mut self, reward: f64) {
+        self.visits += 1;
+        self.reward += reward as f32;
+    }
 
-impl MoveHasher {
-    fn add(&mut self, v: u64) {
-        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    fn mean(self) -> Option<f64> {
+        (self.visits > 0).then(|| f64::from(self.reward) / f64::from(self.visits))
     }
 }
-
-impl Hasher for MoveHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.add(u64::from(b));
-        }
-    }
-    fn write_u8(&mut self, v: u8) {
-        self.add(u64::from(v));
-    }
-    fn write_u16(&mut self, v: u16) {
-        self.add(u64::from(v));
-    }
-    fn write_u32(&mut self, v: u32) {
-        self.add(u64::from(v));
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.add(v);
-    }
-    fn write_usize(&mut self, v: usize) {
-        self.add(v as u64);
-    }
-}
-
-/// For each move of an iteration's line, one past the last index at which each player played
-/// it (0: never).
-type LastPlayed<M> = HashMap<M, [u32; 2], BuildHasherDefault<MoveHasher>>;
 
 /// Running mean and variance (Welford) of the lengths of one player's wins.
 #[derive(Debug, Clone, Copy, Default)]
@@ -179,9 +148,20 @@ pub struct Mcts<G: Game> {
     /// RAVE: AMAF statistics parallel to `nodes` (empty when RAVE is off).
     amaf: Vec<Amaf>,
     spare_amaf: Vec<Amaf>,
-    /// RAVE: the iteration's line, each move with its mover.
-    line: Vec<(G::Move, u8)>,
-    last_played: LastPlayed<G::Move>,
+    /// RAVE and MAST: the iteration's line, each move's [`Game::move_index`] with its mover.
+    line: Vec<(u32, u8)>,
+    /// RAVE: for each move index, one past the last place in the line where each player
+    /// played it (0: never); cleared after each iteration.
+    last_played: Vec<[u32; 2]>,
+    /// MAST: the average reward of each move index for each player.
+    mast: Vec<[Amaf; 2]>,
+    /// Progressive bias: the prior of each node, parallel to `nodes` (empty when off).
+    prior: Vec<f32>,
+    spare_prior: Vec<f32>,
+    /// A copy of a position for testing moves (decisive moves, priors, the eval policy).
+    probe: Option<G>,
+    /// Root parallelism: the other trees (`threads - 1`).
+    helpers: Vec<Mcts<G>>,
 }
 
 impl<G: Game + Features> Mcts<G> {
@@ -210,7 +190,12 @@ impl<G: Game + Features> Mcts<G> {
             amaf: Vec::new(),
             spare_amaf: Vec::new(),
             line: Vec::new(),
-            last_played: LastPlayed::default(),
+            last_played: Vec::new(),
+            mast: Vec::new(),
+            prior: Vec::new(),
+            spare_prior: Vec::new(),
+            probe: None,
+            helpers: Vec::new(),
         }
     }
 
@@ -239,6 +224,10 @@ impl<G: Game + Features> Mcts<G> {
         self.amaf.clear();
         if self.spec.rave.is_some() {
             self.amaf.push(Amaf::default());
+        }
+        self.prior.clear();
+        if self.spec.bias > 0.0 {
+            self.prior.push(0.0);
         }
     }
 
@@ -284,16 +273,22 @@ impl<G: Game + Features> Mcts<G> {
         let mut nodes = std::mem::take(&mut self.spare_nodes);
         let mut moves = std::mem::take(&mut self.spare_moves);
         let mut amaf = std::mem::take(&mut self.spare_amaf);
+        let mut prior = std::mem::take(&mut self.spare_prior);
         let rave = self.spec.rave.is_some();
+        let bias = self.spec.bias > 0.0;
         nodes.clear();
         moves.clear();
         amaf.clear();
+        prior.clear();
         self.queue.clear();
         let mut new_root = self.nodes[root as usize];
         new_root.mover_into = NOBODY;
         nodes.push(new_root);
         if rave {
             amaf.push(self.amaf[root as usize]);
+        }
+        if bias {
+            prior.push(self.prior[root as usize]);
         }
         self.queue.push(root);
         let mut next = 0;
@@ -307,6 +302,9 @@ impl<G: Game + Features> Mcts<G> {
                     if rave {
                         amaf.push(self.amaf[child as usize]);
                     }
+                    if bias {
+                        prior.push(self.prior[child as usize]);
+                    }
                     self.queue.push(child);
                 }
             }
@@ -315,6 +313,7 @@ impl<G: Game + Features> Mcts<G> {
         self.spare_nodes = std::mem::replace(&mut self.nodes, nodes);
         self.spare_moves = std::mem::replace(&mut self.moves, moves);
         self.spare_amaf = std::mem::replace(&mut self.amaf, amaf);
+        self.spare_prior = std::mem::replace(&mut self.prior, prior);
     }
 
     fn prove(&mut self, node: usize, outcome: Outcome, distance: u16) {
@@ -346,7 +345,69 @@ impl<G: Game + Features> Mcts<G> {
         if self.spec.rave.is_some() {
             self.amaf.resize(self.nodes.len(), Amaf::default());
         }
+        if self.spec.bias > 0.0 {
+            self.set_priors(node, state);
+        }
+        if self.spec.decisive != Decisive::Off {
+            self.prove_decisive(node, state);
+        }
         true
+    }
+
+    /// Whether `mv` wins at once for `player`, the player to move: the game's answer, or
+    /// else the move played on a copy.
+    fn wins_now(probe: &mut Option<G>, state: &G, player: Player, mv: G::Move) -> bool {
+        state.wins_at_once(player, mv).unwrap_or_else(|| {
+            let copy = probe.get_or_insert_with(|| state.clone());
+            copy.clone_from(state);
+            copy.play_unchecked(mv);
+            copy.outcome() == Some(Outcome::Win(player))
+        })
+    }
+
+    /// Decisive moves in the tree: a child that wins at once is proven; else, if the
+    /// opponent could win at once on a move the mover can also play (a drop game's threat),
+    /// every other child is proven lost in one more ply.
+    fn prove_decisive(&mut self, node: usize, state: &G) {
+        let n = self.nodes[node];
+        let first = n.first_child as usize;
+        let mover = state.to_move().expect("an expanded node has a mover");
+        let mut threat = None;
+        for c in first..first + n.children as usize {
+            let mv = self.moves[c - 1];
+            if Self::wins_now(&mut self.probe, state, mover, mv) {
+                self.prove(c, Outcome::Win(mover), 0);
+                return;
+            }
+            if threat.is_none() && state.wins_at_once(mover.other(), mv) == Some(true) {
+                threat = Some(c);
+            }
+        }
+        if let Some(block) = threat {
+            for c in first..first + n.children as usize {
+                if c != block {
+                    self.prove(c, Outcome::Win(mover.other()), 1);
+                }
+            }
+        }
+    }
+
+    /// Progressive bias: each child's prior, `tanh(eval/4)` of the position after its move
+    /// from its mover's view (1 for a move that wins at once).
+    fn set_priors(&mut self, node: usize, state: &G) {
+        let n = self.nodes[node];
+        let first = n.first_child as usize;
+        let mover = state.to_move().expect("an expanded node has a mover");
+        self.prior.resize(self.nodes.len(), 0.0);
+        let probe = self.probe.get_or_insert_with(|| state.clone());
+        for c in first..first + n.children as usize {
+            probe.clone_from(state);
+            probe.play_unchecked(self.moves[c - 1]);
+            self.prior[c] = match probe.outcome() {
+                Some(Outcome::Win(p)) if p == mover => 1.0,
+                _ => (self.eval.evaluate(probe, mover) / 4.0).tanh() as f32,
+            };
+        }
     }
 
     /// The child UCT picks: an immediate proven win, else an unvisited child, else the best
@@ -369,33 +430,33 @@ impl<G: Game + Features> Mcts<G> {
                     continue;
                 }
             }
-            let ucb = match self.spec.rave {
-                None => {
-                    if child.visits == 0 {
-                        return i;
-                    }
-                    let visits = f64::from(child.visits);
-                    child.reward / visits + explore / visits.sqrt()
+            let bias = if self.spec.bias > 0.0 {
+                self.spec.bias * f64::from(self.prior[i]) / (f64::from(child.visits) + 1.0)
+            } else {
+                0.0
+            };
+            let amaf = self.spec.rave.map(|k| (k, self.amaf[i]));
+            let ucb = if child.visits == 0 && amaf.is_none_or(|(_, a)| a.visits == 0) {
+                // First-play urgency, or "visit it first".
+                match self.spec.fpu {
+                    Some(v) => v + bias,
+                    None => return i,
                 }
-                Some(k) => {
-                    let a = self.amaf[i];
-                    if child.visits == 0 && a.visits == 0 {
-                        return i;
-                    }
-                    let n = f64::from(child.visits);
-                    let q = if child.visits > 0 {
-                        child.reward / n
-                    } else {
-                        0.0
-                    };
-                    let value = if a.visits > 0 {
+            } else {
+                let n = f64::from(child.visits);
+                let q = if child.visits > 0 {
+                    child.reward / n
+                } else {
+                    0.0
+                };
+                let value = match amaf.and_then(|(k, a)| Some((k, a.mean()?))) {
+                    Some((k, q_amaf)) => {
                         let beta = (k / (3.0 * n + k)).sqrt();
-                        (1.0 - beta) * q + beta * f64::from(a.reward) / f64::from(a.visits)
-                    } else {
-                        q
-                    };
-                    value + explore / n.max(1.0).sqrt()
-                }
+                        (1.0 - beta) * q + beta * q_amaf
+                    }
+                    None => q,
+                };
+                value + explore / n.max(1.0).sqrt() + bias
             };
             if ucb > best {
                 best = ucb;
@@ -477,6 +538,7 @@ impl<G: Game + Features> Mcts<G> {
         self.path.push(0);
         let mut node = 0;
         let rave = self.spec.rave.is_some();
+        let record = self.records_line();
         self.line.clear();
         loop {
             if self.nodes[node].proven != UNPROVEN {
@@ -490,9 +552,11 @@ impl<G: Game + Features> Mcts<G> {
                 break;
             }
             let child = self.select(node);
-            if rave {
-                self.line
-                    .push((self.moves[child - 1], self.nodes[child].mover_into));
+            if record {
+                self.line.push((
+                    state.move_index(self.moves[child - 1]) as u32,
+                    self.nodes[child].mover_into,
+                ));
             }
             state.play_unchecked(self.moves[child - 1]);
             node = child;
@@ -519,11 +583,7 @@ impl<G: Game + Features> Mcts<G> {
                 Some(cap) => cap,
                 None => FULL_PLAYOUT_PLIES.saturating_sub(depth),
             };
-            let played = if rave {
-                self.recorded_playout(&mut state, cap)
-            } else {
-                random_playout(&mut state, &mut self.rng, &mut self.scratch, cap)
-            };
+            let played = self.playout(&mut state, cap);
             match played {
                 Some(outcome) => self.rewards(outcome.winner(), state.ply() - root_ply),
                 None => {
@@ -535,6 +595,11 @@ impl<G: Game + Features> Mcts<G> {
 
         if rave {
             self.credit_amaf(rewards);
+        }
+        if self.spec.policy == Policy::Mast {
+            for &(index, mover) in &self.line {
+                self.mast[index as usize][mover as usize].add(rewards[mover as usize]);
+            }
         }
         for k in (0..self.path.len()).rev() {
             let i = self.path[k] as usize;
@@ -549,8 +614,18 @@ impl<G: Game + Features> Mcts<G> {
         }
     }
 
-    /// A uniformly random playout, as [`random_playout`], that appends its moves to the line.
-    fn recorded_playout(&mut self, state: &mut G, cap: u32) -> Option<Outcome> {
+    /// Whether iterations keep their line of moves (for RAVE or MAST).
+    fn records_line(&self) -> bool {
+        self.spec.rave.is_some() || self.spec.policy == Policy::Mast
+    }
+
+    /// A playout of at most `cap` plies by the playout policy, appending its moves to the
+    /// line when the line is kept; the outcome, or `None` when cut.
+    fn playout(&mut self, state: &mut G, cap: u32) -> Option<Outcome> {
+        let record = self.records_line();
+        if !record && self.spec.decisive != Decisive::On && self.spec.policy == Policy::Random {
+            return random_playout(state, &mut self.rng, &mut self.scratch, cap);
+        }
         let mut played = 0;
         loop {
             if let Some(outcome) = state.outcome() {
@@ -559,22 +634,88 @@ impl<G: Game + Features> Mcts<G> {
             if played == cap {
                 return None;
             }
-            let mover = state.to_move().expect("a live state has a mover").index() as u8;
-            let mv = state
-                .random_move(&mut self.rng, &mut self.scratch)
-                .expect("a state with no outcome has a legal move");
-            self.line.push((mv, mover));
+            let mover = state.to_move().expect("a live state has a mover");
+            let mv = self.playout_move(state, mover);
+            if record {
+                self.line
+                    .push((state.move_index(mv) as u32, mover.index() as u8));
+            }
             state.play_unchecked(mv);
             played += 1;
         }
     }
 
+    /// One playout move: a decisive or anti-decisive move when asked for and there is one,
+    /// else the policy's move.
+    fn playout_move(&mut self, state: &G, mover: Player) -> G::Move {
+        if self.spec.decisive == Decisive::On {
+            if let Some(mv) = self.decisive_move(state, mover) {
+                return mv;
+            }
+        }
+        let greedy =
+            self.spec.policy != Policy::Random && self.rng.random::<f64>() >= self.spec.epsilon;
+        if !greedy {
+            return state
+                .random_move(&mut self.rng, &mut self.scratch)
+                .expect("a state with no outcome has a legal move");
+        }
+        state.legal_moves(&mut self.scratch);
+        let (mut best, mut best_value, mut ties) = (self.scratch[0], f64::NEG_INFINITY, 0u32);
+        for k in 0..self.scratch.len() {
+            let mv = self.scratch[k];
+            let value = match self.spec.policy {
+                Policy::Mast => self.mast[state.move_index(mv)][mover.index()]
+                    .mean()
+                    .unwrap_or(0.0),
+                _ => {
+                    let probe = self.probe.get_or_insert_with(|| state.clone());
+                    probe.clone_from(state);
+                    probe.play_unchecked(mv);
+                    match probe.outcome() {
+                        Some(Outcome::Win(p)) if p == mover => f64::INFINITY,
+                        _ => self.eval.evaluate(probe, mover),
+                    }
+                }
+            };
+            // The best value; among equals, each equally likely (reservoir sampling).
+            if value > best_value {
+                (best, best_value, ties) = (mv, value, 1);
+            } else if value == best_value {
+                ties += 1;
+                if self.rng.random_range(0..ties) == 0 {
+                    best = mv;
+                }
+            }
+        }
+        best
+    }
+
+    /// A move that wins at once for `mover`, else one that takes the cell of an opponent's
+    /// win at once (where the game can tell), else `None`.
+    fn decisive_move(&mut self, state: &G, mover: Player) -> Option<G::Move> {
+        state.legal_moves(&mut self.scratch);
+        let mut block = None;
+        for &mv in &self.scratch {
+            if Self::wins_now(&mut self.probe, state, mover, mv) {
+                return Some(mv);
+            }
+            if block.is_none() && state.wins_at_once(mover.other(), mv) == Some(true) {
+                block = Some(mv);
+            }
+        }
+        block
+    }
+
     /// RAVE: credits the AMAF statistics of the children of every path node whose move their
     /// mover played at or after that node's depth in the line (see the module docs).
     fn credit_amaf(&mut self, rewards: [f64; 2]) {
-        self.last_played.clear();
-        for (i, &(mv, mover)) in self.line.iter().enumerate() {
-            self.last_played.entry(mv).or_insert([0, 0])[mover as usize] = i as u32 + 1;
+        let root = self.root.as_ref().expect("a search has a root");
+        if self.last_played.is_empty() {
+            self.last_played = vec![[0; 2]; root.move_index_count()];
+        }
+        for (i, &(index, mover)) in self.line.iter().enumerate() {
+            self.last_played[index as usize][mover as usize] = i as u32 + 1;
         }
         for (depth, &node) in self.path.iter().enumerate() {
             let n = self.nodes[node as usize];
@@ -584,66 +725,143 @@ impl<G: Game + Features> Mcts<G> {
             let first = n.first_child as usize;
             for c in first..first + n.children as usize {
                 let mover = self.nodes[c].mover_into as usize;
-                let later = self
-                    .last_played
-                    .get(&self.moves[c - 1])
-                    .is_some_and(|last| last[mover] as usize > depth);
-                if later {
-                    let a = &mut self.amaf[c];
-                    a.visits += 1;
-                    a.reward += rewards[mover] as f32;
+                let index = root.move_index(self.moves[c - 1]);
+                if self.last_played[index][mover] as usize > depth {
+                    self.amaf[c].add(rewards[mover]);
                 }
             }
         }
+        for &(index, _) in &self.line {
+            self.last_played[index as usize] = [0; 2];
+        }
     }
 
-    /// The root child to play (see the crate docs).
-    fn best_child(&self) -> usize {
+    /// The root child to play (see the crate docs) and its mean reward. With helper trees
+    /// (root parallelism) each child's visits and rewards are summed over all trees, and a
+    /// child proven lost in any tree counts as lost.
+    fn best_child(&self) -> (usize, Option<f64>) {
         let root = self.nodes[0];
         let first = root.first_child as usize;
         let children = first..first + root.children as usize;
         let mover = self.nodes[first].mover_into;
+        let trees = || {
+            std::iter::once(self).chain(
+                self.helpers
+                    .iter()
+                    .filter(|h| h.nodes[0].first_child != UNEXPANDED),
+            )
+        };
+        let node = |t: &Mcts<G>, i: usize| t.nodes[t.nodes[0].first_child as usize + i - first];
+        let visits = |i: usize| trees().map(|t| u64::from(node(t, i).visits)).sum::<u64>();
+        let mean =
+            |i: usize| trees().map(|t| node(t, i).reward).sum::<f64>() / visits(i).max(1) as f64;
+        let value = |i: usize| (visits(i) > 0).then(|| mean(i));
         if self.spec.solver {
             let proven_win = children
                 .clone()
-                .filter(|&i| self.nodes[i].proven == mover)
-                .min_by_key(|&i| (self.nodes[i].proven_distance, i));
-            if let Some(i) = proven_win {
-                return i;
+                .flat_map(|i| trees().map(move |t| (i, node(t, i))))
+                .filter(|(_, n)| n.proven == mover)
+                .min_by_key(|&(i, n)| (n.proven_distance, i));
+            if let Some((i, _)) = proven_win {
+                return (i, value(i));
             }
         }
         let lost = |i: usize| {
             self.spec.solver
-                && self.nodes[i].proven != UNPROVEN
-                && self.nodes[i].proven != DRAW
-                && self.nodes[i].proven != mover
+                && trees().any(|t| {
+                    let n = node(t, i);
+                    n.proven != UNPROVEN && n.proven != DRAW && n.proven != mover
+                })
         };
         // Most visits; among equals the best mean reward, then the first listed.
-        let mean = |i: usize| self.nodes[i].reward / f64::from(self.nodes[i].visits.max(1));
         let most_visited = children
             .clone()
             .filter(|&i| !lost(i))
-            .fold(None::<usize>, |best, i| match best {
-                Some(b) if (self.nodes[b].visits, mean(b)) >= (self.nodes[i].visits, mean(i)) => {
-                    Some(b)
-                }
-                _ => Some(i),
+            .map(|i| (i, visits(i), mean(i)))
+            .fold(None::<(usize, u64, f64)>, |best, c| match best {
+                Some(b) if (b.1, b.2) >= (c.1, c.2) => Some(b),
+                _ => Some(c),
             });
-        most_visited.unwrap_or_else(|| {
-            children
-                .max_by_key(|&i| (self.nodes[i].proven_distance, std::cmp::Reverse(i)))
-                .expect("a root with children")
-        })
+        let i = most_visited.map_or_else(
+            || {
+                children
+                    .max_by_key(|&i| (self.nodes[i].proven_distance, std::cmp::Reverse(i)))
+                    .expect("a root with children")
+            },
+            |b| b.0,
+        );
+        (i, value(i))
     }
 
-    fn budget_left(&self, iterations: u64, deadline: Option<Instant>) -> bool {
-        if self.spec.iterations.is_some_and(|n| iterations >= n) {
-            return false;
+    /// Searches `state` until `budget` iterations (if any) or `deadline` (if any), or until
+    /// the root is proven; returns the iterations run.
+    fn search(&mut self, state: &G, budget: Option<u64>, deadline: Option<Instant>) -> u64 {
+        self.reroot(state);
+        self.wins = [LengthStats::default(); 2];
+        self.deepest = 0;
+        if self.spec.policy == Policy::Mast {
+            if self.mast.is_empty() {
+                self.mast = vec![[Amaf::default(); 2]; state.move_index_count()];
+            }
+            // Older positions count half as much at each new move.
+            for a in self.mast.iter_mut().flatten() {
+                a.visits /= 2;
+                a.reward /= 2.0;
+            }
         }
-        if iterations % 16 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
-            return false;
+        let mut iterations = 0;
+        // At least one iteration, so the root is expanded.
+        loop {
+            self.iterate();
+            iterations += 1;
+            let solved = self.spec.solver && self.nodes[0].proven != UNPROVEN;
+            if solved || budget.is_some_and(|n| iterations >= n) {
+                break;
+            }
+            if iterations % 16 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
         }
-        true
+        iterations
+    }
+
+    /// Root parallelism: this tree and `threads - 1` helpers search the same position at
+    /// once, sharing the iteration budget (tree `i` of `t` runs `⌊n/t⌋`, one more for the
+    /// first `n mod t`); returns the iterations of all trees.
+    fn search_in_parallel(&mut self, state: &G, deadline: Option<Instant>) -> u64 {
+        let threads = self.spec.threads as usize;
+        while self.helpers.len() + 1 < threads {
+            let mut spec = self.spec.clone();
+            spec.threads = 1;
+            let seed = self.rng.random::<u64>();
+            let rng = seeded_rng(seed, self.helpers.len() as u64);
+            self.helpers.push(Mcts::new(spec, self.eval.clone(), rng));
+        }
+        let total = self.spec.iterations;
+        let share = |i: usize| {
+            total.map(|n| {
+                let t = threads as u64;
+                (n / t + u64::from((i as u64) < n % t)).max(1)
+            })
+        };
+        let mut helpers = std::mem::take(&mut self.helpers);
+        let iterations = std::thread::scope(|scope| {
+            let running: Vec<_> = helpers
+                .iter_mut()
+                .enumerate()
+                .map(|(i, h)| {
+                    let budget = share(i + 1);
+                    scope.spawn(move || h.search(state, budget, deadline))
+                })
+                .collect();
+            let mine = self.search(state, share(0), deadline);
+            mine + running
+                .into_iter()
+                .map(|r| r.join().expect("a search thread does not panic"))
+                .sum::<u64>()
+        });
+        self.helpers = helpers;
+        iterations
     }
 }
 
@@ -654,20 +872,12 @@ impl<G: Game + Features> Agent<G> for Mcts<G> {
             state.outcome().is_none(),
             "choose needs a game that is not over"
         );
-        self.reroot(state);
-        self.wins = [LengthStats::default(); 2];
-        self.deepest = 0;
         let deadline = self.spec.time.map(|t| started + t);
-        let mut iterations = 0;
-        // At least one iteration, so the root is expanded.
-        loop {
-            self.iterate();
-            iterations += 1;
-            let solved = self.spec.solver && self.nodes[0].proven != UNPROVEN;
-            if solved || !self.budget_left(iterations, deadline) {
-                break;
-            }
-        }
+        let iterations = if self.spec.threads > 1 {
+            self.search_in_parallel(state, deadline)
+        } else {
+            self.search(state, self.spec.iterations, deadline)
+        };
         if self.nodes[0].first_child == UNEXPANDED {
             // The arena was too full to expand the root: fall back to a random move.
             let mv = state
@@ -682,17 +892,26 @@ impl<G: Game + Features> Agent<G> for Mcts<G> {
                 },
             };
         }
-        let child = self.best_child();
+        let (child, value) = self.best_child();
         self.last_choice = Some(child as u32);
-        let c = self.nodes[child];
+        let offset = child - self.nodes[0].first_child as usize;
+        for h in &mut self.helpers {
+            h.last_choice = (h.nodes[0].first_child != UNEXPANDED)
+                .then(|| h.nodes[0].first_child + offset as u32);
+        }
         Decision {
             mv: self.moves[child - 1],
             stats: SearchStats {
-                nodes: self.nodes.len() as u64,
+                nodes: self.nodes.len() as u64
+                    + self
+                        .helpers
+                        .iter()
+                        .map(|h| h.nodes.len() as u64)
+                        .sum::<u64>(),
                 iterations,
                 depth: self.deepest,
                 time: started.elapsed(),
-                value: (c.visits > 0).then(|| c.reward / f64::from(c.visits)),
+                value,
             },
         }
     }
@@ -701,6 +920,7 @@ impl<G: Game + Features> Agent<G> for Mcts<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ringside_engine::games::havannah::Havannah;
     use ringside_engine::games::rin::Rin;
 
     fn mcts_for(start: &Rin, iterations: u32) -> Mcts<Rin> {
@@ -791,9 +1011,8 @@ mod tests {
         let mover = m.nodes[first].mover_into;
         let credited: Vec<usize> = (first..first + root.children as usize)
             .filter(|&c| {
-                m.line
-                    .iter()
-                    .any(|&(mv, p)| mv == m.moves[c - 1] && p == mover)
+                let index = start.move_index(m.moves[c - 1]) as u32;
+                m.line.iter().any(|&(i, p)| i == index && p == mover)
             })
             .collect();
         assert!(credited.contains(&chosen), "the move played is credited");
@@ -826,6 +1045,134 @@ mod tests {
         a.reroot(&state);
         assert_eq!(a.amaf.len(), a.nodes.len(), "compacted together");
         assert!(a.amaf[1..].iter().any(|x| x.visits > 0));
+    }
+
+    fn havannah_agent(text: &str) -> Mcts<Havannah> {
+        let start = Havannah::new(4, false).unwrap();
+        let crate::AgentSpec::Mcts(spec) = crate::AgentSpec::parse(text).unwrap() else {
+            unreachable!()
+        };
+        let eval = Evaluator::new(&spec.eval, &start).unwrap();
+        Mcts::new(spec, eval, ringside_engine::seeded_rng(5, 0))
+    }
+
+    /// Size 4: White a1 b1 c1 along the top edge (d1, a corner, would join a1's corner to
+    /// it: a bridge), Black d4 e5 far away. Black to move must block d1; White to move wins
+    /// there.
+    fn bridge_threat(white_to_move: bool) -> Havannah {
+        let mut h = Havannah::new(4, false).unwrap();
+        let moves = if white_to_move {
+            "a1 d4 b1 e5 c1 c4"
+        } else {
+            "a1 d4 b1 e5 c1"
+        };
+        for m in moves.split_whitespace() {
+            h.play(h.parse_move(m).unwrap());
+        }
+        h
+    }
+
+    #[test]
+    fn decisive_playout_moves_take_the_win_in_one_and_block_the_opponents() {
+        let mut m = havannah_agent("mcts:iters=10,decisive=on");
+        for (white_to_move, why) in [(true, "the win"), (false, "the block")] {
+            let h = bridge_threat(white_to_move);
+            let mover = h.to_move().unwrap();
+            let found = m.decisive_move(&h, mover).map(|mv| h.move_text(mv));
+            assert_eq!(found.as_deref(), Some("d1"), "{why}");
+        }
+        // With no threat on the board there is no decisive move.
+        let quiet = Havannah::new(4, false).unwrap();
+        assert_eq!(m.decisive_move(&quiet, Player::ZERO), None);
+        // A playout from the threat ends with White's bridge or Black's block on d1.
+        for white_to_move in [true, false] {
+            let h = bridge_threat(white_to_move);
+            let mut state = h.clone();
+            m.playout_move(&state, state.to_move().unwrap());
+            let mv = m.playout_move(&state, state.to_move().unwrap());
+            state.play(mv);
+            assert_eq!(h.move_text(mv), "d1");
+        }
+    }
+
+    #[test]
+    fn decisive_tree_expansion_proves_the_win_and_the_forced_block_in_one_iteration() {
+        for (white_to_move, why) in [(true, "the win"), (false, "the block")] {
+            let h = bridge_threat(white_to_move);
+            let mut on = havannah_agent("mcts:iters=1,decisive=tree");
+            assert_eq!(h.move_text(on.choose(&h).mv), "d1", "{why}");
+            let n = on.nodes[0];
+            let proven = (n.first_child..n.first_child + u32::from(n.children))
+                .filter(|&c| on.nodes[c as usize].proven != UNPROVEN)
+                .count();
+            if white_to_move {
+                assert_eq!(on.root_proof().map(|p| p.0), Some(Some(Player::ZERO)));
+            } else {
+                assert_eq!(proven, n.children as usize - 1, "all but the block lose");
+            }
+        }
+        // Without the option one iteration proves nothing.
+        let h = bridge_threat(false);
+        let mut off = havannah_agent("mcts:iters=1");
+        off.choose(&h);
+        assert!(off.nodes.iter().all(|n| n.proven == UNPROVEN));
+    }
+
+    #[test]
+    fn progressive_bias_priors_rank_a_winning_move_first() {
+        let h = bridge_threat(true);
+        let mut m = havannah_agent("mcts:iters=1,bias=1,eval=rich");
+        m.choose(&h);
+        let n = m.nodes[0];
+        let first = n.first_child as usize;
+        let best = (first..first + n.children as usize)
+            .max_by(|&a, &b| m.prior[a].total_cmp(&m.prior[b]))
+            .unwrap();
+        assert_eq!(h.move_text(m.moves[best - 1]), "d1");
+        assert_eq!(m.prior[best], 1.0);
+        assert_eq!(m.prior.len(), m.nodes.len());
+    }
+
+    #[test]
+    fn mast_learns_move_averages_and_root_parallelism_repeats_itself() {
+        // One iteration: every move of its line is credited once, with its mover's reward.
+        let h = bridge_threat(false);
+        let mut m = havannah_agent("mcts:iters=1,policy=mast,epsilon=0.5");
+        m.choose(&h);
+        let line = m.line.clone();
+        assert!(line.len() > 5, "{line:?}");
+        let winner = m.nodes[m.path[1] as usize].reward;
+        for (index, row) in m.mast.iter().enumerate() {
+            for (player, a) in row.iter().enumerate() {
+                let played = line.contains(&(index as u32, player as u8));
+                assert_eq!(a.visits, u32::from(played), "{index} {player}");
+                if played {
+                    // Black moved first here (path[1] is Black's move).
+                    let sign = if player == 1 { 1.0 } else { -1.0 };
+                    assert_eq!(f64::from(a.reward), sign * winner);
+                }
+            }
+        }
+        // The next search halves what the last one learnt (visits round down).
+        let before: f32 = m.mast.iter().flatten().map(|a| a.reward.abs()).sum();
+        m.spec.iterations = Some(1);
+        m.search(&h, Some(1), None);
+        let seen: u32 = m.mast.iter().flatten().map(|a| a.visits).sum();
+        assert!(
+            seen <= m.line.len() as u32,
+            "old visits halved to 0: {seen}"
+        );
+        let after: f32 = m.mast.iter().flatten().map(|a| a.reward.abs()).sum();
+        assert!(after < before + m.line.len() as f32);
+
+        let run = || {
+            let mut p = havannah_agent("mcts:iters=400,threads=3,rave=300");
+            let d = p.choose(&h);
+            (d.mv, d.stats.value, d.stats.iterations, p.helpers.len())
+        };
+        let (a, b) = (run(), run());
+        assert_eq!(a, b);
+        assert_eq!((a.2, a.3), (400, 2), "the budget is shared by three trees");
     }
 
     fn subtree_size(mcts: &Mcts<Rin>, node: usize) -> usize {

@@ -33,6 +33,29 @@ pub enum Scoring {
     Moves,
 }
 
+/// Where MCTS looks for moves that win at once (and for the opponent's, to block).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decisive {
+    /// Nowhere: wins are found by visiting them.
+    Off,
+    /// When a node is expanded: its winning children are proven, and when the opponent
+    /// threatens a win every other child is proven lost (where the game can tell).
+    Tree,
+    /// In the tree and at every ply of every playout.
+    On,
+}
+
+/// How MCTS picks playout moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Policy {
+    /// Uniformly at random.
+    Random,
+    /// ε-greedy on the move averages of earlier iterations (MAST).
+    Mast,
+    /// ε-greedy on the evaluation after the move.
+    Eval,
+}
+
 /// Which weights an evaluation starts from before a weights file overrides them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EvalKind {
@@ -100,7 +123,23 @@ pub struct MctsSpec {
     pub max_nodes: u32,
     /// RAVE's equivalence parameter `k` of Gelly and Silver's schedule, if RAVE is on.
     pub rave: Option<f64>,
+    /// Decisive and anti-decisive moves.
+    pub decisive: Decisive,
+    /// First-play urgency: the value of a child never visited (`None`: visit it first).
+    pub fpu: Option<f64>,
+    /// Weight of progressive bias from the evaluation after each move (0: off).
+    pub bias: f64,
+    /// The playout policy.
+    pub policy: Policy,
+    /// The share of random moves of the ε-greedy playout policies.
+    pub epsilon: f64,
+    /// Trees searched in parallel for one move (root parallelism).
+    pub threads: u32,
 }
+
+/// The options `mcts:preset=strong` stands for (measured in `results/mcts-enhancements/`);
+/// options given beside it win.
+pub const STRONG_PRESET: &str = "c=0.2,rave=1000,decisive=tree";
 
 /// A checked agent spec.
 #[derive(Debug, Clone, PartialEq)]
@@ -146,7 +185,7 @@ pub const AGENT_KINDS: &[(&str, &str)] = &[
     ),
     (
         "mcts",
-        "iters=N (1000), time_ms=N, c=F (1.4), playout=N plies (full game, at most 1000), eval=material|rich (material), weights=FILE.json, w.FEATURE=F, score=win|moves (win), solver=on|off (on), reuse=on|off (on), a=F (0.25), k=F (1.0), max_nodes=N (4000000), rave=K (off; e.g. 1000: RAVE/AMAF with equivalence K)",
+        "iters=N (1000), time_ms=N, c=F (1.4), playout=N plies (full game, at most 1000), eval=material|rich (material), weights=FILE.json, w.FEATURE=F, score=win|moves (win), solver=on|off (on), reuse=on|off (on), a=F (0.25), k=F (1.0), max_nodes=N (4000000), rave=K (off; e.g. 1000: RAVE/AMAF with equivalence K), decisive=off|tree|on (off), fpu=F (off), bias=W (0), policy=random|mast|eval (random), epsilon=F (0.1), threads=N (1), preset=strong",
     ),
 ];
 
@@ -162,6 +201,7 @@ const WHOLE_NUMBER_KEYS: &[&str] = &[
     "iters",
     "playout",
     "max_nodes",
+    "threads",
 ];
 
 /// Where a `weights=FILE` option's weights come from: the disk ([`read_weights`]) or a
@@ -379,6 +419,19 @@ impl AgentSpec {
                 })
             }
             "mcts" => {
+                if let Some(preset) = o.take("preset") {
+                    if preset != "strong" {
+                        return Err(error(format!(
+                            "mcts: preset must be strong, not '{preset}'"
+                        )));
+                    }
+                    for item in STRONG_PRESET.split(',') {
+                        let (k, v) = item.split_once('=').expect("the preset is key=value");
+                        if !o.items.iter().any(|(key, _)| key == k) {
+                            o.items.push((k.to_string(), v.to_string()));
+                        }
+                    }
+                }
                 let iterations: Option<u64> = o.number("iters", "a whole number")?;
                 let time = time(o.number("time_ms", "a whole number of milliseconds")?);
                 let c: f64 = o.number("c", "a number")?.unwrap_or(1.4);
@@ -402,7 +455,38 @@ impl AgentSpec {
                         .number("max_nodes", "a whole number")?
                         .unwrap_or(4_000_000),
                     rave: o.number("rave", "a number")?,
+                    decisive: match o.choice("decisive", &["off", "tree", "on"])? {
+                        Some("tree") => Decisive::Tree,
+                        Some("on") => Decisive::On,
+                        _ => Decisive::Off,
+                    },
+                    fpu: o.number("fpu", "a number")?,
+                    bias: o.number("bias", "a number")?.unwrap_or(0.0),
+                    policy: match o.choice("policy", &["random", "mast", "eval"])? {
+                        Some("mast") => Policy::Mast,
+                        Some("eval") => Policy::Eval,
+                        _ => Policy::Random,
+                    },
+                    epsilon: o.number("epsilon", "a number from 0 to 1")?.unwrap_or(0.1),
+                    threads: o
+                        .number("threads", "a whole number from 1 to 64")?
+                        .unwrap_or(1),
                 };
+                if !(0.0..=1.0).contains(&spec.epsilon) {
+                    return Err(error(format!(
+                        "mcts: epsilon must be from 0 to 1, not {}",
+                        spec.epsilon
+                    )));
+                }
+                if !(1..=64).contains(&spec.threads) {
+                    return Err(error(format!(
+                        "mcts: threads must be from 1 to 64, not {}",
+                        spec.threads
+                    )));
+                }
+                if spec.fpu.is_some_and(|v| !v.is_finite()) {
+                    return Err(error("mcts: fpu must be a finite number".into()));
+                }
                 if let Some(k) = spec.rave {
                     if !(k > 0.0 && k.is_finite()) {
                         return Err(error(format!(
@@ -410,7 +494,12 @@ impl AgentSpec {
                         )));
                     }
                 }
-                for (key, value) in [("c", spec.c), ("a", spec.bonus), ("k", spec.steepness)] {
+                for (key, value) in [
+                    ("c", spec.c),
+                    ("a", spec.bonus),
+                    ("k", spec.steepness),
+                    ("bias", spec.bias),
+                ] {
                     if !(value >= 0.0 && value.is_finite()) {
                         return Err(error(format!(
                             "mcts: {key} must be a finite number from 0 up, not {value}"
@@ -691,6 +780,25 @@ impl fmt::Display for AgentSpec {
                 // Printed only when on, so the full specs of earlier runs stay as they were.
                 if let Some(k) = s.rave {
                     parts.push(format!("rave={k}"));
+                }
+                match s.decisive {
+                    Decisive::Off => {}
+                    Decisive::Tree => parts.push("decisive=tree".into()),
+                    Decisive::On => parts.push("decisive=on".into()),
+                }
+                if let Some(v) = s.fpu {
+                    parts.push(format!("fpu={v}"));
+                }
+                if s.bias > 0.0 {
+                    parts.push(format!("bias={}", s.bias));
+                }
+                match s.policy {
+                    Policy::Random => {}
+                    Policy::Mast => parts.push(format!("policy=mast,epsilon={}", s.epsilon)),
+                    Policy::Eval => parts.push(format!("policy=eval,epsilon={}", s.epsilon)),
+                }
+                if s.threads > 1 {
+                    parts.push(format!("threads={}", s.threads));
                 }
                 f.write_str(&parts.join(","))
             }
