@@ -23,10 +23,69 @@
 //! ```
 //!
 //! so a child seen in many playouts is judged by them before it is visited often. A child
-//! with neither visits nor AMAF statistics is tried first, as in plain UCT. The statistics
-//! take 8 more bytes a node (a parallel array, allocated only with RAVE on); the line's moves
-//! are found through a hash map that keeps its capacity, so an iteration allocates nothing
-//! once warm.
+//! with neither visits nor AMAF statistics is tried first, as in plain UCT (or gets the FPU
+//! value, below). The statistics take 8 more bytes a node (a parallel array, allocated only
+//! with RAVE on): **32 bytes a node with RAVE on**, plus its move. The line's moves are
+//! marked in an array indexed by [`Game::move_index`] and unmarked after the update, so an
+//! iteration allocates nothing.
+//!
+//! # Decisive moves (`decisive=tree|on`)
+//! Teytaud and Teytaud, "On the huge benefit of decisive moves in Monte-Carlo tree search
+//! algorithms" (IEEE CIG 2010); Lorentz, "Improving Monte-Carlo tree search in Havannah"
+//! (CG 2010). A *decisive* move wins at once; an *anti-decisive* move takes the cell of the
+//! opponent's decisive move. Both come from [`Game::wins_at_once`] (Havannah answers from its
+//! groups without playing; other games answer `None`, and the mover's wins are then found by
+//! playing each move on a copy; blocks need the game's answer).
+//! - `decisive=tree`: when a node is expanded, a child that wins at once is proven won
+//!   (distance 0), which MCTS-Solver turns into a proof of the node. Else, when the opponent
+//!   has a decisive move the mover can also play, every other child is proven lost at
+//!   distance 1: only the block is searched, as Castro's "minimax 2" expansion does. Costs
+//!   one test per child per expansion.
+//! - `decisive=on`: the same in the tree, and at every playout ply: the mover plays a
+//!   decisive move if it has one, else the first anti-decisive one, else the policy's move.
+//!   Costs a test of every legal move, twice, at every ply.
+//!
+//! # First-play urgency (`fpu=F`)
+//! Gelly and Wang, "Exploration exploitation in Go: UCT for Monte-Carlo Go" (NIPS workshop
+//! 2006). A child never visited (and, with RAVE, never seen in a playout) scores `F` instead
+//! of being tried before all its visited siblings; rewards lie in [−1, 1], so `F = 1` is
+//! optimistic and `F = 0` neutral.
+//!
+//! # Progressive bias (`bias=W`)
+//! Chaslot, Winands, van den Herik, Uiterwijk and Bouzy, "Progressive strategies for
+//! Monte-Carlo tree search" (New Math. and Natural Computation, 2008). When a node is
+//! expanded, each child gets a prior `H = tanh(E/4)`, where `E` is the agent's evaluation
+//! (`eval=`, `weights=`, `w.NAME=`) of the position after its move from its mover's view (a
+//! move that wins at once gets `H = 1`). Selection adds `W · H / (n + 1)`, knowledge that
+//! fades as the child's own visits `n` grow. Priors take 4 bytes a node (a parallel array,
+//! allocated only with `bias` above 0) and one copy, move and evaluation per child.
+//!
+//! # Playout policies (`policy=random|mast|eval`, `epsilon=ε`)
+//! - `mast`: Move-Average Sampling Technique (Finnsson and Björnsson, "Simulation-based
+//!   approach to general game playing", AAAI 2008), ε-greedy as in Tak, Winands and
+//!   Björnsson ("N-grams and the last-good-reply policy applied in general game playing",
+//!   IEEE TCIAIG 2012). Every move of every iteration's line (tree and playout) adds its
+//!   mover's reward to a table indexed by move and player. A playout ply is uniformly random
+//!   with probability ε, else the legal move with the best average `Q_MAST(m, p)` (unseen
+//!   moves count 0; ties are broken uniformly). At the start of each search the table is
+//!   halved (sums and counts), so the last position weighs most.
+//! - `eval`: ε-greedy on the evaluation: with probability 1 − ε the move whose resulting
+//!   position the evaluation rates best for the mover (a move that wins at once first).
+//!   One copy, move and evaluation per legal move per ply: the dearest policy.
+//!
+//! # Root parallelism (`threads=N`)
+//! Cazenave and Jouandeau, "On the parallelization of UCT" (CGW 2007); Chaslot, Winands and
+//! van den Herik, "Parallel Monte-Carlo tree search" (CG 2008). `N` trees, each with its own
+//! generator (seeded from the agent's), search the same position on `N` threads; the
+//! iteration budget `n` is shared (tree `i` runs `⌊n/N⌋`, plus one for `i < n mod N`), a time
+//! budget applies to each. The move is chosen as with one tree, over visits and rewards
+//! summed across trees; a child proven lost in any tree is lost. Each tree keeps its own
+//! subtree between moves. With an iteration budget the result depends only on the seed, never
+//! on scheduling: the trees share nothing while they search.
+//!
+//! # `preset=strong`
+//! [`crate::spec::STRONG_PRESET`]: the configuration measured strongest against Castro at
+//! equal time (`results/mcts-enhancements/`). Options given beside it override it.
 
 use std::time::Instant;
 

@@ -139,7 +139,7 @@ pub struct MctsSpec {
 
 /// The options `mcts:preset=strong` stands for (measured in `results/mcts-enhancements/`);
 /// options given beside it win.
-pub const STRONG_PRESET: &str = "c=0.2,rave=1000,decisive=tree";
+pub const STRONG_PRESET: &str = "c=0,rave=1000,decisive=tree";
 
 /// A checked agent spec.
 #[derive(Debug, Clone, PartialEq)]
@@ -819,6 +819,9 @@ mod tests {
             "alphabeta:nodes=5000,depth=9,score=moves",
             "mcts:time_ms=50,playout=20,eval=rich,solver=off,reuse=off",
             "mcts:iters=500,rave=1000,c=0.3",
+            "mcts:iters=500,decisive=on,fpu=0.5,bias=2,policy=mast,epsilon=0.3,threads=2",
+            "mcts:time_ms=100,decisive=tree,policy=eval,eval=rich",
+            "mcts:preset=strong,time_ms=250",
             "faulty:panic_at=3",
             "faulty:illegal_at=2",
             "alphabeta:depth=2,eval=rich,w.immune=0.75,w.territory=-1.5",
@@ -860,6 +863,13 @@ mod tests {
         assert!(err("mcts:a=nan").contains("a must be a finite number"));
         assert!(err("mcts:k=inf").contains("k must be a finite number"));
         assert!(err("mcts:rave=0").contains("rave must be a finite number above 0"));
+        assert!(err("mcts:decisive=yes").contains("decisive"));
+        assert!(err("mcts:policy=greedy").contains("policy"));
+        assert!(err("mcts:epsilon=1.5").contains("epsilon must be from 0 to 1"));
+        assert!(err("mcts:threads=0").contains("threads must be from 1 to 64"));
+        assert!(err("mcts:bias=-1").contains("bias must be a finite number"));
+        assert!(err("mcts:preset=weak").contains("preset must be strong"));
+        assert!(err("mcts:fpu=inf").contains("fpu must be a finite number"));
         assert!(err("random:depth=2").contains("unknown key 'depth'"));
         assert!(err("mcts:iters").contains("key=value"));
         assert!(err("mcts:iters=1,iters=2").contains("twice"));
@@ -871,6 +881,23 @@ mod tests {
             err("alphabeta:weights=/nonexistent/w.json")
                 .contains("weights file /nonexistent/w.json")
         );
+    }
+
+    #[test]
+    fn the_strong_preset_expands_and_options_beside_it_win() {
+        let AgentSpec::Mcts(strong) = AgentSpec::parse("mcts:preset=strong").unwrap() else {
+            panic!("mcts")
+        };
+        let AgentSpec::Mcts(spelled) = AgentSpec::parse(&format!("mcts:{STRONG_PRESET}")).unwrap()
+        else {
+            panic!("mcts")
+        };
+        assert_eq!(strong, spelled);
+        assert!(strong.rave.is_some() && strong.decisive != Decisive::Off);
+        let AgentSpec::Mcts(mine) = AgentSpec::parse("mcts:preset=strong,c=0.7").unwrap() else {
+            panic!("mcts")
+        };
+        assert_eq!((mine.c, mine.rave), (0.7, strong.rave));
     }
 
     #[test]

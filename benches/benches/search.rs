@@ -1,8 +1,10 @@
 //! Search speed on Rin's 16×16 start: alpha-beta nodes per second and MCTS iterations per
-//! second (plain random playouts), to set beside the raw playout rate of `playouts.rs`.
+//! second (plain random playouts), to set beside the raw playout rate of `playouts.rs`; and
+//! the iteration rate of each MCTS option on Havannah size 8.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use ringside_agents::{Agent, AgentSpec, AnyAgent, Mcts};
+use ringside_engine::games::havannah::Havannah;
 use ringside_engine::games::rin::{Point, Rin};
 use std::hint::black_box;
 
@@ -44,5 +46,35 @@ fn mcts_iterations(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, alphabeta_nodes, mcts_iterations);
+/// Iterations per second of each MCTS option (issue 14), Havannah size 8 from the start, one
+/// search of 2,000 iterations without tree reuse; `plain` is UCT with random playouts.
+fn mcts_options(c: &mut Criterion) {
+    let start = Havannah::default();
+    let iterations = 2000;
+    let mut group = c.benchmark_group("mcts_options_havannah8");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(iterations));
+    for (name, options) in [
+        ("plain", ""),
+        ("rave", ",rave=1000"),
+        ("decisive_tree", ",decisive=tree"),
+        ("decisive_on", ",decisive=on"),
+        ("fpu", ",fpu=0.5"),
+        ("bias_rich", ",bias=1,eval=rich"),
+        ("mast", ",policy=mast"),
+        ("eval_policy_rich", ",policy=eval,eval=rich"),
+        ("threads2", ",threads=2"),
+        ("preset_strong", ",preset=strong"),
+    ] {
+        let spec =
+            AgentSpec::parse(&format!("mcts:iters={iterations},reuse=off{options}")).unwrap();
+        let mut agent: AnyAgent<Havannah> = spec.build(&start, 1).unwrap();
+        group.bench_function(name, |b| {
+            b.iter(|| black_box(agent.choose(black_box(&start)).stats.iterations))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, alphabeta_nodes, mcts_iterations, mcts_options);
 criterion_main!(benches);
