@@ -413,15 +413,37 @@ impl<G: Game + Features> Mcts<G> {
         true
     }
 
-    /// Whether `mv` wins at once for `player`, the player to move: the game's answer, or
-    /// else the move played on a copy.
-    fn wins_now(probe: &mut Option<G>, state: &G, player: Player, mv: G::Move) -> bool {
-        state.wins_at_once(player, mv).unwrap_or_else(|| {
-            let copy = probe.get_or_insert_with(|| state.clone());
-            copy.clone_from(state);
-            copy.play_unchecked(mv);
-            copy.outcome() == Some(Outcome::Win(player))
-        })
+    /// `state` after `mv`, played on the reusable copy `probe`.
+    fn after<'a>(probe: &'a mut Option<G>, state: &G, mv: G::Move) -> &'a G {
+        let copy = probe.get_or_insert_with(|| state.clone());
+        copy.clone_from(state);
+        copy.play_unchecked(mv);
+        copy
+    }
+
+    /// Among `moves` (legal for `mover`), the position of the first that wins at once for
+    /// `mover`: the game's answer, or else the move played on a copy. Failing that, the
+    /// position of the first on which the opponent would win at once (where the game can
+    /// tell): the block.
+    fn decisive_in(
+        probe: &mut Option<G>,
+        state: &G,
+        mover: Player,
+        moves: &[G::Move],
+    ) -> Option<(usize, bool)> {
+        let mut block = None;
+        for (k, &mv) in moves.iter().enumerate() {
+            let wins = state.wins_at_once(mover, mv).unwrap_or_else(|| {
+                Self::after(probe, state, mv).outcome() == Some(Outcome::Win(mover))
+            });
+            if wins {
+                return Some((k, true));
+            }
+            if block.is_none() && state.wins_at_once(mover.other(), mv) == Some(true) {
+                block = Some((k, false));
+            }
+        }
+        block
     }
 
     /// Decisive moves in the tree: a child that wins at once is proven; else, if the
@@ -430,24 +452,17 @@ impl<G: Game + Features> Mcts<G> {
     fn prove_decisive(&mut self, node: usize, state: &G) {
         let n = self.nodes[node];
         let first = n.first_child as usize;
+        let children = first..first + n.children as usize;
         let mover = state.to_move().expect("an expanded node has a mover");
-        let mut threat = None;
-        for c in first..first + n.children as usize {
-            let mv = self.moves[c - 1];
-            if Self::wins_now(&mut self.probe, state, mover, mv) {
-                self.prove(c, Outcome::Win(mover), 0);
-                return;
-            }
-            if threat.is_none() && state.wins_at_once(mover.other(), mv) == Some(true) {
-                threat = Some(c);
-            }
-        }
-        if let Some(block) = threat {
-            for c in first..first + n.children as usize {
-                if c != block {
+        let moves = &self.moves[first - 1..first - 1 + n.children as usize];
+        match Self::decisive_in(&mut self.probe, state, mover, moves) {
+            Some((k, true)) => self.prove(first + k, Outcome::Win(mover), 0),
+            Some((k, false)) => {
+                for c in children.filter(|&c| c != first + k) {
                     self.prove(c, Outcome::Win(mover.other()), 1);
                 }
             }
+            None => {}
         }
     }
 
@@ -458,10 +473,8 @@ impl<G: Game + Features> Mcts<G> {
         let first = n.first_child as usize;
         let mover = state.to_move().expect("an expanded node has a mover");
         self.prior.resize(self.nodes.len(), 0.0);
-        let probe = self.probe.get_or_insert_with(|| state.clone());
         for c in first..first + n.children as usize {
-            probe.clone_from(state);
-            probe.play_unchecked(self.moves[c - 1]);
+            let probe = Self::after(&mut self.probe, state, self.moves[c - 1]);
             self.prior[c] = match probe.outcome() {
                 Some(Outcome::Win(p)) if p == mover => 1.0,
                 _ => (self.eval.evaluate(probe, mover) / 4.0).tanh() as f32,
@@ -728,9 +741,7 @@ impl<G: Game + Features> Mcts<G> {
                     .mean()
                     .unwrap_or(0.0),
                 _ => {
-                    let probe = self.probe.get_or_insert_with(|| state.clone());
-                    probe.clone_from(state);
-                    probe.play_unchecked(mv);
+                    let probe = Self::after(&mut self.probe, state, mv);
                     match probe.outcome() {
                         Some(Outcome::Win(p)) if p == mover => f64::INFINITY,
                         _ => self.eval.evaluate(probe, mover),
@@ -754,16 +765,8 @@ impl<G: Game + Features> Mcts<G> {
     /// win at once (where the game can tell), else `None`.
     fn decisive_move(&mut self, state: &G, mover: Player) -> Option<G::Move> {
         state.legal_moves(&mut self.scratch);
-        let mut block = None;
-        for &mv in &self.scratch {
-            if Self::wins_now(&mut self.probe, state, mover, mv) {
-                return Some(mv);
-            }
-            if block.is_none() && state.wins_at_once(mover.other(), mv) == Some(true) {
-                block = Some(mv);
-            }
-        }
-        block
+        Self::decisive_in(&mut self.probe, state, mover, &self.scratch)
+            .map(|(k, _)| self.scratch[k])
     }
 
     /// RAVE: credits the AMAF statistics of the children of every path node whose move their
