@@ -22,7 +22,16 @@
 //! value = (1 − β)·Q + β·Q̃ + c·√(ln N / max(n, 1))
 //! ```
 //!
-//! so a child seen in many playouts is judged by them before it is visited often. A child
+//! so a child seen in many playouts is judged by them before it is visited often. Two
+//! options change the schedule:
+//! - `rave_form=hyp`: `β = K / (K + n)`, the hyperbolic form Castro uses (Ewalds, "Playing
+//!   and solving Havannah", MSc thesis, University of Alberta, 2012), which trusts AMAF
+//!   longer at small `n` and drops it faster at large `n` than the square root.
+//! - `rave_grow=D`: `K` becomes `K + D·m`, where `m` is the number of moves at the parent
+//!   (in a drop game, the moves left): AMAF is trusted longer early in the game, where a
+//!   cell keeps its meaning for many moves. Castro uses `K = 500 + 200·m`.
+//!
+//! A child
 //! with neither visits nor AMAF statistics is tried first, as in plain UCT (or gets the FPU
 //! value, below). The statistics take 8 more bytes a node (a parallel array, allocated only
 //! with RAVE on): **32 bytes a node with RAVE on**, plus its move. The line's moves are
@@ -60,6 +69,21 @@
 //! fades as the child's own visits `n` grow. Priors take 4 bytes a node (a parallel array,
 //! allocated only with `bias` above 0) and one copy, move and evaluation per child.
 //!
+//! # Move knowledge (`know=W`)
+//! The game's cheap knowledge of each move ([`Features::move_knowledge`], read without
+//! playing it; Havannah's is Castro's: the corners and edges the move's group would touch,
+//! and the answer to an intrusion into a two-cell link) is stored with each child at
+//! expansion. Selection adds
+//!
+//! ```text
+//! W · K(m) / √max(n, 1)          (while n < 1000; nothing after)
+//! ```
+//!
+//! Castro's fading of `know` in `Node::value` (`player.h`). Unlike `bias`, it plays no move
+//! and evaluates nothing: one table lookup per child. With `fpu`, a child never seen is
+//! valued `F + W·K(m)`, so knowledge orders the first visits. 4 bytes a node (a parallel
+//! array, allocated only with `know` above 0). Games without knowledge answer 0.
+//!
 //! # Playout policies (`policy=random|mast|eval`, `epsilon=ε`)
 //! - `mast`: Move-Average Sampling Technique (Finnsson and Björnsson, "Simulation-based
 //!   approach to general game playing", AAAI 2008), ε-greedy as in Tak, Winands and
@@ -93,7 +117,7 @@ use rand::RngExt;
 use ringside_engine::{Features, Game, GameRng, Outcome, Player, random_playout, seeded_rng};
 
 use crate::eval::Evaluator;
-use crate::spec::{Decisive, MctsSpec, Policy, Scoring};
+use crate::spec::{Decisive, MctsSpec, Policy, RaveForm, Scoring};
 use crate::{Agent, Decision, SearchStats};
 
 const UNEXPANDED: u32 = u32::MAX;
@@ -107,6 +131,9 @@ const UNPROVEN: u8 = 3;
 /// rules allow a cycle (Hexxagon and Ikabegamá: one side jumps back and forth while the other
 /// must pass) would otherwise hang the search, in the playout or in an ever deeper tree.
 pub const FULL_PLAYOUT_PLIES: u32 = 1_000;
+
+/// Move knowledge stops counting once a child has this many visits of its own.
+const KNOWLEDGE_VISITS: u32 = 1_000;
 
 /// How deep below the last chosen move tree reuse looks for the new position.
 const REUSE_DEPTH: u32 = 3;
@@ -217,6 +244,10 @@ pub struct Mcts<G: Game> {
     /// Progressive bias: the prior of each node, parallel to `nodes` (empty when off).
     prior: Vec<f32>,
     spare_prior: Vec<f32>,
+    /// Move knowledge: each node's [`Features::move_knowledge`], parallel to `nodes` (empty
+    /// when off).
+    know: Vec<f32>,
+    spare_know: Vec<f32>,
     /// A copy of a position for testing moves (decisive moves, priors, the eval policy).
     probe: Option<G>,
     /// Root parallelism: the other trees (`threads - 1`).
@@ -253,6 +284,8 @@ impl<G: Game + Features> Mcts<G> {
             mast: Vec::new(),
             prior: Vec::new(),
             spare_prior: Vec::new(),
+            know: Vec::new(),
+            spare_know: Vec::new(),
             probe: None,
             helpers: Vec::new(),
         }
@@ -287,6 +320,10 @@ impl<G: Game + Features> Mcts<G> {
         self.prior.clear();
         if self.spec.bias > 0.0 {
             self.prior.push(0.0);
+        }
+        self.know.clear();
+        if self.spec.know > 0.0 {
+            self.know.push(0.0);
         }
     }
 
@@ -327,43 +364,42 @@ impl<G: Game + Features> Mcts<G> {
         })
     }
 
-    /// Rebuilds the arena with `root` as node 0, keeping its subtree (breadth first).
+    /// Rebuilds the arena with `root` as node 0, keeping its subtree (breadth first), and the
+    /// parallel arrays that are in use with it.
     fn compact(&mut self, root: u32) {
+        /// Copies entry `i` of a parallel array, unless the array is off (empty).
+        fn carry<T: Copy>(to: &mut Vec<T>, from: &[T], i: u32) {
+            if !from.is_empty() {
+                to.push(from[i as usize]);
+            }
+        }
         let mut nodes = std::mem::take(&mut self.spare_nodes);
         let mut moves = std::mem::take(&mut self.spare_moves);
         let mut amaf = std::mem::take(&mut self.spare_amaf);
         let mut prior = std::mem::take(&mut self.spare_prior);
-        let rave = self.spec.rave.is_some();
-        let bias = self.spec.bias > 0.0;
+        let mut know = std::mem::take(&mut self.spare_know);
         nodes.clear();
         moves.clear();
         amaf.clear();
         prior.clear();
+        know.clear();
         self.queue.clear();
         let mut new_root = self.nodes[root as usize];
         new_root.mover_into = NOBODY;
         nodes.push(new_root);
-        if rave {
-            amaf.push(self.amaf[root as usize]);
-        }
-        if bias {
-            prior.push(self.prior[root as usize]);
-        }
         self.queue.push(root);
         let mut next = 0;
         while next < self.queue.len() {
-            let old = self.nodes[self.queue[next] as usize];
+            let i = self.queue[next];
+            carry(&mut amaf, &self.amaf, i);
+            carry(&mut prior, &self.prior, i);
+            carry(&mut know, &self.know, i);
+            let old = self.nodes[i as usize];
             if old.first_child != UNEXPANDED {
                 nodes[next].first_child = nodes.len() as u32;
                 for child in old.first_child..old.first_child + u32::from(old.children) {
                     nodes.push(self.nodes[child as usize]);
                     moves.push(self.moves[child as usize - 1]);
-                    if rave {
-                        amaf.push(self.amaf[child as usize]);
-                    }
-                    if bias {
-                        prior.push(self.prior[child as usize]);
-                    }
                     self.queue.push(child);
                 }
             }
@@ -373,6 +409,7 @@ impl<G: Game + Features> Mcts<G> {
         self.spare_moves = std::mem::replace(&mut self.moves, moves);
         self.spare_amaf = std::mem::replace(&mut self.amaf, amaf);
         self.spare_prior = std::mem::replace(&mut self.prior, prior);
+        self.spare_know = std::mem::replace(&mut self.know, know);
     }
 
     fn prove(&mut self, node: usize, outcome: Outcome, distance: u16) {
@@ -406,6 +443,10 @@ impl<G: Game + Features> Mcts<G> {
         }
         if self.spec.bias > 0.0 {
             self.set_priors(node, state);
+        }
+        if self.spec.know > 0.0 {
+            self.know
+                .extend(self.legal.iter().map(|&mv| state.move_knowledge(mv) as f32));
         }
         if self.spec.decisive != Decisive::Off {
             self.prove_decisive(node, state);
@@ -490,6 +531,11 @@ impl<G: Game + Features> Mcts<G> {
         let end = first + n.children as usize;
         let mover = self.nodes[first].mover_into;
         let explore = self.spec.c * (f64::from(n.visits.max(1))).ln().sqrt();
+        // RAVE's equivalence here: more moves left, longer trust in AMAF.
+        let rave_k = self
+            .spec
+            .rave
+            .map(|k| k + self.spec.rave_grow * f64::from(n.children));
         let mut best = f64::NEG_INFINITY;
         let mut choice = first;
         for i in first..end {
@@ -507,7 +553,8 @@ impl<G: Game + Features> Mcts<G> {
             } else {
                 0.0
             };
-            let amaf = self.spec.rave.map(|k| (k, self.amaf[i]));
+            let bias = bias + self.knowledge(i, child.visits);
+            let amaf = rave_k.map(|k| (k, self.amaf[i]));
             let ucb = if child.visits == 0 && amaf.is_none_or(|(_, a)| a.visits == 0) {
                 // First-play urgency, or "visit it first".
                 match self.spec.fpu {
@@ -523,7 +570,10 @@ impl<G: Game + Features> Mcts<G> {
                 };
                 let value = match amaf.and_then(|(k, a)| Some((k, a.mean()?))) {
                     Some((k, q_amaf)) => {
-                        let beta = (k / (3.0 * n + k)).sqrt();
+                        let beta = match self.spec.rave_form {
+                            RaveForm::Sqrt => (k / (3.0 * n + k)).sqrt(),
+                            RaveForm::Hyperbolic => k / (k + n),
+                        };
                         (1.0 - beta) * q + beta * q_amaf
                     }
                     None => q,
@@ -536,6 +586,15 @@ impl<G: Game + Features> Mcts<G> {
             }
         }
         choice
+    }
+
+    /// Move knowledge's term for child `i` with `visits`: `W·K` while it is unvisited or
+    /// visited once, `W·K/√n` up to 1,000 visits (Castro's fading), then nothing.
+    fn knowledge(&self, i: usize, visits: u32) -> f64 {
+        if self.know.is_empty() || visits >= KNOWLEDGE_VISITS {
+            return 0.0;
+        }
+        self.spec.know * f64::from(self.know[i]) / f64::from(visits.max(1)).sqrt()
     }
 
     /// Rewards of both players for a game won by `winner` (or drawn) `length` plies from the
@@ -1193,6 +1252,82 @@ mod tests {
         assert_eq!(h.move_text(m.moves[best - 1]), "d1");
         assert_eq!(m.prior[best], 1.0);
         assert_eq!(m.prior.len(), m.nodes.len());
+    }
+
+    #[test]
+    fn rave_schedules_weigh_amaf_by_their_formulas() {
+        // An empty size-4 board (37 moves) with every root child visited 30 times. A has
+        // Q = 0.4 and AMAF 0; B has Q = 0 and AMAF 1; the others lose every playout. With
+        // c = 0, B wins exactly when β > 0.4 / 1.4 = 0.286:
+        // - sqrt, K = 10: β = √(10 / (90 + 10)) = 0.316 → B;
+        // - hyp, K = 10: β = 10 / (10 + 30) = 0.25 → A;
+        // - hyp, K = 10 + 1 × 37 moves = 47: β = 47 / 77 = 0.61 → B.
+        let h = Havannah::new(4, false).unwrap();
+        for (options, picks_b) in [
+            ("rave=10", true),
+            ("rave=10,rave_form=hyp", false),
+            ("rave=10,rave_form=hyp,rave_grow=1", true),
+        ] {
+            let mut m = havannah_agent(&format!("mcts:iters=1,c=0,{options}"));
+            m.root = Some(h.clone());
+            m.reset();
+            assert!(m.expand(0, &h));
+            let first = m.nodes[0].first_child as usize;
+            assert_eq!(m.nodes[0].children, 37);
+            for c in first..first + 37 {
+                let (q, amaf) = match c - first {
+                    0 => (0.4, 0.0),
+                    1 => (0.0, 1.0),
+                    _ => (-1.0, -1.0),
+                };
+                m.nodes[c].visits = 30;
+                m.nodes[c].reward = 30.0 * q;
+                m.amaf[c] = Amaf {
+                    reward: 30.0 * amaf,
+                    visits: 30,
+                };
+            }
+            let expected = if picks_b { first + 1 } else { first };
+            assert_eq!(m.select(0), expected, "{options}");
+        }
+    }
+
+    #[test]
+    fn move_knowledge_is_kept_per_child_and_steers_the_first_visits() {
+        // White b2 and c4 are linked through b3 and c3; Black intrudes on b3. White's c3
+        // answers (0.5), a1 b1 and the other edge cells touch an edge or a corner (0.4).
+        let mut h = Havannah::new(4, false).unwrap();
+        for m in "b2 g7 c4 b3".split_whitespace() {
+            h.play(h.parse_move(m).unwrap());
+        }
+        let mut m = havannah_agent("mcts:iters=1,fpu=0,know=1");
+        m.root = Some(h.clone());
+        m.reset();
+        m.iterate();
+        let first = m.nodes[0].first_child as usize;
+        for c in first..first + m.nodes[0].children as usize {
+            assert_eq!(m.know[c], h.move_knowledge(m.moves[c - 1]) as f32);
+        }
+        assert_eq!(h.move_text(m.moves[m.path[1] as usize - 1]), "c3");
+        // The term fades: full at one visit, a tenth at 100, nothing from 1,000.
+        assert_eq!(m.knowledge(m.path[1] as usize, 1), 0.5);
+        assert!((m.knowledge(m.path[1] as usize, 100) - 0.05).abs() < 1e-9);
+        assert_eq!(m.knowledge(m.path[1] as usize, 1_000), 0.0);
+        // Kept beside the nodes through tree reuse.
+        let d = m.choose(&h);
+        h.play(d.mv);
+        m.reroot(&h);
+        assert_eq!(m.know.len(), m.nodes.len());
+        // With the other options on, the win in one is still found and proven.
+        let threat = bridge_threat(true);
+        let mut strong =
+            havannah_agent("mcts:iters=500,preset=strong,know=1,fpu=1,rave_form=hyp,rave_grow=200");
+        assert_eq!(threat.move_text(strong.choose(&threat).mv), "d1");
+        assert_eq!(strong.root_proof(), Some((Some(Player::ZERO), 1)));
+        // Off, nothing is stored.
+        let mut off = havannah_agent("mcts:iters=5");
+        off.choose(&h);
+        assert!(off.know.is_empty());
     }
 
     #[test]

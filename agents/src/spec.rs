@@ -121,20 +121,38 @@ pub struct MctsSpec {
     pub steepness: f64,
     /// Most tree nodes kept (the tree stops growing there).
     pub max_nodes: u32,
-    /// RAVE's equivalence parameter `k` of Gelly and Silver's schedule, if RAVE is on.
+    /// RAVE's equivalence parameter `K`, if RAVE is on.
     pub rave: Option<f64>,
+    /// How RAVE's weight falls with a child's visits.
+    pub rave_form: RaveForm,
+    /// Added to RAVE's `K` for each move available at the parent (Castro's 200: more
+    /// moves left, longer trust in AMAF).
+    pub rave_grow: f64,
     /// Decisive and anti-decisive moves.
     pub decisive: Decisive,
     /// First-play urgency: the value of a child never visited (`None`: visit it first).
     pub fpu: Option<f64>,
     /// Weight of progressive bias from the evaluation after each move (0: off).
     pub bias: f64,
+    /// Weight of the game's cheap move knowledge ([`ringside_engine::Features::move_knowledge`]),
+    /// fading as `1/√n` (0: off).
+    pub know: f64,
     /// The playout policy.
     pub policy: Policy,
     /// The share of random moves of the ε-greedy playout policies.
     pub epsilon: f64,
     /// Trees searched in parallel for one move (root parallelism).
     pub threads: u32,
+}
+
+/// RAVE's schedule: the weight `β` of a child's AMAF mean against its own mean, for `n`
+/// visits and equivalence `K`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RaveForm {
+    /// `β = √(K / (3n + K))` (Gelly and Silver, 2007).
+    Sqrt,
+    /// `β = K / (K + n)` (Castro's).
+    Hyperbolic,
 }
 
 /// The options `mcts:preset=strong` stands for (measured in `results/mcts-enhancements/`);
@@ -185,7 +203,7 @@ pub const AGENT_KINDS: &[(&str, &str)] = &[
     ),
     (
         "mcts",
-        "iters=N (1000), time_ms=N, c=F (1.4), playout=N plies (full game, at most 1000), eval=material|rich (material), weights=FILE.json, w.FEATURE=F, score=win|moves (win), solver=on|off (on), reuse=on|off (on), a=F (0.25), k=F (1.0), max_nodes=N (4000000), rave=K (off; e.g. 1000: RAVE/AMAF with equivalence K), decisive=off|tree|on (off), fpu=F (off), bias=W (0), policy=random|mast|eval (random), epsilon=F (0.1), threads=N (1), preset=strong",
+        "iters=N (1000), time_ms=N, c=F (1.4), playout=N plies (full game, at most 1000), eval=material|rich (material), weights=FILE.json, w.FEATURE=F, score=win|moves (win), solver=on|off (on), reuse=on|off (on), a=F (0.25), k=F (1.0), max_nodes=N (4000000), rave=K (off; e.g. 1000: RAVE/AMAF with equivalence K), rave_form=sqrt|hyp (sqrt), rave_grow=D (0), decisive=off|tree|on (off), fpu=F (off), bias=W (0), know=W (0), policy=random|mast|eval (random), epsilon=F (0.1), threads=N (1), preset=strong",
     ),
 ];
 
@@ -455,6 +473,11 @@ impl AgentSpec {
                         .number("max_nodes", "a whole number")?
                         .unwrap_or(4_000_000),
                     rave: o.number("rave", "a number")?,
+                    rave_form: match o.choice("rave_form", &["sqrt", "hyp"])? {
+                        Some("hyp") => RaveForm::Hyperbolic,
+                        _ => RaveForm::Sqrt,
+                    },
+                    rave_grow: o.number("rave_grow", "a number")?.unwrap_or(0.0),
                     decisive: match o.choice("decisive", &["off", "tree", "on"])? {
                         Some("tree") => Decisive::Tree,
                         Some("on") => Decisive::On,
@@ -462,6 +485,7 @@ impl AgentSpec {
                     },
                     fpu: o.number("fpu", "a number")?,
                     bias: o.number("bias", "a number")?.unwrap_or(0.0),
+                    know: o.number("know", "a number")?.unwrap_or(0.0),
                     policy: match o.choice("policy", &["random", "mast", "eval"])? {
                         Some("mast") => Policy::Mast,
                         Some("eval") => Policy::Eval,
@@ -487,6 +511,11 @@ impl AgentSpec {
                 if spec.fpu.is_some_and(|v| !v.is_finite()) {
                     return Err(error("mcts: fpu must be a finite number".into()));
                 }
+                if spec.rave.is_none()
+                    && (spec.rave_form != RaveForm::Sqrt || spec.rave_grow != 0.0)
+                {
+                    return Err(error("mcts: rave_form and rave_grow need rave=K".into()));
+                }
                 if let Some(k) = spec.rave {
                     if !(k > 0.0 && k.is_finite()) {
                         return Err(error(format!(
@@ -499,6 +528,8 @@ impl AgentSpec {
                     ("a", spec.bonus),
                     ("k", spec.steepness),
                     ("bias", spec.bias),
+                    ("know", spec.know),
+                    ("rave_grow", spec.rave_grow),
                 ] {
                     if !(value >= 0.0 && value.is_finite()) {
                         return Err(error(format!(
@@ -780,6 +811,12 @@ impl fmt::Display for AgentSpec {
                 // Printed only when on, so the full specs of earlier runs stay as they were.
                 if let Some(k) = s.rave {
                     parts.push(format!("rave={k}"));
+                    if s.rave_form == RaveForm::Hyperbolic {
+                        parts.push("rave_form=hyp".into());
+                    }
+                    if s.rave_grow > 0.0 {
+                        parts.push(format!("rave_grow={}", s.rave_grow));
+                    }
                 }
                 match s.decisive {
                     Decisive::Off => {}
@@ -791,6 +828,9 @@ impl fmt::Display for AgentSpec {
                 }
                 if s.bias > 0.0 {
                     parts.push(format!("bias={}", s.bias));
+                }
+                if s.know > 0.0 {
+                    parts.push(format!("know={}", s.know));
                 }
                 match s.policy {
                     Policy::Random => {}
@@ -819,6 +859,7 @@ mod tests {
             "alphabeta:nodes=5000,depth=9,score=moves",
             "mcts:time_ms=50,playout=20,eval=rich,solver=off,reuse=off",
             "mcts:iters=500,rave=1000,c=0.3",
+            "mcts:iters=500,rave=500,rave_form=hyp,rave_grow=200,know=1,fpu=1",
             "mcts:iters=500,decisive=on,fpu=0.5,bias=2,policy=mast,epsilon=0.3,threads=2",
             "mcts:time_ms=100,decisive=tree,policy=eval,eval=rich",
             "mcts:preset=strong,time_ms=250",
@@ -868,6 +909,11 @@ mod tests {
         assert!(err("mcts:epsilon=1.5").contains("epsilon must be from 0 to 1"));
         assert!(err("mcts:threads=0").contains("threads must be from 1 to 64"));
         assert!(err("mcts:bias=-1").contains("bias must be a finite number"));
+        assert!(err("mcts:know=-0.5").contains("know must be a finite number"));
+        assert!(err("mcts:rave=9,rave_grow=-1").contains("rave_grow must be a finite number"));
+        assert!(err("mcts:rave=9,rave_form=log").contains("rave_form must be one of sqrt|hyp"));
+        assert!(err("mcts:rave_form=hyp").contains("rave_form and rave_grow need rave=K"));
+        assert!(err("mcts:rave_grow=5").contains("rave_form and rave_grow need rave=K"));
         assert!(err("mcts:preset=weak").contains("preset must be strong"));
         assert!(err("mcts:fpu=inf").contains("fpu must be a finite number"));
         assert!(err("random:depth=2").contains("unknown key 'depth'"));

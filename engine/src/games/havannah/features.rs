@@ -1,7 +1,7 @@
 //! Havannah's features: what its best groups touch, and how far each player is from a bridge
 //! or a fork, counted in stones still to place.
 
-use super::{EMPTY, Havannah, MAX_CELLS, NONE};
+use super::{Cell, EMPTY, Havannah, MAX_CELLS, NONE};
 use crate::{Feature, Player};
 
 /// Havannah's features, with the weights of `eval=rich`.
@@ -36,13 +36,21 @@ const FEATURES: [Feature; 6] = [
 const FAR: u16 = u16::MAX;
 
 impl Havannah {
-    /// The root of `cell`'s group, without compressing paths (for `&self` readers).
-    fn root(&self, cell: usize) -> usize {
-        let mut root = cell;
-        while self.parent[root] as usize != root {
-            root = self.parent[root] as usize;
+    /// Whether a stone of the mover on the empty cell `c` keeps a two-cell link the last stone
+    /// (the opponent's) broke into: `c` and the last stone are the link's two cells when the
+    /// cells on both sides of `c`, in the ring around the last stone, are the mover's or off
+    /// the board.
+    fn answers_intrusion(&self, c: usize) -> bool {
+        if self.moves_made == 0 {
+            return false;
         }
-        root
+        let ring = &self.geometry().neighbours[self.last_move as usize];
+        let Some(k) = ring.iter().position(|&n| n as usize == c) else {
+            return false;
+        };
+        let me = self.to_move.index() as u8;
+        let holds = |k: usize| ring[k % 6] == NONE || self.owner[ring[k % 6] as usize] == me;
+        holds(k + 5) && holds(k + 1)
     }
 
     /// The fewest empty cells `me` must fill so that a chain of its stones joins a cell where
@@ -175,7 +183,7 @@ impl crate::Features for Havannah {
         let (mut stones, mut groups, mut corners, mut edges) = (0, 0, 0, 0);
         for c in (0..g.diameter * g.diameter).filter(|&c| self.owner[c] == me) {
             stones += 1;
-            let root = self.root(c);
+            let root = self.root_of(c);
             if root == c {
                 groups += 1;
             }
@@ -189,5 +197,21 @@ impl crate::Features for Havannah {
         out[3] = f64::from(edges);
         out[4] = f64::from(self.bridge_need(me, cap));
         out[5] = f64::from(self.fork_need(me, cap));
+    }
+
+    /// Castro's knowledge (Ewalds, "Playing and solving Havannah", 2012: `add_knowledge` in
+    /// its `playeruct.cpp`), in reward units (twice Castro's, whose values span [0, 1]):
+    /// - 0.4 for each corner and each edge the mover's group through `mv` would touch;
+    /// - 0.5 when `mv` answers an intrusion: the last stone took one of the two cells that
+    ///   link two of the mover's stones (or a stone and the board's edge), and `mv` is the
+    ///   other.
+    fn move_knowledge(&self, mv: Cell) -> f64 {
+        let c = mv.0 as usize;
+        if self.outcome.is_some() || !self.on_board(mv) || self.owner[c] != EMPTY {
+            return 0.0;
+        }
+        let (_, corners, edges) = self.joined_by(c, self.to_move.index() as u8);
+        let touched = f64::from(corners.count_ones() + edges.count_ones());
+        0.4 * touched + if self.answers_intrusion(c) { 0.5 } else { 0.0 }
     }
 }

@@ -346,3 +346,37 @@ fn wins_at_once_agrees_with_the_reference_for_every_cell_and_both_players() {
     assert_eq!(h.wins_at_once(Player::ONE, Cell(0)), Some(false));
     assert_eq!(h.wins_at_once(Player::ONE, Cell(6)), Some(false));
 }
+
+#[test]
+fn move_knowledge_counts_what_the_group_touches_and_answers_an_intrusion() {
+    use crate::Features;
+    let know = |h: &Havannah, text: &str| h.move_knowledge(h.parse_move(text).unwrap());
+    // Size 4. White b2 and c4 are linked through b3 and c3; Black intrudes on b3.
+    let mut h = Havannah::new(4, false).unwrap();
+    play(&mut h, "b2 g7 c4 b3");
+    // The other cell of the link: nothing touched, the answer is worth 0.5.
+    assert_eq!(know(&h, "c3"), 0.5);
+    // Beside the intruder but not between two white stones; joins c4 only.
+    assert_eq!(know(&h, "b4"), 0.0);
+    // An edge cell beside the intruder: the edge only.
+    assert_eq!(know(&h, "a3"), 0.4);
+    // The corner a1 joins b2: one corner. The edge cell b1 joins b2: one edge.
+    assert_eq!(know(&h, "a1"), 0.4);
+    assert_eq!(know(&h, "b1"), 0.4);
+    // Joins c4, which touches nothing.
+    assert_eq!(know(&h, "d4"), 0.0);
+    // A taken cell knows nothing.
+    assert_eq!(know(&h, "b2"), 0.0);
+
+    // A stone's link to the edge: White b2 reaches the top edge through a1 or b1. Black
+    // takes b1; a1 answers it (a corner, and the link: 0.4 + 0.5); c1 is only an edge cell.
+    let mut h = Havannah::new(4, false).unwrap();
+    play(&mut h, "b2 b1");
+    assert_eq!(know(&h, "a1"), 0.9);
+    assert_eq!(know(&h, "c1"), 0.4);
+    // Black to move after White's a1: c1 joins b1 on the same top edge; a2 is an edge cell
+    // beside a1 with White's b2, not Black's, on its other side: no link of Black's.
+    play(&mut h, "a1");
+    assert_eq!(know(&h, "c1"), 0.4);
+    assert_eq!(know(&h, "a2"), 0.4);
+}
