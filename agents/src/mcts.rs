@@ -109,7 +109,9 @@
 //!
 //! # `preset=strong`
 //! [`crate::spec::STRONG_PRESET`]: the configuration measured strongest against Castro at
-//! equal time (`results/mcts-enhancements/`). Options given beside it override it.
+//! equal time (`results/mcts-enhancements/`): Castro's own schedule and knowledge, with
+//! `c = 0`, `K = 500 + 200·m` on the hyperbolic form, decisive moves in the tree and
+//! `know=1` (games without move knowledge get none). Options given beside it override it.
 
 use std::time::Instant;
 
@@ -1320,8 +1322,7 @@ mod tests {
         assert_eq!(m.know.len(), m.nodes.len());
         // With the other options on, the win in one is still found and proven.
         let threat = bridge_threat(true);
-        let mut strong =
-            havannah_agent("mcts:iters=500,preset=strong,know=1,fpu=1,rave_form=hyp,rave_grow=200");
+        let mut strong = havannah_agent("mcts:iters=500,preset=strong,fpu=1");
         assert_eq!(threat.move_text(strong.choose(&threat).mv), "d1");
         assert_eq!(strong.root_proof(), Some((Some(Player::ZERO), 1)));
         // Off, nothing is stored.

@@ -157,7 +157,7 @@ pub enum RaveForm {
 
 /// The options `mcts:preset=strong` stands for (measured in `results/mcts-enhancements/`);
 /// options given beside it win.
-pub const STRONG_PRESET: &str = "c=0,rave=1000,decisive=tree";
+pub const STRONG_PRESET: &str = "c=0,rave=500,rave_form=hyp,rave_grow=200,decisive=tree,know=1";
 
 /// A checked agent spec.
 #[derive(Debug, Clone, PartialEq)]
@@ -939,7 +939,11 @@ mod tests {
             panic!("mcts")
         };
         assert_eq!(strong, spelled);
-        assert!(strong.rave.is_some() && strong.decisive != Decisive::Off);
+        assert_eq!(
+            (strong.c, strong.rave, strong.rave_form, strong.rave_grow),
+            (0.0, Some(500.0), RaveForm::Hyperbolic, 200.0)
+        );
+        assert_eq!((strong.decisive, strong.know), (Decisive::Tree, 1.0));
         let AgentSpec::Mcts(mine) = AgentSpec::parse("mcts:preset=strong,c=0.7").unwrap() else {
             panic!("mcts")
         };
