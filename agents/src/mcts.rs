@@ -48,8 +48,9 @@
 //! - `decisive=tree`: when a node is expanded, a child that wins at once is proven won
 //!   (distance 0), which MCTS-Solver turns into a proof of the node. Else, when the opponent
 //!   has a decisive move the mover can also play, every other child is proven lost at
-//!   distance 1: only the block is searched, as Castro's "minimax 2" expansion does. Costs
-//!   one test per child per expansion.
+//!   distance 1: only the block is searched, as Castro's "minimax 2" expansion does. With
+//!   two or more such threats no stone blocks them all, and every child is proven lost at
+//!   distance 1. Costs one test per child per expansion.
 //! - `decisive=on`: the same in the tree, and at every playout ply: the mover plays a
 //!   decisive move if it has one, else the first anti-decisive one, else the policy's move.
 //!   Costs a test of every legal move, twice, at every ply.
@@ -139,6 +140,17 @@ const KNOWLEDGE_VISITS: u32 = 1_000;
 
 /// How deep below the last chosen move tree reuse looks for the new position.
 const REUSE_DEPTH: u32 = 3;
+
+/// What a scan for decisive moves found, by position in the scanned moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Threat {
+    /// The first move that wins at once.
+    Win(usize),
+    /// The one move on which the opponent would win at once: the block.
+    Block(usize),
+    /// The first of two or more such moves: one stone cannot block them all.
+    Double(usize),
+}
 
 /// One tree node: 24 bytes ([`Mcts::BYTES_PER_NODE`]), plus its incoming move in a parallel
 /// array.
@@ -464,48 +476,55 @@ impl<G: Game + Features> Mcts<G> {
         copy
     }
 
-    /// Among `moves` (legal for `mover`), the position of the first that wins at once for
-    /// `mover`: the game's answer, or else the move played on a copy. Failing that, the
-    /// position of the first on which the opponent would win at once (where the game can
-    /// tell): the block.
+    /// Among `moves` (legal for `mover`), the first that wins at once for `mover`: the
+    /// game's answer, or else the move played on a copy. Failing that, the moves on which the
+    /// opponent would win at once (where the game can tell): one is a block, two or more a
+    /// lost position.
     fn decisive_in(
         probe: &mut Option<G>,
         state: &G,
         mover: Player,
         moves: &[G::Move],
-    ) -> Option<(usize, bool)> {
-        let mut block = None;
+    ) -> Option<Threat> {
+        let mut found = None;
         for (k, &mv) in moves.iter().enumerate() {
             let wins = state.wins_at_once(mover, mv).unwrap_or_else(|| {
                 Self::after(probe, state, mv).outcome() == Some(Outcome::Win(mover))
             });
             if wins {
-                return Some((k, true));
+                return Some(Threat::Win(k));
             }
-            if block.is_none() && state.wins_at_once(mover.other(), mv) == Some(true) {
-                block = Some((k, false));
+            if state.wins_at_once(mover.other(), mv) == Some(true) {
+                found = match found {
+                    None => Some(Threat::Block(k)),
+                    Some(Threat::Block(first) | Threat::Double(first)) => {
+                        Some(Threat::Double(first))
+                    }
+                    Some(Threat::Win(_)) => unreachable!("a win returns at once"),
+                };
             }
         }
-        block
+        found
     }
 
     /// Decisive moves in the tree: a child that wins at once is proven; else, if the
     /// opponent could win at once on a move the mover can also play (a drop game's threat),
-    /// every other child is proven lost in one more ply.
+    /// every other child is proven lost in one more ply; with two such threats, every child
+    /// is (Castro's "minimax 2": one stone blocks one threat, the opponent plays the other).
     fn prove_decisive(&mut self, node: usize, state: &G) {
         let n = self.nodes[node];
         let first = n.first_child as usize;
         let children = first..first + n.children as usize;
         let mover = state.to_move().expect("an expanded node has a mover");
         let moves = &self.moves[first - 1..first - 1 + n.children as usize];
-        match Self::decisive_in(&mut self.probe, state, mover, moves) {
-            Some((k, true)) => self.prove(first + k, Outcome::Win(mover), 0),
-            Some((k, false)) => {
-                for c in children.filter(|&c| c != first + k) {
-                    self.prove(c, Outcome::Win(mover.other()), 1);
-                }
-            }
-            None => {}
+        let spared = match Self::decisive_in(&mut self.probe, state, mover, moves) {
+            None => return,
+            Some(Threat::Win(k)) => return self.prove(first + k, Outcome::Win(mover), 0),
+            Some(Threat::Block(k)) => Some(first + k),
+            Some(Threat::Double(_)) => None,
+        };
+        for c in children.filter(|&c| Some(c) != spared) {
+            self.prove(c, Outcome::Win(mover.other()), 1);
         }
     }
 
@@ -826,8 +845,9 @@ impl<G: Game + Features> Mcts<G> {
     /// win at once (where the game can tell), else `None`.
     fn decisive_move(&mut self, state: &G, mover: Player) -> Option<G::Move> {
         state.legal_moves(&mut self.scratch);
-        Self::decisive_in(&mut self.probe, state, mover, &self.scratch)
-            .map(|(k, _)| self.scratch[k])
+        Self::decisive_in(&mut self.probe, state, mover, &self.scratch).map(|t| match t {
+            Threat::Win(k) | Threat::Block(k) | Threat::Double(k) => self.scratch[k],
+        })
     }
 
     /// RAVE: credits the AMAF statistics of the children of every path node whose move their
@@ -1179,6 +1199,15 @@ mod tests {
         Mcts::new(spec, eval, ringside_engine::seeded_rng(5, 0))
     }
 
+    /// The agent of `text` after one iteration from `h`.
+    fn one_iteration(text: &str, h: &Havannah) -> Mcts<Havannah> {
+        let mut m = havannah_agent(text);
+        m.root = Some(h.clone());
+        m.reset();
+        m.iterate();
+        m
+    }
+
     /// Size 4: White a1 b1 c1 along the top edge (d1, a corner, would join a1's corner to
     /// it: a bridge), Black d4 e5 far away. Black to move must block d1; White to move wins
     /// there.
@@ -1242,6 +1271,42 @@ mod tests {
     }
 
     #[test]
+    fn decisive_tree_expansion_proves_a_double_threat_lost() {
+        // Size 4: White's a1 b1 c1 a2 a3 would join corner a1 to corner d1 or to corner a4:
+        // two bridges to make, one Black stone to stop them.
+        let mut h = Havannah::new(4, false).unwrap();
+        for m in "a1 d4 b1 e5 c1 e4 a2 f5 a3".split_whitespace() {
+            h.play(h.parse_move(m).unwrap());
+        }
+        let black = h.to_move().unwrap();
+        let threats = ["d1", "a4"].map(|t| h.wins_at_once(black.other(), h.parse_move(t).unwrap()));
+        assert_eq!(threats, [Some(true), Some(true)]);
+        let mut m = one_iteration("mcts:iters=1,decisive=tree", &h);
+        let n = m.nodes[0];
+        let first = n.first_child as usize;
+        for c in first..first + n.children as usize {
+            assert_eq!(m.nodes[c].proven, black.other().index() as u8, "child {c}");
+            assert_eq!(m.nodes[c].proven_distance, 1);
+        }
+        // The playout policy still blocks one of them (the first it meets).
+        let blocked = m.decisive_move(&h, black).map(|mv| h.move_text(mv));
+        assert!(
+            matches!(blocked.as_deref(), Some("d1" | "a4")),
+            "{blocked:?}"
+        );
+        // With a single threat the block is spared (the bridge_threat position).
+        let single = bridge_threat(false);
+        let m = one_iteration("mcts:iters=1,decisive=tree", &single);
+        let n = m.nodes[0];
+        let first = n.first_child as usize;
+        let unproven: Vec<String> = (first..first + n.children as usize)
+            .filter(|&c| m.nodes[c].proven == UNPROVEN)
+            .map(|c| single.move_text(m.moves[c - 1]))
+            .collect();
+        assert_eq!(unproven, ["d1"]);
+    }
+
+    #[test]
     fn progressive_bias_priors_rank_a_winning_move_first() {
         let h = bridge_threat(true);
         let mut m = havannah_agent("mcts:iters=1,bias=1,eval=rich");
@@ -1302,10 +1367,7 @@ mod tests {
         for m in "b2 g7 c4 b3".split_whitespace() {
             h.play(h.parse_move(m).unwrap());
         }
-        let mut m = havannah_agent("mcts:iters=1,fpu=0,know=1");
-        m.root = Some(h.clone());
-        m.reset();
-        m.iterate();
+        let mut m = one_iteration("mcts:iters=1,fpu=0,know=1", &h);
         let first = m.nodes[0].first_child as usize;
         for c in first..first + m.nodes[0].children as usize {
             assert_eq!(m.know[c], h.move_knowledge(m.moves[c - 1]) as f32);
