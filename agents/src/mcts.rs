@@ -31,10 +31,9 @@
 //!   (in a drop game, the moves left): AMAF is trusted longer early in the game, where a
 //!   cell keeps its meaning for many moves. Castro uses `K = 500 + 200·m`.
 //!
-//! A child
-//! with neither visits nor AMAF statistics is tried first, as in plain UCT (or gets the FPU
-//! value, below). The statistics take 8 more bytes a node (a parallel array, allocated only
-//! with RAVE on): **32 bytes a node with RAVE on**, plus its move. The line's moves are
+//! A child with neither visits nor AMAF statistics is tried first, as in plain UCT (or gets
+//! the FPU value, below). The statistics take 8 more bytes a node (a parallel array,
+//! allocated only with RAVE on): **32 bytes a node with RAVE on**, plus its move. The line's moves are
 //! marked in an array indexed by [`Game::move_index`] and unmarked after the update, so an
 //! iteration allocates nothing.
 //!
@@ -202,6 +201,22 @@ impl Amaf {
     }
 }
 
+/// Empties a parallel array of the nodes and, when its option is on, gives the root its entry;
+/// an array whose option is off stays empty.
+fn restart<T: Copy + Default>(array: &mut Vec<T>, on: bool) {
+    array.clear();
+    if on {
+        array.push(T::default());
+    }
+}
+
+/// Copies entry `i` of a parallel array of the nodes, unless the array is off (empty).
+fn carry<T: Copy>(to: &mut Vec<T>, from: &[T], i: u32) {
+    if !from.is_empty() {
+        to.push(from[i as usize]);
+    }
+}
+
 /// Running mean and variance (Welford) of the lengths of one player's wins.
 #[derive(Debug, Clone, Copy, Default)]
 struct LengthStats {
@@ -327,18 +342,9 @@ impl<G: Game + Features> Mcts<G> {
         self.nodes.clear();
         self.moves.clear();
         self.nodes.push(Node::new(NOBODY));
-        self.amaf.clear();
-        if self.spec.rave.is_some() {
-            self.amaf.push(Amaf::default());
-        }
-        self.prior.clear();
-        if self.spec.bias > 0.0 {
-            self.prior.push(0.0);
-        }
-        self.know.clear();
-        if self.spec.know > 0.0 {
-            self.know.push(0.0);
-        }
+        restart(&mut self.amaf, self.spec.rave.is_some());
+        restart(&mut self.prior, self.spec.bias > 0.0);
+        restart(&mut self.know, self.spec.know > 0.0);
     }
 
     /// Keeps the subtree of `state` if the last search reached it, else starts afresh.
@@ -381,12 +387,6 @@ impl<G: Game + Features> Mcts<G> {
     /// Rebuilds the arena with `root` as node 0, keeping its subtree (breadth first), and the
     /// parallel arrays that are in use with it.
     fn compact(&mut self, root: u32) {
-        /// Copies entry `i` of a parallel array, unless the array is off (empty).
-        fn carry<T: Copy>(to: &mut Vec<T>, from: &[T], i: u32) {
-            if !from.is_empty() {
-                to.push(from[i as usize]);
-            }
-        }
         let mut nodes = std::mem::take(&mut self.spare_nodes);
         let mut moves = std::mem::take(&mut self.spare_moves);
         let mut amaf = std::mem::take(&mut self.spare_amaf);
@@ -569,12 +569,7 @@ impl<G: Game + Features> Mcts<G> {
                     continue;
                 }
             }
-            let bias = if self.spec.bias > 0.0 {
-                self.spec.bias * f64::from(self.prior[i]) / (f64::from(child.visits) + 1.0)
-            } else {
-                0.0
-            };
-            let bias = bias + self.knowledge(i, child.visits);
+            let bias = self.bias(i, child.visits) + self.knowledge(i, child.visits);
             let amaf = rave_k.map(|k| (k, self.amaf[i]));
             let ucb = if child.visits == 0 && amaf.is_none_or(|(_, a)| a.visits == 0) {
                 // First-play urgency, or "visit it first".
@@ -607,6 +602,14 @@ impl<G: Game + Features> Mcts<G> {
             }
         }
         choice
+    }
+
+    /// Progressive bias's term for child `i` with `visits`: `W·H/(n + 1)`.
+    fn bias(&self, i: usize, visits: u32) -> f64 {
+        if self.prior.is_empty() {
+            return 0.0;
+        }
+        self.spec.bias * f64::from(self.prior[i]) / (f64::from(visits) + 1.0)
     }
 
     /// Move knowledge's term for child `i` with `visits`: `W·K` while it is unvisited or

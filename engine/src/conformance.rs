@@ -5,9 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::Outcome;
-
-use crate::{Game, seeded_rng};
+use crate::{Game, Outcome, seeded_rng};
 
 /// What one run of [`check_random_games`] covered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
