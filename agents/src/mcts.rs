@@ -119,7 +119,7 @@ use rand::RngExt;
 use ringside_engine::{Features, Game, GameRng, Outcome, Player, random_playout, seeded_rng};
 
 use crate::eval::Evaluator;
-use crate::spec::{Decisive, MctsSpec, Policy, RaveForm, Scoring};
+use crate::spec::{Decisive, MctsSpec, Policy, RaveForm, Reply, Scoring};
 use crate::{Agent, Decision, SearchStats};
 
 const UNEXPANDED: u32 = u32::MAX;
@@ -201,6 +201,16 @@ impl Amaf {
     }
 }
 
+/// One move of an iteration's line (tree moves, then playout moves).
+#[derive(Debug, Clone, Copy)]
+struct Step<M> {
+    /// The move's [`Game::move_index`].
+    index: u32,
+    /// The player who made it.
+    mover: u8,
+    mv: M,
+}
+
 /// Empties a parallel array of the nodes and, when its option is on, gives the root its entry;
 /// an array whose option is off stays empty.
 fn restart<T: Copy + Default>(array: &mut Vec<T>, on: bool) {
@@ -263,13 +273,17 @@ pub struct Mcts<G: Game> {
     /// RAVE: AMAF statistics parallel to `nodes` (empty when RAVE is off).
     amaf: Vec<Amaf>,
     spare_amaf: Vec<Amaf>,
-    /// RAVE and MAST: the iteration's line, each move's [`Game::move_index`] with its mover.
-    line: Vec<(u32, u8)>,
+    /// RAVE, MAST and last good reply: the iteration's line of moves.
+    line: Vec<Step<G::Move>>,
     /// RAVE: for each move index, one past the last place in the line where each player
     /// played it (0: never); cleared after each iteration.
     last_played: Vec<[u32; 2]>,
     /// MAST: the average reward of each move index for each player.
     mast: Vec<[Amaf; 2]>,
+    /// Last good reply: by the previous move's index, each player's reply that last won.
+    replies: Vec<[Option<G::Move>; 2]>,
+    /// `pattern`: where the game's scan for a playout reply starts, turned at each call.
+    pattern_turn: usize,
     /// Progressive bias: the prior of each node, parallel to `nodes` (empty when off).
     prior: Vec<f32>,
     spare_prior: Vec<f32>,
@@ -309,6 +323,8 @@ impl<G: Game + Features> Mcts<G> {
             amaf: Vec::new(),
             spare_amaf: Vec::new(),
             line: Vec::new(),
+            replies: Vec::new(),
+            pattern_turn: 0,
             last_played: Vec::new(),
             mast: Vec::new(),
             prior: Vec::new(),
@@ -708,10 +724,12 @@ impl<G: Game + Features> Mcts<G> {
             }
             let child = self.select(node);
             if record {
-                self.line.push((
-                    state.move_index(self.moves[child - 1]) as u32,
-                    self.nodes[child].mover_into,
-                ));
+                let mv = self.moves[child - 1];
+                self.line.push(Step {
+                    index: state.move_index(mv) as u32,
+                    mover: self.nodes[child].mover_into,
+                    mv,
+                });
             }
             state.play_unchecked(self.moves[child - 1]);
             node = child;
@@ -752,9 +770,13 @@ impl<G: Game + Features> Mcts<G> {
             self.credit_amaf(rewards);
         }
         if self.spec.policy == Policy::Mast {
-            for &(index, mover) in &self.line {
-                self.mast[index as usize][mover as usize].add(rewards[mover as usize]);
+            for step in &self.line {
+                self.mast[step.index as usize][step.mover as usize]
+                    .add(rewards[step.mover as usize]);
             }
+        }
+        if self.spec.reply != Reply::Off {
+            self.learn_replies(rewards);
         }
         for k in (0..self.path.len()).rev() {
             let i = self.path[k] as usize;
@@ -769,16 +791,45 @@ impl<G: Game + Features> Mcts<G> {
         }
     }
 
-    /// Whether iterations keep their line of moves (for RAVE or MAST).
+    /// Whether iterations keep their line of moves (for RAVE, MAST or last good reply).
     fn records_line(&self) -> bool {
-        self.spec.rave.is_some() || self.spec.policy == Policy::Mast
+        self.spec.rave.is_some()
+            || self.spec.policy == Policy::Mast
+            || self.spec.reply != Reply::Off
+    }
+
+    /// Last good reply: each move of the line by the iteration's winner becomes its mover's
+    /// reply to the move before it; with forgetting, a loser's move is removed where it is
+    /// the stored reply. Nothing is learnt from a draw.
+    fn learn_replies(&mut self, rewards: [f64; 2]) {
+        if rewards[0] == rewards[1] {
+            return;
+        }
+        let winner = u8::from(rewards[1] > rewards[0]);
+        if self.replies.is_empty() {
+            let root = self.root.as_ref().expect("a search has a root");
+            self.replies = vec![[None; 2]; root.move_index_count()];
+        }
+        for pair in self.line.windows(2) {
+            let (before, step) = (pair[0], pair[1]);
+            let stored = &mut self.replies[before.index as usize][step.mover as usize];
+            if step.mover == winner {
+                *stored = Some(step.mv);
+            } else if self.spec.reply == Reply::Forget && *stored == Some(step.mv) {
+                *stored = None;
+            }
+        }
     }
 
     /// A playout of at most `cap` plies by the playout policy, appending its moves to the
     /// line when the line is kept; the outcome, or `None` when cut.
     fn playout(&mut self, state: &mut G, cap: u32) -> Option<Outcome> {
         let record = self.records_line();
-        if !record && self.spec.decisive != Decisive::On && self.spec.policy == Policy::Random {
+        if !record
+            && self.spec.decisive != Decisive::On
+            && self.spec.policy == Policy::Random
+            && !self.spec.pattern
+        {
             return random_playout(state, &mut self.rng, &mut self.scratch, cap);
         }
         let mut played = 0;
@@ -792,19 +843,38 @@ impl<G: Game + Features> Mcts<G> {
             let mover = state.to_move().expect("a live state has a mover");
             let mv = self.playout_move(state, mover);
             if record {
-                self.line
-                    .push((state.move_index(mv) as u32, mover.index() as u8));
+                self.line.push(Step {
+                    index: state.move_index(mv) as u32,
+                    mover: mover.index() as u8,
+                    mv,
+                });
             }
             state.play_unchecked(mv);
             played += 1;
         }
     }
 
-    /// One playout move: a decisive or anti-decisive move when asked for and there is one,
-    /// else the policy's move.
+    /// One playout move, the first of: a decisive or anti-decisive move (`decisive=on`), the
+    /// game's reply to the last move (`pattern=on`), the last good reply to the last move
+    /// (`reply=`), the policy's move.
     fn playout_move(&mut self, state: &G, mover: Player) -> G::Move {
         if self.spec.decisive == Decisive::On {
             if let Some(mv) = self.decisive_move(state, mover) {
+                return mv;
+            }
+        }
+        if self.spec.pattern {
+            self.pattern_turn = self.pattern_turn.wrapping_add(1);
+            if let Some(mv) = state.playout_reply(self.pattern_turn) {
+                return mv;
+            }
+        }
+        if self.spec.reply != Reply::Off {
+            let stored = self
+                .line
+                .last()
+                .and_then(|before| self.replies.get(before.index as usize)?[mover.index()]);
+            if let Some(mv) = stored.filter(|&mv| state.is_legal(mv)) {
                 return mv;
             }
         }
@@ -860,8 +930,8 @@ impl<G: Game + Features> Mcts<G> {
         if self.last_played.is_empty() {
             self.last_played = vec![[0; 2]; root.move_index_count()];
         }
-        for (i, &(index, mover)) in self.line.iter().enumerate() {
-            self.last_played[index as usize][mover as usize] = i as u32 + 1;
+        for (i, step) in self.line.iter().enumerate() {
+            self.last_played[step.index as usize][step.mover as usize] = i as u32 + 1;
         }
         for (depth, &node) in self.path.iter().enumerate() {
             let n = self.nodes[node as usize];
@@ -877,8 +947,8 @@ impl<G: Game + Features> Mcts<G> {
                 }
             }
         }
-        for &(index, _) in &self.line {
-            self.last_played[index as usize] = [0; 2];
+        for step in &self.line {
+            self.last_played[step.index as usize] = [0; 2];
         }
     }
 
@@ -1066,7 +1136,7 @@ impl<G: Game + Features> Agent<G> for Mcts<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ringside_engine::games::havannah::Havannah;
+    use ringside_engine::games::havannah::{Cell, Havannah};
     use ringside_engine::games::rin::Rin;
 
     fn mcts_for(start: &Rin, iterations: u32) -> Mcts<Rin> {
@@ -1158,7 +1228,7 @@ mod tests {
         let credited: Vec<usize> = (first..first + root.children as usize)
             .filter(|&c| {
                 let index = start.move_index(m.moves[c - 1]) as u32;
-                m.line.iter().any(|&(i, p)| i == index && p == mover)
+                m.line.iter().any(|s| s.index == index && s.mover == mover)
             })
             .collect();
         assert!(credited.contains(&chosen), "the move played is credited");
@@ -1174,7 +1244,7 @@ mod tests {
             assert_eq!(f64::from(a.reward), expected, "child {c}");
         }
         // White's moves in the line never credit Black's children.
-        let whites = m.line.iter().filter(|&&(_, p)| p != mover).count();
+        let whites = m.line.iter().filter(|s| s.mover != mover).count();
         assert!(whites > 0);
     }
 
@@ -1396,6 +1466,110 @@ mod tests {
         assert!(off.know.is_empty());
     }
 
+    /// Havannah 4's cell `text` and its move index.
+    fn cell_at(h: &Havannah, text: &str) -> (Cell, usize) {
+        let c = h.parse_move(text).unwrap();
+        (c, h.move_index(c))
+    }
+
+    #[test]
+    fn last_good_reply_keeps_the_winners_replies_and_forgets_the_losers() {
+        let h = Havannah::new(4, false).unwrap();
+        let (a1, b1, c1, e5) = (
+            cell_at(&h, "a1"),
+            cell_at(&h, "b1"),
+            cell_at(&h, "c1"),
+            cell_at(&h, "e5"),
+        );
+        for (text, forgets) in [
+            ("mcts:iters=1,reply=lgr", false),
+            ("mcts:iters=1,reply=lgrf", true),
+        ] {
+            let mut m = havannah_agent(text);
+            m.root = Some(h.clone());
+            // The line White a1, Black b1, White c1, Black d1; White won.
+            let d1 = cell_at(&h, "d1");
+            m.line = [a1, b1, c1, d1]
+                .iter()
+                .enumerate()
+                .map(|(i, &(mv, index))| Step {
+                    index: index as u32,
+                    mover: (i % 2) as u8,
+                    mv,
+                })
+                .collect();
+            // Black's replies from earlier iterations: b1 to a1 (the loser's move here), and
+            // e5 to c1 (not this line's d1).
+            m.replies = vec![[None; 2]; h.move_index_count()];
+            m.replies[a1.1][1] = Some(b1.0);
+            m.replies[c1.1][1] = Some(e5.0);
+            m.learn_replies([1.0, -1.0]);
+            assert_eq!(m.replies[b1.1][0], Some(c1.0), "{text}: the winner's reply");
+            let kept = if forgets { None } else { Some(b1.0) };
+            assert_eq!(m.replies[a1.1][1], kept, "{text}: the loser's reply");
+            assert_eq!(
+                m.replies[c1.1][1],
+                Some(e5.0),
+                "{text}: another reply stays"
+            );
+            let stored = || m.replies.iter().flatten().filter(|r| r.is_some()).count();
+            assert_eq!(stored(), if forgets { 2 } else { 3 }, "{text}");
+            // A draw teaches nothing.
+            let before = m.replies.clone();
+            m.learn_replies([0.0, 0.0]);
+            assert_eq!(m.replies, before, "{text}");
+        }
+
+        // A search fills the table from its iterations' winners.
+        let mut m = havannah_agent("mcts:iters=200,reply=lgrf");
+        m.choose(&h);
+        let stored = m.replies.iter().flatten().filter(|r| r.is_some()).count();
+        assert!(stored > 20, "{stored}");
+    }
+
+    #[test]
+    fn playouts_play_the_stored_reply_and_the_games_link_saving_reply() {
+        // White played e5; Black's stored reply to it is d4, played while it is legal.
+        let mut h = Havannah::new(4, false).unwrap();
+        let ((e5, e5_index), (d4, _)) = (cell_at(&h, "e5"), cell_at(&h, "d4"));
+        h.play(e5);
+        let mut m = havannah_agent("mcts:iters=1,reply=lgr");
+        m.line = vec![Step {
+            index: e5_index as u32,
+            mover: 0,
+            mv: e5,
+        }];
+        m.replies = vec![[None; 2]; h.move_index_count()];
+        m.replies[e5_index][1] = Some(d4);
+        for _ in 0..5 {
+            assert_eq!(m.playout_move(&h, Player::ONE), d4);
+        }
+        // White's table is not Black's.
+        assert_ne!(m.replies[e5_index][0], Some(d4));
+        // A stored reply on a taken cell gives way to the policy's random move.
+        m.replies[e5_index][1] = Some(e5);
+        let random: std::collections::BTreeSet<_> =
+            (0..20).map(|_| m.playout_move(&h, Player::ONE)).collect();
+        assert!(!random.contains(&e5) && random.len() > 5, "{random:?}");
+
+        // `pattern=on`: Black intruded on b3 between White's b2 and c4; White saves the link
+        // on c3 in every playout, and without the option the move is random.
+        let mut h = Havannah::new(4, false).unwrap();
+        for t in "b2 g7 c4 b3".split_whitespace() {
+            h.play(h.parse_move(t).unwrap());
+        }
+        let c3 = h.parse_move("c3").unwrap();
+        let mut p = havannah_agent("mcts:iters=1,pattern=on");
+        for _ in 0..6 {
+            assert_eq!(p.playout_move(&h, Player::ZERO), c3);
+        }
+        let mut plain = havannah_agent("mcts:iters=1");
+        let moves: std::collections::BTreeSet<_> = (0..20)
+            .map(|_| plain.playout_move(&h, Player::ZERO))
+            .collect();
+        assert!(moves.len() > 5, "{moves:?}");
+    }
+
     #[test]
     fn mast_learns_move_averages_and_root_parallelism_repeats_itself() {
         // One iteration: every move of its line is credited once, with its mover's reward.
@@ -1407,7 +1581,9 @@ mod tests {
         let winner = m.nodes[m.path[1] as usize].reward;
         for (index, row) in m.mast.iter().enumerate() {
             for (player, a) in row.iter().enumerate() {
-                let played = line.contains(&(index as u32, player as u8));
+                let played = line
+                    .iter()
+                    .any(|s| s.index == index as u32 && s.mover == player as u8);
                 assert_eq!(a.visits, u32::from(played), "{index} {player}");
                 if played {
                     // Black moved first here (path[1] is Black's move).

@@ -56,6 +56,18 @@ pub enum Policy {
     Eval,
 }
 
+/// Whether MCTS playouts answer the previous move with the reply that last won after it
+/// (last good reply).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reply {
+    /// No reply table.
+    Off,
+    /// LGR-1: the winner's replies are stored, and kept until replaced.
+    Lgr,
+    /// LGRF-1: also forgotten when the loser played them.
+    Forget,
+}
+
 /// Which weights an evaluation starts from before a weights file overrides them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EvalKind {
@@ -139,6 +151,11 @@ pub struct MctsSpec {
     pub know: f64,
     /// The playout policy.
     pub policy: Policy,
+    /// Play the game's answer to the last move in playouts
+    /// ([`ringside_engine::Features::playout_reply`]) before the policy's move.
+    pub pattern: bool,
+    /// Last good reply in playouts, before the policy's move.
+    pub reply: Reply,
     /// The share of random moves of the ε-greedy playout policies.
     pub epsilon: f64,
     /// Trees searched in parallel for one move (root parallelism).
@@ -203,7 +220,7 @@ pub const AGENT_KINDS: &[(&str, &str)] = &[
     ),
     (
         "mcts",
-        "iters=N (1000), time_ms=N, c=F (1.4), playout=N plies (full game, at most 1000), eval=material|rich (material), weights=FILE.json, w.FEATURE=F, score=win|moves (win), solver=on|off (on), reuse=on|off (on), a=F (0.25), k=F (1.0), max_nodes=N (4000000), rave=K (off; e.g. 1000: RAVE/AMAF with equivalence K), rave_form=sqrt|hyp (sqrt), rave_grow=D (0), decisive=off|tree|on (off), fpu=F (off), bias=W (0), know=W (0), policy=random|mast|eval (random), epsilon=F (0.1), threads=N (1), preset=strong",
+        "iters=N (1000), time_ms=N, c=F (1.4), playout=N plies (full game, at most 1000), eval=material|rich (material), weights=FILE.json, w.FEATURE=F, score=win|moves (win), solver=on|off (on), reuse=on|off (on), a=F (0.25), k=F (1.0), max_nodes=N (4000000), rave=K (off; e.g. 1000: RAVE/AMAF with equivalence K), rave_form=sqrt|hyp (sqrt), rave_grow=D (0), decisive=off|tree|on (off), fpu=F (off), bias=W (0), know=W (0), policy=random|mast|eval (random), epsilon=F (0.1), pattern=on|off (off), reply=off|lgr|lgrf (off), threads=N (1), preset=strong",
     ),
 ];
 
@@ -492,6 +509,12 @@ impl AgentSpec {
                         _ => Policy::Random,
                     },
                     epsilon: o.number("epsilon", "a number from 0 to 1")?.unwrap_or(0.1),
+                    pattern: o.on_off("pattern", false)?,
+                    reply: match o.choice("reply", &["off", "lgr", "lgrf"])? {
+                        Some("lgr") => Reply::Lgr,
+                        Some("lgrf") => Reply::Forget,
+                        _ => Reply::Off,
+                    },
                     threads: o
                         .number("threads", "a whole number from 1 to 64")?
                         .unwrap_or(1),
@@ -837,6 +860,14 @@ impl fmt::Display for AgentSpec {
                     Policy::Mast => parts.push(format!("policy=mast,epsilon={}", s.epsilon)),
                     Policy::Eval => parts.push(format!("policy=eval,epsilon={}", s.epsilon)),
                 }
+                if s.pattern {
+                    parts.push("pattern=on".into());
+                }
+                match s.reply {
+                    Reply::Off => {}
+                    Reply::Lgr => parts.push("reply=lgr".into()),
+                    Reply::Forget => parts.push("reply=lgrf".into()),
+                }
                 if s.threads > 1 {
                     parts.push(format!("threads={}", s.threads));
                 }
@@ -860,6 +891,8 @@ mod tests {
             "mcts:time_ms=50,playout=20,eval=rich,solver=off,reuse=off",
             "mcts:iters=500,rave=1000,c=0.3",
             "mcts:iters=500,rave=500,rave_form=hyp,rave_grow=200,know=1,fpu=1",
+            "mcts:iters=500,rave=500,pattern=on,reply=lgrf",
+            "mcts:iters=500,reply=lgr",
             "mcts:iters=500,decisive=on,fpu=0.5,bias=2,policy=mast,epsilon=0.3,threads=2",
             "mcts:time_ms=100,decisive=tree,policy=eval,eval=rich",
             "mcts:preset=strong,time_ms=250",
@@ -906,6 +939,8 @@ mod tests {
         assert!(err("mcts:rave=0").contains("rave must be a finite number above 0"));
         assert!(err("mcts:decisive=yes").contains("decisive"));
         assert!(err("mcts:policy=greedy").contains("policy"));
+        assert!(err("mcts:reply=lgr2").contains("reply"));
+        assert!(err("mcts:pattern=yes").contains("pattern"));
         assert!(err("mcts:epsilon=1.5").contains("epsilon must be from 0 to 1"));
         assert!(err("mcts:threads=0").contains("threads must be from 1 to 64"));
         assert!(err("mcts:bias=-1").contains("bias must be a finite number"));

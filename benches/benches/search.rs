@@ -63,9 +63,16 @@ fn mcts_options(c: &mut Criterion) {
         ("know", ",know=1,fpu=1", 2000),
         ("bias_rich", ",bias=1,eval=rich", 200),
         ("mast", ",policy=mast", 2000),
+        ("pattern", ",pattern=on", 2000),
+        ("lgrf", ",reply=lgrf", 2000),
         ("eval_policy_rich", ",policy=eval,eval=rich", 2),
         ("threads2", ",threads=2", 2000),
         ("preset_strong", ",preset=strong", 2000),
+        (
+            "preset_pattern_lgrf",
+            ",preset=strong,pattern=on,reply=lgrf",
+            2000,
+        ),
     ] {
         let spec =
             AgentSpec::parse(&format!("mcts:iters={iterations},reuse=off{options}")).unwrap();

@@ -51,4 +51,14 @@ pub trait Features: Game {
     fn move_knowledge(&self, _mv: Self::Move) -> f64 {
         0.0
     }
+
+    /// A move the player to move should answer the last move with at once in a playout, read
+    /// from the position without playing anything: Havannah saves a two-cell link the last
+    /// stone broke into. `None` (the default) leaves the choice to the playout policy.
+    /// When several moves qualify, the scan starts at `start` (any number; the game reduces
+    /// it), so a caller that varies it shares the choice out. Called at every playout ply
+    /// (MCTS `pattern=on`): no copy, no allocation, a handful of lookups.
+    fn playout_reply(&self, _start: usize) -> Option<Self::Move> {
+        None
+    }
 }

@@ -45,12 +45,20 @@ impl Havannah {
             return false;
         }
         let ring = &self.geometry().neighbours[self.last_move as usize];
-        let Some(k) = ring.iter().position(|&n| n as usize == c) else {
-            return false;
-        };
+        ring.iter()
+            .position(|&n| n as usize == c)
+            .is_some_and(|k| self.saves_link(k))
+    }
+
+    /// Whether the cell at place `k` of the ring around the last stone is empty with the
+    /// mover's stones (or the board's edge) on both its sides in that ring: the other cell of
+    /// a two-cell link the last stone broke into. The ring lists the six neighbours in order
+    /// around the cell, so places `k ± 1` are the neighbours both cells share.
+    fn saves_link(&self, k: usize) -> bool {
+        let ring = &self.geometry().neighbours[self.last_move as usize];
         let me = self.to_move.index() as u8;
         let holds = |k: usize| ring[k % 6] == NONE || self.owner[ring[k % 6] as usize] == me;
-        holds(k + 5) && holds(k + 1)
+        ring[k] != NONE && self.owner[ring[k] as usize] == EMPTY && holds(k + 5) && holds(k + 1)
     }
 
     /// The fewest empty cells `me` must fill so that a chain of its stones joins a cell where
@@ -213,5 +221,20 @@ impl crate::Features for Havannah {
         let (_, corners, edges) = self.joined_by(c, self.to_move.index() as u8);
         let touched = f64::from(corners.count_ones() + edges.count_ones());
         0.4 * touched + if self.answers_intrusion(c) { 0.5 } else { 0.0 }
+    }
+
+    /// The other cell of a two-cell link the last stone broke into (see `move_knowledge`),
+    /// scanning the ring around the last stone from place `start % 6`: Castro's
+    /// `rolloutpattern`, the bridge-saving reply of Havannah playouts (Lorentz, "Improving
+    /// Monte-Carlo tree search in Havannah", CG 2010).
+    fn playout_reply(&self, start: usize) -> Option<Cell> {
+        if self.moves_made == 0 || self.outcome.is_some() {
+            return None;
+        }
+        let ring = &self.geometry().neighbours[self.last_move as usize];
+        (0..6)
+            .map(|j| (start + j) % 6)
+            .find(|&k| self.saves_link(k))
+            .map(|k| Cell(ring[k]))
     }
 }

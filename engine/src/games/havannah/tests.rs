@@ -380,3 +380,55 @@ fn move_knowledge_counts_what_the_group_touches_and_answers_an_intrusion() {
     assert_eq!(know(&h, "c1"), 0.4);
     assert_eq!(know(&h, "a2"), 0.4);
 }
+
+#[test]
+fn playout_reply_saves_the_link_the_last_stone_broke_into() {
+    use crate::Features;
+    let cell = |h: &Havannah, text: &str| h.parse_move(text).unwrap();
+    // White b2 and c4 are linked through b3 and c3; Black intrudes on b3: White saves the
+    // link on c3, wherever the scan starts.
+    let mut h = Havannah::new(4, false).unwrap();
+    play(&mut h, "b2 g7 c4 b3");
+    for start in 0..12 {
+        assert_eq!(
+            h.playout_reply(start),
+            Some(cell(&h, "c3")),
+            "start {start}"
+        );
+    }
+    // A stone's link to the edge through a1 and b1: Black takes b1, White answers a1.
+    let mut h = Havannah::new(4, false).unwrap();
+    play(&mut h, "b2 b1");
+    assert_eq!(h.playout_reply(0), Some(cell(&h, "a1")));
+    // Nothing of White's beside Black's last stone; and no reply before the first stone.
+    let mut h = Havannah::new(4, false).unwrap();
+    assert_eq!(h.playout_reply(0), None);
+    play(&mut h, "b2 g7");
+    assert_eq!(h.playout_reply(0), None);
+
+    // White holds every other cell around the centre and Black takes the centre: three links
+    // broken at once. Each answer is the cell between two white stones, and moving the start
+    // reaches all three.
+    let mut h = Havannah::new(4, false).unwrap();
+    let centre = cell(&h, "d4");
+    let ring = h.geometry().neighbours[centre.0 as usize];
+    let far = ["a1", "a4", "g7"];
+    for (k, f) in [0, 2, 4].into_iter().zip(far) {
+        h.play(Cell(ring[k]));
+        play(&mut h, f);
+    }
+    h.play(Cell(ring[5]));
+    // White's fourth stone filled place 5: only places 1 and 3 stay open after Black's centre.
+    h.play(centre);
+    let answers: std::collections::BTreeSet<_> =
+        (0..6).filter_map(|s| h.playout_reply(s)).collect();
+    assert_eq!(
+        answers,
+        [Cell(ring[1]), Cell(ring[3])].into_iter().collect(),
+        "ring {ring:?}"
+    );
+    // The replies are the moves whose knowledge counts the answer to an intrusion.
+    for &c in &answers {
+        assert!(h.move_knowledge(c) >= 0.5);
+    }
+}
