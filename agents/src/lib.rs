@@ -54,8 +54,8 @@
 //! plies to the end. A node whose mover has a child proven to win is proven won at distance
 //! `1 + min D` over such children; a node whose children are all proven and none wins for its
 //! mover is proven lost at `1 + max D` (or drawn, if a child is a proven draw). The root plays
-//! the shortest proven win, else the most visited unproven child, else the longest proven
-//! loss.
+//! the shortest proven win, else the most visited unproven child (with `final=wins`, the one
+//! with the most won playouts), else the longest proven loss.
 
 pub mod alphabeta;
 pub mod eval;

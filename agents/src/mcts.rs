@@ -97,6 +97,38 @@
 //!   position the evaluation rates best for the mover (a move that wins at once first).
 //!   One copy, move and evaluation per legal move per ply: the dearest policy.
 //!
+//! # Playout replies (`pattern=on`, `reply=lgr|lgrf`)
+//! Before the policy's move (and after a decisive move, with `decisive=on`), a playout ply
+//! may answer the move just played:
+//! - `pattern=on`: the game's own answer, [`Features::playout_reply`]. Havannah's saves a
+//!   two-cell link (a "bridge", or a stone's link to the edge) the last stone broke into,
+//!   as Castro's `rolloutpattern` does (Lorentz, "Improving Monte-Carlo tree search in
+//!   Havannah", CG 2010, plays the same reply in Wanderer's playouts). The scan around the
+//!   last stone starts one place further at each call, so where two links are broken each
+//!   is saved in turn. A handful of lookups a ply; games without an answer give none.
+//! - `reply=lgr`: last good reply, LGR-1 (Drake, "The last-good-reply policy for Monte-Carlo
+//!   Go", ICGA Journal 2009): after each iteration, every move of its line (tree and
+//!   playout) made by the winner is stored as its mover's reply to the move before it, in a
+//!   table indexed by that move's [`Game::move_index`] and the replying player. A playout
+//!   ply plays the stored reply to the last move when it is legal.
+//! - `reply=lgrf`: LGRF-1 (Baier and Drake, "The power of forgetting: improving the
+//!   last-good-reply policy in Monte Carlo Go", IEEE TCIAIG 2010): also, a move of the loser
+//!   that is the stored reply is forgotten. Stankiewicz, Winands and Uiterwijk
+//!   ("Monte-Carlo tree search enhancements for Havannah", ACG 2011) measured both on
+//!   Havannah.
+//!
+//! The table takes two moves per move index (allocated once; kept between moves, as the
+//! papers do), and a draw or an evaluated cut playout with equal rewards teaches nothing.
+//! Nothing is allocated per iteration.
+//!
+//! # The move played (`final=visits|wins`)
+//! Among the root's unproven children, the move played is the most visited one (the "robust
+//! child" of Chaslot et al., 2008; ties go to the better mean), or with `final=wins` the one
+//! with the most won playouts, `n·(1 + Q)/2` for rewards in [−1, 1] (Castro's default,
+//! `msrave=-2`; ties go to more visits). The two differ when a child with fewer visits has
+//! enough more wins, as after a late swing of the search. Proven wins and losses come first
+//! either way (see the crate docs).
+//!
 //! # Root parallelism (`threads=N`)
 //! Cazenave and Jouandeau, "On the parallelization of UCT" (CGW 2007); Chaslot, Winands and
 //! van den Herik, "Parallel Monte-Carlo tree search" (CG 2008). `N` trees, each with its own
@@ -119,7 +151,7 @@ use rand::RngExt;
 use ringside_engine::{Features, Game, GameRng, Outcome, Player, random_playout, seeded_rng};
 
 use crate::eval::Evaluator;
-use crate::spec::{Decisive, MctsSpec, Policy, RaveForm, Reply, Scoring};
+use crate::spec::{Decisive, FinalChoice, MctsSpec, Policy, RaveForm, Reply, Scoring};
 use crate::{Agent, Decision, SearchStats};
 
 const UNEXPANDED: u32 = u32::MAX;
@@ -567,7 +599,10 @@ impl<G: Game + Features> Mcts<G> {
         let first = n.first_child as usize;
         let end = first + n.children as usize;
         let mover = self.nodes[first].mover_into;
-        let explore = self.spec.c * (f64::from(n.visits.max(1))).ln().sqrt();
+        // With c = 0 (the strong preset) the exploration term is 0 for every child and is left
+        // out, square root and all: the sums, and so the choice, are the same.
+        let explore =
+            (self.spec.c > 0.0).then(|| self.spec.c * (f64::from(n.visits.max(1))).ln().sqrt());
         // RAVE's equivalence here: more moves left, longer trust in AMAF.
         let rave_k = self
             .spec
@@ -610,7 +645,10 @@ impl<G: Game + Features> Mcts<G> {
                     }
                     None => q,
                 };
-                value + explore / n.max(1.0).sqrt() + bias
+                match explore {
+                    Some(e) => value + e / n.max(1.0).sqrt() + bias,
+                    None => value + bias,
+                }
             };
             if ucb > best {
                 best = ucb;
@@ -631,7 +669,8 @@ impl<G: Game + Features> Mcts<G> {
     /// Move knowledge's term for child `i` with `visits`: `W·K` while it is unvisited or
     /// visited once, `W·K/√n` up to 1,000 visits (Castro's fading), then nothing.
     fn knowledge(&self, i: usize, visits: u32) -> f64 {
-        if self.know.is_empty() || visits >= KNOWLEDGE_VISITS {
+        if self.know.is_empty() || visits >= KNOWLEDGE_VISITS || self.know[i] == 0.0 {
+            // Most moves know nothing: no square root for them.
             return 0.0;
         }
         self.spec.know * f64::from(self.know[i]) / f64::from(visits.max(1)).sqrt()
@@ -938,12 +977,17 @@ impl<G: Game + Features> Mcts<G> {
             if n.first_child == UNEXPANDED {
                 continue;
             }
-            let first = n.first_child as usize;
-            for c in first..first + n.children as usize {
-                let mover = self.nodes[c].mover_into as usize;
-                let index = root.move_index(self.moves[c - 1]);
-                if self.last_played[index][mover] as usize > depth {
-                    self.amaf[c].add(rewards[mover]);
+            let (first, children) = (n.first_child as usize, n.children as usize);
+            // Siblings share their mover: the player to move at `node`.
+            let mover = self.nodes[first].mover_into as usize;
+            let reward = rewards[mover] as f32;
+            // Slices taken once: the loop runs over every child of every path node.
+            let moves = &self.moves[first - 1..first - 1 + children];
+            let amaf = &mut self.amaf[first..first + children];
+            for (a, &mv) in amaf.iter_mut().zip(moves) {
+                if self.last_played[root.move_index(mv)][mover] as usize > depth {
+                    a.visits += 1;
+                    a.reward += reward;
                 }
             }
         }
@@ -989,13 +1033,21 @@ impl<G: Game + Features> Mcts<G> {
                     n.proven != UNPROVEN && n.proven != DRAW && n.proven != mover
                 })
         };
-        // Most visits; among equals the best mean reward, then the first listed.
+        // Most visits (or most wins); among equals the best mean reward (or most visits),
+        // then the first listed.
+        let rank = |i: usize| {
+            let (n, q) = (visits(i), mean(i));
+            match self.spec.final_choice {
+                FinalChoice::Visits => (n as f64, q),
+                FinalChoice::Wins => (n as f64 * (1.0 + q) / 2.0, n as f64),
+            }
+        };
         let most_visited = children
             .clone()
             .filter(|&i| !lost(i))
-            .map(|i| (i, visits(i), mean(i)))
-            .fold(None::<(usize, u64, f64)>, |best, c| match best {
-                Some(b) if (b.1, b.2) >= (c.1, c.2) => Some(b),
+            .map(|i| (i, rank(i)))
+            .fold(None::<(usize, (f64, f64))>, |best, c| match best {
+                Some(b) if b.1 >= c.1 => Some(b),
                 _ => Some(c),
             });
         let i = most_visited.map_or_else(
@@ -1568,6 +1620,25 @@ mod tests {
             .map(|_| plain.playout_move(&h, Player::ZERO))
             .collect();
         assert!(moves.len() > 5, "{moves:?}");
+    }
+
+    #[test]
+    fn final_choice_plays_the_most_visits_or_the_most_wins() {
+        let h = Havannah::new(4, false).unwrap();
+        for (text, pick) in [("mcts:iters=1", 0), ("mcts:iters=1,final=wins", 1)] {
+            let mut m = one_iteration(text, &h);
+            let first = m.nodes[0].first_child as usize;
+            for c in first..first + m.nodes[0].children as usize {
+                (m.nodes[c].visits, m.nodes[c].reward) = (0, 0.0);
+            }
+            // 100 visits at mean 0: 50 wins. 90 visits at mean 0.2: 54 wins.
+            (m.nodes[first].visits, m.nodes[first].reward) = (100, 0.0);
+            (m.nodes[first + 1].visits, m.nodes[first + 1].reward) = (90, 18.0);
+            assert_eq!(m.best_child().0, first + pick, "{text}");
+            // Equal wins (50 each: 100 at 0, 80 at 0.25): the more visited child.
+            (m.nodes[first + 1].visits, m.nodes[first + 1].reward) = (80, 20.0);
+            assert_eq!(m.best_child().0, first, "{text}");
+        }
     }
 
     #[test]

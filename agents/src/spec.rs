@@ -68,6 +68,16 @@ pub enum Reply {
     Forget,
 }
 
+/// How MCTS chooses the move to play among the root's unproven children.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FinalChoice {
+    /// The most visited child ("robust child"), ties to the best mean.
+    Visits,
+    /// The child with the most won playouts, `(n + ΣR)/2` for rewards in [−1, 1] (Castro's
+    /// default, `msrave=-2`), ties to the most visits.
+    Wins,
+}
+
 /// Which weights an evaluation starts from before a weights file overrides them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EvalKind {
@@ -156,6 +166,8 @@ pub struct MctsSpec {
     pub pattern: bool,
     /// Last good reply in playouts, before the policy's move.
     pub reply: Reply,
+    /// How the root's move is chosen among unproven children.
+    pub final_choice: FinalChoice,
     /// The share of random moves of the ε-greedy playout policies.
     pub epsilon: f64,
     /// Trees searched in parallel for one move (root parallelism).
@@ -220,7 +232,7 @@ pub const AGENT_KINDS: &[(&str, &str)] = &[
     ),
     (
         "mcts",
-        "iters=N (1000), time_ms=N, c=F (1.4), playout=N plies (full game, at most 1000), eval=material|rich (material), weights=FILE.json, w.FEATURE=F, score=win|moves (win), solver=on|off (on), reuse=on|off (on), a=F (0.25), k=F (1.0), max_nodes=N (4000000), rave=K (off; e.g. 1000: RAVE/AMAF with equivalence K), rave_form=sqrt|hyp (sqrt), rave_grow=D (0), decisive=off|tree|on (off), fpu=F (off), bias=W (0), know=W (0), policy=random|mast|eval (random), epsilon=F (0.1), pattern=on|off (off), reply=off|lgr|lgrf (off), threads=N (1), preset=strong",
+        "iters=N (1000), time_ms=N, c=F (1.4), playout=N plies (full game, at most 1000), eval=material|rich (material), weights=FILE.json, w.FEATURE=F, score=win|moves (win), solver=on|off (on), reuse=on|off (on), a=F (0.25), k=F (1.0), max_nodes=N (4000000), rave=K (off; e.g. 1000: RAVE/AMAF with equivalence K), rave_form=sqrt|hyp (sqrt), rave_grow=D (0), decisive=off|tree|on (off), fpu=F (off), bias=W (0), know=W (0), policy=random|mast|eval (random), epsilon=F (0.1), pattern=on|off (off), reply=off|lgr|lgrf (off), final=visits|wins (visits), threads=N (1), preset=strong",
     ),
 ];
 
@@ -514,6 +526,10 @@ impl AgentSpec {
                         Some("lgr") => Reply::Lgr,
                         Some("lgrf") => Reply::Forget,
                         _ => Reply::Off,
+                    },
+                    final_choice: match o.choice("final", &["visits", "wins"])? {
+                        Some("wins") => FinalChoice::Wins,
+                        _ => FinalChoice::Visits,
                     },
                     threads: o
                         .number("threads", "a whole number from 1 to 64")?
@@ -868,6 +884,9 @@ impl fmt::Display for AgentSpec {
                     Reply::Lgr => parts.push("reply=lgr".into()),
                     Reply::Forget => parts.push("reply=lgrf".into()),
                 }
+                if s.final_choice == FinalChoice::Wins {
+                    parts.push("final=wins".into());
+                }
                 if s.threads > 1 {
                     parts.push(format!("threads={}", s.threads));
                 }
@@ -892,7 +911,7 @@ mod tests {
             "mcts:iters=500,rave=1000,c=0.3",
             "mcts:iters=500,rave=500,rave_form=hyp,rave_grow=200,know=1,fpu=1",
             "mcts:iters=500,rave=500,pattern=on,reply=lgrf",
-            "mcts:iters=500,reply=lgr",
+            "mcts:iters=500,reply=lgr,final=wins",
             "mcts:iters=500,decisive=on,fpu=0.5,bias=2,policy=mast,epsilon=0.3,threads=2",
             "mcts:time_ms=100,decisive=tree,policy=eval,eval=rich",
             "mcts:preset=strong,time_ms=250",
@@ -941,6 +960,7 @@ mod tests {
         assert!(err("mcts:policy=greedy").contains("policy"));
         assert!(err("mcts:reply=lgr2").contains("reply"));
         assert!(err("mcts:pattern=yes").contains("pattern"));
+        assert!(err("mcts:final=value").contains("final"));
         assert!(err("mcts:epsilon=1.5").contains("epsilon must be from 0 to 1"));
         assert!(err("mcts:threads=0").contains("threads must be from 1 to 64"));
         assert!(err("mcts:bias=-1").contains("bias must be a finite number"));

@@ -218,8 +218,8 @@ impl crate::Features for Havannah {
         if self.outcome.is_some() || !self.on_board(mv) || self.owner[c] != EMPTY {
             return 0.0;
         }
-        let (_, corners, edges) = self.joined_by(c, self.to_move.index() as u8);
-        let touched = f64::from(corners.count_ones() + edges.count_ones());
+        let j = self.joined_by(c, self.to_move.index() as u8);
+        let touched = f64::from(j.corners.count_ones() + j.edges.count_ones());
         0.4 * touched + if self.answers_intrusion(c) { 0.5 } else { 0.0 }
     }
 

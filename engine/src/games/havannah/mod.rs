@@ -96,43 +96,18 @@ fn geometry(base: usize) -> &'static Geometry {
     })
 }
 
-/// Looks for a ring through `cell` by walking `mine` stones without turning more than 60° a
-/// step: a walk that comes back onto itself has gone round at least one cell (OpenSpiel's and
-/// Castro's ring search; it only runs when a new stone joined a group to itself). `marks` holds
-/// the walk's cells, one bit a cell.
-fn ring_from(
-    g: &Geometry,
-    mine: &impl Fn(usize) -> bool,
-    marks: &mut [u64; 6],
-    cell: u16,
-    left: i32,
-    right: i32,
-) -> bool {
-    if cell == NONE || !mine(cell as usize) {
-        return false;
-    }
-    let c = cell as usize;
-    let bit = 1u64 << (c & 63);
-    if marks[c >> 6] & bit != 0 {
-        return true;
-    }
-    marks[c >> 6] ^= bit;
-    let mut found = false;
-    let mut i = left;
-    while !found && i <= right {
-        let dir = (i + 6) % 6;
-        found = ring_from(
-            g,
-            mine,
-            marks,
-            g.neighbours[c][dir as usize],
-            dir - 1,
-            dir + 1,
-        );
-        i += 1;
-    }
-    marks[c >> 6] ^= bit;
-    found
+/// What a stone on a cell would join ([`Havannah::joined_by`]).
+#[derive(Debug, Clone, Copy)]
+struct Joined {
+    /// The corner bits of the group it would make.
+    corners: u8,
+    /// The edge bits of the group it would make.
+    edges: u8,
+    /// Whether two separate runs of its own neighbours (in order around it) belong to one
+    /// group: a ring.
+    rejoins: bool,
+    /// Places around it whose own neighbour has own neighbours of the cell on both sides.
+    flanked: u8,
 }
 
 /// Stone keys for 361 cells, and phase keys: White to move, Black to move, and Black to move
@@ -279,47 +254,87 @@ impl Havannah {
         root
     }
 
-    /// Whether a stone of `me` on `c` would join a group to itself, and the corner and edge
-    /// bits of the group it would make. After a joined neighbour the next one is skipped: two
-    /// adjacent neighbours are adjacent to each other too, so meeting the same group there is a
-    /// sharp corner, not a loop.
-    fn joined_by(&self, c: usize, me: u8) -> (bool, u8, u8) {
+    /// What a stone of `me` on `c` would join (see [`Joined`]). The own neighbours of `c`, in
+    /// order around it, fall into runs, each run inside one group; one root lookup a run.
+    fn joined_by(&self, c: usize, me: u8) -> Joined {
         let g = self.geometry();
-        let (mut corners, mut edges) = (g.corner[c], g.edge[c]);
-        let mut roots = [NONE; 6];
-        let mut seen = 0;
-        let mut joined_itself = false;
-        let mut skip = false;
-        for &n in &g.neighbours[c] {
-            if skip {
-                skip = false;
-            } else if n != NONE && self.owner[n as usize] == me {
-                let r = self.root_of(n as usize) as u16;
-                if roots[..seen].contains(&r) {
-                    joined_itself = true;
-                } else {
-                    roots[seen] = r;
-                    seen += 1;
-                    corners |= self.corners[r as usize];
-                    edges |= self.edges[r as usize];
-                }
-                skip = true;
+        let around = &g.neighbours[c];
+        let mut own = 0u8;
+        for (k, &n) in around.iter().enumerate() {
+            if n != NONE && self.owner[n as usize] == me {
+                own |= 1 << k;
             }
         }
-        (joined_itself, corners, edges)
+        // Bit k of `before` (`after`): place k - 1 (k + 1) around `c` is own.
+        let before = ((own << 1) | (own >> 5)) & 0x3f;
+        let after = ((own >> 1) | (own << 5)) & 0x3f;
+        let (mut corners, mut edges) = (g.corner[c], g.edge[c]);
+        let mut rejoins = false;
+        let mut roots = [NONE; 3];
+        let mut seen = 0;
+        // Each run's first place; a full circle of own stones is one run.
+        let mut heads = if own == 0x3f { 1 } else { own & !before };
+        while heads != 0 {
+            let k = heads.trailing_zeros() as usize;
+            heads &= heads - 1;
+            let r = self.root_of(around[k] as usize) as u16;
+            if roots[..seen].contains(&r) {
+                rejoins = true;
+            } else {
+                roots[seen] = r;
+                seen += 1;
+                corners |= self.corners[r as usize];
+                edges |= self.edges[r as usize];
+            }
+        }
+        Joined {
+            corners,
+            edges,
+            rejoins,
+            flanked: own & before & after,
+        }
     }
 
-    /// Whether a stone of `me` on cell `c` (empty, or the swappable first stone) would win: a
+    /// Whether a stone of `me` on `c` (empty, or the swappable first stone) would win: a
     /// fork, a bridge or a ring through it. `play_unchecked` and `wins_at_once` both decide
-    /// with it.
+    /// with it, in constant time.
+    ///
+    /// A ring through `c` (in a game not yet won, so with no ring before it) is one of:
+    /// - `c` joins one group from two separate runs of its neighbours. A path in the group
+    ///   between the two runs and `c` close a loop, and each side of `c` between the runs
+    ///   holds a cell that is not `me`'s: the loop parts them, so one is inside.
+    /// - Otherwise the loop enters and leaves `c` through one run, and going round the cells
+    ///   of that run instead of through `c` would be a loop that was there already; so what
+    ///   the new loop holds inside can only be cells of that run, next to `c` with own
+    ///   stones on both sides in the ring around `c`. Such a cell is ringed when all six of
+    ///   its neighbours are `me`'s stones or `c`.
+    ///
+    /// The tests check this against a plain definition of a ring, for every empty cell, both
+    /// players, along random games.
     fn wins_on(&self, c: usize, me: u8) -> bool {
-        let (joined_itself, corners, edges) = self.joined_by(c, me);
-        edges.count_ones() >= 3
-            || corners.count_ones() >= 2
-            || (joined_itself && {
-                let mine = |x: usize| x == c || self.owner[x] == me;
-                ring_from(self.geometry(), &mine, &mut [0; 6], c as u16, 0, 3)
-            })
+        let j = self.joined_by(c, me);
+        j.edges.count_ones() >= 3
+            || j.corners.count_ones() >= 2
+            || j.rejoins
+            || (j.flanked != 0 && self.rings_a_neighbour(c, me, j.flanked))
+    }
+
+    /// Whether one of `c`'s neighbours at the places `flanked` has only `me`'s stones and `c`
+    /// around it.
+    fn rings_a_neighbour(&self, c: usize, me: u8, mut flanked: u8) -> bool {
+        let g = self.geometry();
+        while flanked != 0 {
+            let k = flanked.trailing_zeros() as usize;
+            flanked &= flanked - 1;
+            let n = g.neighbours[c][k] as usize;
+            let ringed = g.neighbours[n]
+                .iter()
+                .all(|&m| m != NONE && (m as usize == c || self.owner[m as usize] == me));
+            if ringed {
+                return true;
+            }
+        }
+        false
     }
 
     fn remove_empty(&mut self, c: usize) {

@@ -102,6 +102,21 @@ fn a_ring_around_an_occupied_cell_wins_too() {
 }
 
 #[test]
+fn a_ring_holding_only_the_players_own_stone_wins_when_closed_beside_it() {
+    // White e5, then five of its six neighbours; d5 closes the ring. Around d5, White's
+    // d4 e5 e6 are one run: the ring enters and leaves d5 through it and holds only e5.
+    let mut h = Havannah::new(5, false).unwrap();
+    play(&mut h, "e5 i6 d4 i7 e4 i8 f5 h9 f6 g9 e6 a3");
+    assert_eq!(h.outcome(), None);
+    play(&mut h, "d5");
+    assert_eq!(h.outcome(), Some(Outcome::Win(Player::ZERO)));
+    // The same blob one stone short (no f6): d5 joins it, rings nothing.
+    let mut h = Havannah::new(5, false).unwrap();
+    play(&mut h, "e5 i6 d4 i7 e4 i8 f5 h9 e6 a3 d5");
+    assert_eq!(h.outcome(), None);
+}
+
+#[test]
 fn a_triangle_is_not_a_ring() {
     let mut h = Havannah::new(5, false).unwrap();
     // e5 (4,4), f5 (5,4) and f6 (5,5) are mutually adjacent.
