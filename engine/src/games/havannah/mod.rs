@@ -108,6 +108,9 @@ struct Joined {
     rejoins: bool,
     /// Places around it whose own neighbour has own neighbours of the cell on both sides.
     flanked: u8,
+    /// The roots of the distinct groups it would join, `runs` of them.
+    roots: [u16; 3],
+    runs: usize,
 }
 
 /// Stone keys for 361 cells, and phase keys: White to move, Black to move, and Black to move
@@ -292,6 +295,8 @@ impl Havannah {
             edges,
             rejoins,
             flanked: own & before & after,
+            roots,
+            runs: seen,
         }
     }
 
@@ -312,7 +317,11 @@ impl Havannah {
     /// The tests check this against a plain definition of a ring, for every empty cell, both
     /// players, along random games.
     fn wins_on(&self, c: usize, me: u8) -> bool {
-        let j = self.joined_by(c, me);
+        self.wins_with(c, me, &self.joined_by(c, me))
+    }
+
+    /// [`Havannah::wins_on`], from what the stone would join.
+    fn wins_with(&self, c: usize, me: u8, j: &Joined) -> bool {
         j.edges.count_ones() >= 3
             || j.corners.count_ones() >= 2
             || j.rejoins
@@ -446,12 +455,11 @@ impl Game for Havannah {
         self.owner[c] = me;
         self.hash ^= KEYS.piece(me as usize, c);
 
-        let won = self.wins_on(c, me);
-        // Join the neighbouring groups of the mover.
-        for &n in &self.geometry().neighbours[c] {
-            if n != NONE && self.owner[n as usize] == me {
-                self.join(c, n as usize);
-            }
+        let joined = self.joined_by(c, me);
+        let won = self.wins_with(c, me, &joined);
+        // Join the mover's neighbouring groups, each once, by its root.
+        for &r in &joined.roots[..joined.runs] {
+            self.join(c, r as usize);
         }
         if won {
             self.outcome = Some(Outcome::Win(self.to_move));
