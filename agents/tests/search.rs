@@ -160,7 +160,7 @@ fn mcts_solver_proves_a_forced_win_and_plays_it() {
         "mcts:iters=20000,decisive=on,policy=eval,eval=rich,threads=2",
         "mcts:iters=20000,rave=500,rave_form=hyp,rave_grow=200,know=1,fpu=1",
         "mcts:iters=20000,preset=strong,pattern=on,reply=lgrf",
-        "mcts:iters=20000,reply=lgr",
+        "mcts:iters=20000,reply=lgr,final=wins",
     ] {
         let AgentSpec::Mcts(spec) = AgentSpec::parse(text).unwrap() else {
             unreachable!()
@@ -231,7 +231,7 @@ fn move_count_scoring_takes_the_win_in_one_over_the_win_in_three() {
         "mcts:iters=3000,score=moves,preset=strong",
         "mcts:iters=3000,score=moves,rave=500,rave_form=hyp,rave_grow=200,know=1,fpu=1",
         "mcts:iters=3000,score=moves,preset=strong,pattern=on,reply=lgrf",
-        "mcts:iters=3000,score=moves,reply=lgr",
+        "mcts:iters=3000,score=moves,reply=lgr,final=wins",
     ] {
         let mut agent = AgentSpec::parse(text).unwrap().build(&state, 3).unwrap();
         let mv = agent.choose(&state).mv;
@@ -253,7 +253,7 @@ fn seeded_agents_repeat_their_games() {
         "mcts:preset=strong,iters=100",
         "mcts:iters=100,rave=500,rave_form=hyp,rave_grow=200,know=1,fpu=1",
         "mcts:iters=100,rave=300,pattern=on,reply=lgrf",
-        "mcts:iters=100,reply=lgr",
+        "mcts:iters=100,reply=lgr,final=wins",
     ];
     let play = |seed: u64| -> Vec<String> {
         let start = Rin::new(8).unwrap();
