@@ -980,14 +980,12 @@ impl<G: Game + Features> Mcts<G> {
             let (first, children) = (n.first_child as usize, n.children as usize);
             // Siblings share their mover: the player to move at `node`.
             let mover = self.nodes[first].mover_into as usize;
-            let reward = rewards[mover] as f32;
             // Slices taken once: the loop runs over every child of every path node.
             let moves = &self.moves[first - 1..first - 1 + children];
             let amaf = &mut self.amaf[first..first + children];
             for (a, &mv) in amaf.iter_mut().zip(moves) {
                 if self.last_played[root.move_index(mv)][mover] as usize > depth {
-                    a.visits += 1;
-                    a.reward += reward;
+                    a.add(rewards[mover]);
                 }
             }
         }

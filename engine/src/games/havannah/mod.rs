@@ -108,9 +108,19 @@ struct Joined {
     rejoins: bool,
     /// Places around it whose own neighbour has own neighbours of the cell on both sides.
     flanked: u8,
-    /// The roots of the distinct groups it would join, `runs` of them.
+    /// The roots of the distinct groups it would join, `groups` of them.
     roots: [u16; 3],
-    runs: usize,
+    groups: usize,
+}
+
+/// The places (0 to 5 around a cell) whose bits are set in `mask`, in order: one step a set
+/// bit, the lowest first.
+fn places(mut mask: u8) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let k = (mask != 0).then(|| mask.trailing_zeros() as usize)?;
+        mask &= mask - 1;
+        Some(k)
+    })
 }
 
 /// Stone keys for 361 cells, and phase keys: White to move, Black to move, and Black to move
@@ -276,10 +286,8 @@ impl Havannah {
         let mut roots = [NONE; 3];
         let mut seen = 0;
         // Each run's first place; a full circle of own stones is one run.
-        let mut heads = if own == 0x3f { 1 } else { own & !before };
-        while heads != 0 {
-            let k = heads.trailing_zeros() as usize;
-            heads &= heads - 1;
+        let heads = if own == 0x3f { 1 } else { own & !before };
+        for k in places(heads) {
             let r = self.root_of(around[k] as usize) as u16;
             if roots[..seen].contains(&r) {
                 rejoins = true;
@@ -296,7 +304,7 @@ impl Havannah {
             rejoins,
             flanked: own & before & after,
             roots,
-            runs: seen,
+            groups: seen,
         }
     }
 
@@ -330,20 +338,14 @@ impl Havannah {
 
     /// Whether one of `c`'s neighbours at the places `flanked` has only `me`'s stones and `c`
     /// around it.
-    fn rings_a_neighbour(&self, c: usize, me: u8, mut flanked: u8) -> bool {
+    fn rings_a_neighbour(&self, c: usize, me: u8, flanked: u8) -> bool {
         let g = self.geometry();
-        while flanked != 0 {
-            let k = flanked.trailing_zeros() as usize;
-            flanked &= flanked - 1;
+        places(flanked).any(|k| {
             let n = g.neighbours[c][k] as usize;
-            let ringed = g.neighbours[n]
+            g.neighbours[n]
                 .iter()
-                .all(|&m| m != NONE && (m as usize == c || self.owner[m as usize] == me));
-            if ringed {
-                return true;
-            }
-        }
-        false
+                .all(|&m| m != NONE && (m as usize == c || self.owner[m as usize] == me))
+        })
     }
 
     fn remove_empty(&mut self, c: usize) {
@@ -458,7 +460,7 @@ impl Game for Havannah {
         let joined = self.joined_by(c, me);
         let won = self.wins_with(c, me, &joined);
         // Join the mover's neighbouring groups, each once, by its root.
-        for &r in &joined.roots[..joined.runs] {
+        for &r in &joined.roots[..joined.groups] {
             self.join(c, r as usize);
         }
         if won {
