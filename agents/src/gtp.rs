@@ -399,8 +399,8 @@ impl Drop for Engine {
 pub struct GtpAgent<G: Game> {
     spec: GtpSpec,
     engine: Option<Engine>,
-    /// The spec of the first position the agent saw: the game's start.
-    start: Option<String>,
+    /// The spec of the first position the agent saw (the game's start) and its board size.
+    start: Option<(String, Option<usize>)>,
     /// `play` commands the engine has not been sent yet.
     pending: Vec<String>,
     /// The agent's own last move, which the arena will report back.
@@ -425,7 +425,7 @@ impl<G: Game> GtpAgent<G> {
 
     fn seen(&mut self, state: &G) {
         if self.start.is_none() {
-            self.start = Some(state.spec());
+            self.start = Some((state.spec(), state.board_size().map(|b| b.value)));
         }
     }
 
@@ -435,9 +435,9 @@ impl<G: Game> GtpAgent<G> {
             let mut engine = Engine::spawn(&self.spec.argv)?;
             let listed = engine.ask("list_commands", START_TIME)?;
             engine.commands = listed.split_whitespace().map(str::to_string).collect();
-            let game = self.start.clone().unwrap_or_default();
+            let (game, size) = self.start.clone().unwrap_or_default();
             let mut setup = Vec::new();
-            if let Some(n) = ringside_engine::registry::board_size(&game) {
+            if let Some(n) = size {
                 setup.push(format!("boardsize {n}"));
             }
             setup.push("clear_board".to_string());

@@ -14,12 +14,19 @@
 //! [`Tail`] says what was found there, and [`RowWriter::open`] repairs it before appending.
 
 use std::fs::{File, OpenOptions};
-use std::io::{Seek, SeekFrom, Write};
+use std::io::{BufRead, BufReader, Read as _, Seek, SeekFrom, Write};
 use std::path::Path;
 
+use rayon::prelude::*;
+use ringside_engine::registry::GameVisitor;
+use ringside_engine::{Features, Game};
+
 use crate::error::{Error, Result};
+use crate::idset::IdSet;
+use crate::metrics::GameFacts;
 use crate::plan::RunPlan;
 use crate::row::{GameRow, Reason, Winner};
+use crate::validate::replay_row;
 
 /// The columns, in order.
 pub const COLUMNS: [&str; 23] = [
@@ -49,9 +56,10 @@ pub const COLUMNS: [&str; 23] = [
 ];
 
 /// What the end of a games file held after its last complete line.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum Tail {
     /// Nothing: the file ends with a newline (or is empty).
+    #[default]
     Clean,
     /// A complete, valid last row without its final newline: kept.
     MissingNewline {
@@ -159,110 +167,239 @@ fn header_line() -> String {
     COLUMNS.join(",") + "\n"
 }
 
-/// Reads a games file and checks every row against `plan` (moves replayed).
-pub fn read_games(path: &Path, plan: &RunPlan) -> Result<GamesFile> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io("read", path, &e))?;
-    parse_games(&bytes, path, plan)
+/// Rows read (and replayed in parallel) at a time: the reader's memory.
+pub const CHUNK_ROWS: usize = 4096;
+
+/// One row as read: its line in the file, the row, and the facts its replay gathered when
+/// they were asked for.
+#[derive(Debug, Clone)]
+pub struct ReadRow {
+    /// The row's line in the file (the header is line 1).
+    pub line: u64,
+    /// The row.
+    pub row: GameRow,
+    /// The metrics' facts from its replay, when asked for.
+    pub facts: Option<GameFacts>,
 }
 
-fn parse_games(bytes: &[u8], path: &Path, plan: &RunPlan) -> Result<GamesFile> {
+/// What a streaming read found besides the rows it handed over.
+#[derive(Debug, Clone, Default)]
+pub struct ReadReport {
+    /// The ids of the rows.
+    pub ids: IdSet,
+    /// What followed the last complete line.
+    pub tail: Tail,
+}
+
+/// Reads a games file and checks every row against `plan` (moves replayed), holding every
+/// row: for small files and single games. Long files go through [`read_games_with`].
+pub fn read_games(path: &Path, plan: &RunPlan) -> Result<GamesFile> {
+    let mut rows = Vec::new();
+    let report = read_games_with(path, plan, false, &mut |chunk| {
+        rows.extend(chunk.iter().map(|r| r.row.clone()));
+        Ok(())
+    })?;
+    Ok(GamesFile {
+        rows,
+        tail: report.tail,
+    })
+}
+
+/// Reads a games file in one streaming pass: each row is parsed, checked against `plan` and
+/// replayed once (in parallel, [`CHUNK_ROWS`] at a time; with `facts`, the replay also gathers
+/// the metrics' facts), then handed to `on_chunk` in file order. Memory follows the chunk, not
+/// the file. A bad row is an error naming the file, its line and the reason; an unfinished
+/// last line is reported in [`ReadReport::tail`] (a complete, valid last row without its
+/// newline is handed over too).
+pub fn read_games_with(
+    path: &Path,
+    plan: &RunPlan,
+    facts: bool,
+    on_chunk: &mut dyn FnMut(&[ReadRow]) -> Result<()>,
+) -> Result<ReadReport> {
+    struct Read<'a> {
+        path: &'a Path,
+        plan: &'a RunPlan,
+        facts: bool,
+        on_chunk: &'a mut dyn FnMut(&[ReadRow]) -> Result<()>,
+    }
+    impl GameVisitor for Read<'_> {
+        type Output = Result<ReadReport>;
+        fn visit<G: Game + Features>(self, start: G) -> Result<ReadReport> {
+            read_file(&start, self.path, self.plan, self.facts, self.on_chunk)
+        }
+    }
+    plan.game.visit(Read {
+        path,
+        plan,
+        facts,
+        on_chunk,
+    })
+}
+
+/// Where the last complete line of `file` (of `len` bytes) ends, and the bytes after it.
+fn split_tail(file: &mut File, len: u64, path: &Path) -> Result<(u64, Vec<u8>)> {
+    let err = |e: std::io::Error| Error::io("read", path, &e);
+    let mut end = len;
+    let mut block = vec![0u8; 64 * 1024];
+    while end > 0 {
+        let start = end.saturating_sub(block.len() as u64);
+        let part = &mut block[..(end - start) as usize];
+        file.seek(SeekFrom::Start(start)).map_err(err)?;
+        file.read_exact(part).map_err(err)?;
+        if let Some(i) = part.iter().rposition(|&b| b == b'\n') {
+            let body_end = start + i as u64 + 1;
+            let mut rest = Vec::with_capacity((len - body_end) as usize);
+            file.seek(SeekFrom::Start(body_end)).map_err(err)?;
+            file.read_to_end(&mut rest).map_err(err)?;
+            return Ok((body_end, rest));
+        }
+        end = start;
+    }
+    let mut rest = Vec::new();
+    file.seek(SeekFrom::Start(0)).map_err(err)?;
+    file.read_to_end(&mut rest).map_err(err)?;
+    Ok((0, rest))
+}
+
+fn read_file<G: Game + Features>(
+    start: &G,
+    path: &Path,
+    plan: &RunPlan,
+    facts: bool,
+    on_chunk: &mut dyn FnMut(&[ReadRow]) -> Result<()>,
+) -> Result<ReadReport> {
     let at = |line: u64, reason: &str| {
         Error::corrupt(format!("{}: line {line}: {reason}", path.display()))
     };
-    let body_end = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    let (body, rest) = bytes.split_at(body_end);
+    let mut file = File::open(path).map_err(|e| Error::io("read", path, &e))?;
+    let len = file
+        .metadata()
+        .map_err(|e| Error::io("read", path, &e))?
+        .len();
+    let (body_end, rest) = split_tail(&mut file, len, path)?;
     let header = header_line();
-    if body.is_empty() {
+    let mut report = ReadReport::default();
+    if body_end == 0 {
         // No complete line: an empty file, or a header cut short.
-        let tail = if rest.is_empty() {
-            Tail::Clean
-        } else if header.as_bytes().starts_with(rest) {
-            Tail::Torn {
+        if !rest.is_empty() {
+            if !header.as_bytes().starts_with(&rest) {
+                return Err(at(1, "not the header of a games CSV"));
+            }
+            report.tail = Tail::Torn {
                 line: 1,
                 bytes: rest.len(),
-            }
-        } else {
-            return Err(at(1, "not the header of a games CSV"));
-        };
-        return Ok(GamesFile {
-            rows: Vec::new(),
-            tail,
-        });
+            };
+        }
+        return Ok(report);
     }
-    let text = std::str::from_utf8(body).map_err(|e| {
-        let line = body[..e.valid_up_to()]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
-            + 1;
-        at(line as u64, "not UTF-8 text")
-    })?;
-    if !text.starts_with(&header) {
-        let found = text.lines().next().unwrap_or("");
+    file.seek(SeekFrom::Start(0))
+        .map_err(|e| Error::io("read", path, &e))?;
+    let mut body = BufReader::with_capacity(1 << 20, file.take(body_end));
+    let mut first = Vec::new();
+    body.read_until(b'\n', &mut first)
+        .map_err(|e| Error::io("read", path, &e))?;
+    if first != header.as_bytes() {
+        let found = std::str::from_utf8(&first).map_err(|_| at(1, "not UTF-8 text"))?;
         return Err(at(
             1,
             &format!(
-                "the columns are '{found}', not the {} columns of a games CSV ({}, …)",
+                "the columns are '{}', not the {} columns of a games CSV ({}, …)",
+                found.trim_end_matches('\n'),
                 COLUMNS.len(),
                 COLUMNS[..3].join(", ")
             ),
         ));
     }
     let mut reader = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .from_reader(text.as_bytes());
-    let mut rows = Vec::new();
-    let mut lines = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    let mut record = csv::StringRecord::new();
+        .has_headers(false)
+        .from_reader(body);
+    let mut chunk: Vec<ReadRow> = Vec::with_capacity(CHUNK_ROWS);
+    let mut bytes = csv::ByteRecord::new();
+    let mut last_line = 1;
     loop {
-        match reader.read_record(&mut record) {
+        match reader.read_byte_record(&mut bytes) {
             Ok(false) => break,
             Ok(true) => {}
             Err(e) => {
-                let line = e.position().map_or(0, csv::Position::line);
+                let line = e.position().map_or(0, csv::Position::line) + 1;
                 return Err(at(line, &e.to_string()));
             }
         }
-        let line = record.position().map_or(0, csv::Position::line);
+        let line = bytes.position().map_or(0, csv::Position::line) + 1;
+        last_line = line;
+        let record = csv::StringRecord::from_byte_record(std::mem::take(&mut bytes))
+            .map_err(|_| at(line, "not UTF-8 text"))?;
         let row = parse_record(&record, plan).map_err(|reason| at(line, &reason))?;
-        if !seen.insert(row.id) {
+        bytes = record.into_byte_record();
+        if !report.ids.insert(row.id) {
             return Err(at(line, &format!("game {} appears twice", row.id)));
         }
-        rows.push(row);
-        lines.push(line);
+        chunk.push(ReadRow {
+            line,
+            row,
+            facts: None,
+        });
+        if chunk.len() == CHUNK_ROWS {
+            replay_chunk(start, plan, facts, &mut chunk).map_err(|(l, r)| at(l, &r))?;
+            on_chunk(&chunk)?;
+            chunk.clear();
+        }
     }
-    if let Err((i, reason)) = crate::validate::replay_rows(plan, &rows) {
-        return Err(at(lines[i], &reason));
-    }
-    let line = lines.last().map_or(2, |l| l + 1);
-    let tail = if rest.is_empty() {
-        Tail::Clean
-    } else {
-        match last_row(rest, plan) {
-            Some(row) if !seen.contains(&row.id) => {
-                rows.push(row);
+    replay_chunk(start, plan, facts, &mut chunk).map_err(|(l, r)| at(l, &r))?;
+    let line = last_line + 1;
+    if !rest.is_empty() {
+        let last = last_row(&rest, plan).filter(|row| !report.ids.contains(row.id));
+        let replayed = last.and_then(|row| {
+            let facts = replay_row(start, plan, &row, facts).ok()?;
+            Some(ReadRow { line, row, facts })
+        });
+        report.tail = match replayed {
+            Some(r) => {
+                report.ids.insert(r.row.id);
+                chunk.push(r);
                 Tail::MissingNewline { line }
             }
-            _ => Tail::Torn {
+            None => Tail::Torn {
                 line,
                 bytes: rest.len(),
             },
-        }
-    };
-    Ok(GamesFile { rows, tail })
+        };
+    }
+    if !chunk.is_empty() {
+        on_chunk(&chunk)?;
+    }
+    Ok(report)
 }
 
-/// The unterminated last line as a row, if it is a complete and valid one.
+/// Replays the rows of `chunk` in parallel; the error is the first bad row's line and why.
+fn replay_chunk<G: Game + Features>(
+    start: &G,
+    plan: &RunPlan,
+    facts: bool,
+    chunk: &mut [ReadRow],
+) -> std::result::Result<(), (u64, String)> {
+    chunk
+        .par_iter_mut()
+        .filter_map(|r| match replay_row(start, plan, &r.row, facts) {
+            Ok(f) => {
+                r.facts = f;
+                None
+            }
+            Err(e) => Some((r.line, e)),
+        })
+        .min_by_key(|(line, _)| *line)
+        .map_or(Ok(()), Err)
+}
+
+/// The unterminated last line as a row, if it parses (its replay is the caller's).
 fn last_row(rest: &[u8], plan: &RunPlan) -> Option<GameRow> {
     let text = std::str::from_utf8(rest).ok()?;
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .from_reader(text.as_bytes());
     let record = reader.records().next()?.ok()?;
-    let row = parse_record(&record, plan).ok()?;
-    crate::validate::replay_rows(plan, std::slice::from_ref(&row)).ok()?;
-    Some(row)
+    parse_record(&record, plan).ok()
 }
 
 /// Reads one record into a row and checks it against the plan; the error says which column

@@ -10,7 +10,7 @@
 //! | `protocol_version` | `2` |
 //! | `name`, `version` | `Ringside`, the crate's version |
 //! | `known_command C`, `list_commands` | `true`/`false`; every command, one a line |
-//! | `boardsize N` | the same game with size (or side) N, cleared; `?` if it has no such size |
+//! | `boardsize N` | the same game with size (or side) N and its other options (`swap=on`, …) kept, cleared; `?` if it has no such size |
 //! | `clear_board` | the start position; the agent is built afresh with its seed |
 //! | `komi F` | accepted and ignored (no game here has komi) |
 //! | `play C M` | plays move M for colour C; `?` if it is not C's turn or M is illegal |
@@ -38,11 +38,10 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use ringside_agents::gtp::{gtp_colour, parse_gtp_colour};
 use ringside_agents::{Agent, AgentSpec, AnyAgent};
-use ringside_engine::registry::{GameVisitor, with_game};
+use ringside_engine::registry::{AnyGame, GameVisitor};
 use ringside_engine::{Features, Game, Outcome, Player};
 
 use crate::error::{Error, Result};
-use crate::plan::canonical_game;
 
 /// Every command the server knows, in `list_commands` order.
 pub const COMMANDS: [&str; 15] = [
@@ -66,14 +65,14 @@ pub const COMMANDS: [&str; 15] = [
 /// How a session on one game ended.
 enum End {
     Quit,
-    Switch(String),
+    Switch(AnyGame),
 }
 
 /// Serves GTP on `input` and `output` with the agent `agent` (seeded `seed`) on `game` until
 /// `quit` or the end of the input. Errors only for a bad starting game or agent, or a failed
 /// write.
 pub fn serve(
-    game: &str,
+    game: &AnyGame,
     agent: &str,
     seed: u64,
     input: &mut dyn BufRead,
@@ -81,23 +80,25 @@ pub fn serve(
 ) -> Result<()> {
     let spec =
         AgentSpec::parse(agent).map_err(|e| Error::setting(format!("agent '{agent}': {e}")))?;
-    let mut game = checked(game, &spec)?;
+    checked(game, &spec)?;
+    let mut game = game.clone();
     loop {
         let session = Session {
+            game: &game,
             spec: &spec,
             seed,
             input: &mut *input,
             output: &mut *output,
         };
-        match with_game(&game, session)?? {
+        match game.visit(session)? {
             End::Quit => return Ok(()),
             End::Switch(next) => game = next,
         }
     }
 }
 
-/// The canonical spec of `game`, if the agent can play it.
-fn checked(game: &str, spec: &AgentSpec) -> Result<String> {
+/// Whether the agent can play `game`.
+fn checked(game: &AnyGame, spec: &AgentSpec) -> Result<()> {
     struct Build<'a>(&'a AgentSpec);
     impl GameVisitor for Build<'_> {
         type Output = std::result::Result<(), String>;
@@ -108,13 +109,12 @@ fn checked(game: &str, spec: &AgentSpec) -> Result<String> {
                 .map_err(|e| e.to_string())
         }
     }
-    let canonical = canonical_game(game)?;
-    with_game(&canonical, Build(spec))?
-        .map_err(|e| Error::setting(format!("agent '{spec}' cannot play {canonical}: {e}")))?;
-    Ok(canonical)
+    game.visit(Build(spec))
+        .map_err(|e| Error::setting(format!("agent '{spec}' cannot play {game}: {e}")))
 }
 
 struct Session<'a> {
+    game: &'a AnyGame,
     spec: &'a AgentSpec,
     seed: u64,
     input: &'a mut dyn BufRead,
@@ -131,6 +131,7 @@ impl GameVisitor for Session<'_> {
                 .map_err(|e| Error::setting(e.to_string()))?,
             state: start.clone(),
             history: Vec::new(),
+            game: self.game,
             spec: self.spec,
             seed: self.seed,
             start,
@@ -184,6 +185,8 @@ struct Table<'a, G: Game + Features> {
     /// Every move played, with the position before it.
     history: Vec<(G, G::Move)>,
     agent: AnyAgent<G>,
+    /// The game as the session was opened (`start`'s typed spec).
+    game: &'a AnyGame,
     spec: &'a AgentSpec,
     seed: u64,
 }
@@ -336,19 +339,17 @@ impl<G: Game + Features> Table<'_, G> {
                 None,
             );
         };
-        let name = self.start.name();
-        let current = self.start.spec();
-        for key in ["size", "side"] {
-            let spec = format!("{name}:{key}={n}");
-            if let Ok(next) = checked(&spec, self.spec) {
-                if next == current {
-                    self.clear();
-                    return (Ok(String::new()), None);
-                }
-                return (Ok(String::new()), Some(End::Switch(next)));
-            }
+        let Ok(next) = self.game.with_board_size(n as usize) else {
+            return (Err("unacceptable size".into()), None);
+        };
+        if checked(&next, self.spec).is_err() {
+            return (Err("unacceptable size".into()), None);
         }
-        (Err("unacceptable size".into()), None)
+        if next == *self.game {
+            self.clear();
+            return (Ok(String::new()), None);
+        }
+        (Ok(String::new()), Some(End::Switch(next)))
     }
 
     fn switch(&mut self, args: &[&str]) -> (Answer, Option<End>) {
@@ -358,8 +359,12 @@ impl<G: Game + Features> Table<'_, G> {
                 None,
             );
         };
-        match checked(spec, self.spec) {
-            Ok(next) => (Ok(String::new()), Some(End::Switch(next))),
+        let next = match AnyGame::parse(spec) {
+            Ok(next) => next,
+            Err(e) => return (Err(e.reason), None),
+        };
+        match checked(&next, self.spec) {
+            Ok(()) => (Ok(String::new()), Some(End::Switch(next))),
             Err(e) => (Err(e.message), None),
         }
     }

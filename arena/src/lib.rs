@@ -41,6 +41,7 @@ pub mod error;
 pub mod experiment;
 pub mod games_csv;
 pub mod gtp;
+pub mod idset;
 pub mod merge;
 pub mod metrics;
 pub mod people;

@@ -37,19 +37,36 @@
 //! are resampled together. [`BOOTSTRAP_SAMPLES`] resamples from a fixed seed, so intervals
 //! are reproducible; the interval is the 2.5% and 97.5% quantiles of the resampled metric.
 //! With one pair the interval is the point.
+//!
+//! Every metric is a ratio of sums over games (`Σ x / Σ y`, Balance `1 − |Σ a − Σ b| / n`),
+//! so a resample needs only each pair's sums ([`MetricFold`] keeps them as games arrive, never
+//! the games). Up to [`BOOTSTRAP_CLUSTERS`] pairs, each pair is its own cluster and the
+//! resampling is exactly the pair bootstrap. Beyond that, pair `k` joins cluster
+//! `k mod BOOTSTRAP_CLUSTERS`, and the clusters are resampled: a cluster is the sum of pairs
+//! that are independent and identically distributed (each pair's seed is its own), so the
+//! resampled sums keep the variance `n · Var(pair)` of the pair bootstrap, and with thousands
+//! of clusters the percentile interval is the same to within the bootstrap's own noise. The
+//! cost is `O(BOOTSTRAP_SAMPLES × clusters)` however many games the file holds; memory is
+//! one row of sums a cluster.
+
+use std::collections::HashMap;
 
 use rand::RngExt;
 use rayon::prelude::*;
-use ringside_engine::registry::{GameVisitor, with_game};
+use ringside_engine::registry::GameVisitor;
 use ringside_engine::{Features, Game, MAX_FEATURES, Player, seeded_rng};
 
 use crate::error::{Error, Result};
 use crate::plan::RunPlan;
 use crate::row::{GameRow, Reason, Winner};
+use crate::summary::Tally;
 use crate::validate::pair_start;
 
 /// Resamples of the bootstrap.
 pub const BOOTSTRAP_SAMPLES: usize = 2000;
+
+/// Most clusters of pairs the bootstrap resamples (see the module docs).
+pub const BOOTSTRAP_CLUSTERS: u64 = 4096;
 
 /// What one replayed game tells the metrics.
 #[derive(Debug, Clone, PartialEq)]
@@ -105,7 +122,7 @@ pub fn game_facts(plan: &RunPlan, rows: &[GameRow]) -> Result<Vec<GameFacts>> {
                 .collect()
         }
     }
-    with_game(&plan.game, Visit { rows })?
+    plan.game.visit(Visit { rows })
 }
 
 /// The evaluation of `state` for `first` minus that for the other colour, by the game's
@@ -124,68 +141,122 @@ fn evaluation<G: Features>(state: &G, first: Player, values: &mut [f64; MAX_FEAT
     diff
 }
 
-fn facts_of<G: Game + Features>(
+/// The facts of a game `row` records, by replaying its moves (not checked: for rows just
+/// played, or already read).
+pub fn facts_of<G: Game + Features>(
     start: &G,
     row: &GameRow,
 ) -> std::result::Result<GameFacts, String> {
     let (mut state, _, first) = pair_start(start, row.seed);
-    let mut legal = Vec::new();
-    let mut values = [0.0; MAX_FEATURES];
-    let (mut turns, mut last_mover) = (0u32, None);
-    let (mut legal_sum, mut choices, mut positions) = (0u64, 0u64, 0u64);
-    let mut leads: Vec<i8> = Vec::with_capacity(row.plies as usize);
+    let mut facts = FactsFold::<G>::new(first);
     for text in row.moves.split_whitespace() {
-        let mover = state.to_move();
-        if mover != last_mover {
-            turns += 1;
-            last_mover = mover;
+        facts.before_move(&state);
+        let mv = state.parse_move(text).map_err(|e| e.to_string())?;
+        state.try_play(mv).map_err(|e| e.to_string())?;
+    }
+    Ok(facts.finish(row))
+}
+
+/// A game's facts gathered ply by ply as it is replayed: counts only, nothing a ply.
+#[derive(Debug)]
+pub struct FactsFold<G: Game> {
+    first: Player,
+    legal: Vec<G::Move>,
+    values: [f64; MAX_FEATURES],
+    turns: u32,
+    last_mover: Option<Player>,
+    legal_sum: u64,
+    choices: u64,
+    positions: u64,
+    last_lead: Option<i8>,
+    changes: u64,
+    /// Positions where the first colour's evaluation was behind and ahead.
+    behind: [u64; 2],
+}
+
+impl<G: Game + Features> FactsFold<G> {
+    /// The fold of a game whose first mover is `first`.
+    #[must_use]
+    pub fn new(first: Player) -> FactsFold<G> {
+        FactsFold {
+            first,
+            legal: Vec::new(),
+            values: [0.0; MAX_FEATURES],
+            turns: 0,
+            last_mover: None,
+            legal_sum: 0,
+            choices: 0,
+            positions: 0,
+            last_lead: None,
+            changes: 0,
+            behind: [0; 2],
         }
-        legal.clear();
-        state.legal_moves(&mut legal);
-        legal_sum += legal.len() as u64;
-        choices += u64::from(legal.len() > 1);
-        positions += 1;
-        let diff = evaluation(&state, first, &mut values);
-        leads.push(if diff > 0.0 {
+    }
+
+    /// Counts the position `state`, where a move is about to be played.
+    pub fn before_move(&mut self, state: &G) {
+        let mover = state.to_move();
+        if mover != self.last_mover {
+            self.turns += 1;
+            self.last_mover = mover;
+        }
+        state.legal_moves(&mut self.legal);
+        let count = self.legal.len() as u64;
+        self.legal_sum += count;
+        self.choices += u64::from(count > 1);
+        self.positions += 1;
+        let diff = evaluation(state, self.first, &mut self.values);
+        let lead: i8 = if diff > 0.0 {
             1
         } else if diff < 0.0 {
             -1
         } else {
             0
-        });
-        let mv = state.parse_move(text).map_err(|e| e.to_string())?;
-        state.try_play(mv).map_err(|e| e.to_string())?;
-    }
-    let per_position = |x: u64| {
-        if positions == 0 {
-            0.0
-        } else {
-            x as f64 / positions as f64
+        };
+        if self.last_lead.is_some_and(|l| l != lead) {
+            self.changes += 1;
         }
-    };
-    let changes = leads.windows(2).filter(|w| w[0] != w[1]).count() as u64;
-    let winner_sign = match row.winner {
-        Winner::First => Some(1),
-        Winner::Second => Some(-1),
-        Winner::Draw => None,
-    };
-    let drama = winner_sign.map(|s| {
-        let behind = leads.iter().filter(|&&l| l == -s).count() as u64;
-        per_position(behind)
-    });
-    let a_won = row.winner_agent().map(|_| row.pairing_first_points() > 0.5);
-    Ok(GameFacts {
-        pair: (row.slot.pairing, row.slot.pair),
-        winner: row.winner,
-        reason: row.reason,
-        a_won,
-        plies: row.plies,
-        turns,
-        branching: per_position(legal_sum),
-        decisions: per_position(choices),
-        lead_changes: per_position(changes),
-        drama,
-    })
+        self.last_lead = Some(lead);
+        match lead {
+            -1 => self.behind[0] += 1,
+            1 => self.behind[1] += 1,
+            _ => {}
+        }
+    }
+
+    /// The facts of the game `row` records, whose every move went through
+    /// [`FactsFold::before_move`].
+    #[must_use]
+    pub fn finish(self, row: &GameRow) -> GameFacts {
+        let positions = self.positions;
+        let per_position = |x: u64| {
+            if positions == 0 {
+                0.0
+            } else {
+                x as f64 / positions as f64
+            }
+        };
+        // The winner was behind where the first colour led (a second-colour win) or trailed
+        // (a first-colour win).
+        let drama = match row.winner {
+            Winner::First => Some(per_position(self.behind[0])),
+            Winner::Second => Some(per_position(self.behind[1])),
+            Winner::Draw => None,
+        };
+        let a_won = row.winner_agent().map(|_| row.pairing_first_points() > 0.5);
+        GameFacts {
+            pair: (row.slot.pairing, row.slot.pair),
+            winner: row.winner,
+            reason: row.reason,
+            a_won,
+            plies: row.plies,
+            turns: self.turns,
+            branching: per_position(self.legal_sum),
+            decisions: per_position(self.choices),
+            lead_changes: per_position(self.changes),
+            drama,
+        }
+    }
 }
 
 /// One metric.
@@ -291,53 +362,205 @@ impl Metric {
     /// for Drama, no win for the won lengths).
     #[must_use]
     pub fn value(self, games: &[&GameFacts]) -> Option<f64> {
-        let share = |keep: &dyn Fn(&GameFacts) -> bool| {
-            mean(games.iter().map(|g| f64::from(u8::from(keep(g)))))
-        };
-        let avg = |of: &dyn Fn(&GameFacts) -> f64| mean(games.iter().map(|g| of(g)));
+        let mut sums = Sums::default();
+        for g in games {
+            sums.add_game(g);
+        }
+        self.of(&sums)
+    }
+
+    /// The metric of games whose facts add up to `sums`.
+    #[must_use]
+    pub fn of(self, sums: &Sums) -> Option<f64> {
+        let x = &sums.0;
+        let ratio = |num: usize, den: usize| (x[den] > 0.0).then(|| x[num] / x[den]);
+        let share = |num: usize| ratio(num, Sums::GAMES);
         match self {
-            Metric::AdvantageP1 => share(&|g| g.winner == Winner::First),
-            Metric::FirstScore => avg(&GameFacts::first_points),
+            Metric::AdvantageP1 => share(Sums::FIRST_WINS),
+            Metric::FirstScore => share(Sums::FIRST_POINTS),
             Metric::Balance => {
-                let first = share(&|g| g.winner == Winner::First)?;
-                let second = share(&|g| g.winner == Winner::Second)?;
+                let first = share(Sums::FIRST_WINS)?;
+                let second = share(Sums::SECOND_WINS)?;
                 Some(1.0 - (first - second).abs())
             }
-            Metric::Completion => share(&|g| g.winner != Winner::Draw),
-            Metric::Drawishness => {
-                share(&|g| g.winner == Winner::Draw && g.reason != Reason::PlyCap)
-            }
-            Metric::Timeouts => share(&|g| g.reason == Reason::PlyCap),
-            Metric::DurationMoves => avg(&|g| f64::from(g.plies)),
-            Metric::DurationTurns => avg(&|g| f64::from(g.turns)),
-            Metric::BranchingFactor => avg(&|g| g.branching),
-            Metric::DecisionMoves => avg(&|g| g.decisions),
-            Metric::LeadChange => avg(&|g| g.lead_changes),
-            Metric::Drama => mean(games.iter().filter_map(|g| g.drama)),
-            Metric::ScoreA => avg(&|g| match g.a_won {
-                Some(true) => 1.0,
-                Some(false) => 0.0,
-                None => 0.5,
-            }),
-            Metric::WonLengthA => mean(
-                games
-                    .iter()
-                    .filter(|g| g.a_won == Some(true))
-                    .map(|g| f64::from(g.plies)),
-            ),
-            Metric::WonLengthB => mean(
-                games
-                    .iter()
-                    .filter(|g| g.a_won == Some(false))
-                    .map(|g| f64::from(g.plies)),
-            ),
+            Metric::Completion => (x[Sums::GAMES] > 0.0)
+                .then(|| (x[Sums::FIRST_WINS] + x[Sums::SECOND_WINS]) / x[Sums::GAMES]),
+            Metric::Drawishness => share(Sums::RULE_DRAWS),
+            Metric::Timeouts => share(Sums::CAPPED),
+            Metric::DurationMoves => share(Sums::PLIES),
+            Metric::DurationTurns => share(Sums::TURNS),
+            Metric::BranchingFactor => share(Sums::BRANCHING),
+            Metric::DecisionMoves => share(Sums::DECISIONS),
+            Metric::LeadChange => share(Sums::LEAD_CHANGES),
+            Metric::Drama => ratio(Sums::DRAMA, Sums::DECIDED),
+            Metric::ScoreA => share(Sums::A_POINTS),
+            Metric::WonLengthA => ratio(Sums::A_WON_PLIES, Sums::A_WINS),
+            Metric::WonLengthB => ratio(Sums::B_WON_PLIES, Sums::B_WINS),
         }
     }
 }
 
-fn mean(values: impl Iterator<Item = f64>) -> Option<f64> {
-    let (sum, n) = values.fold((0.0, 0u64), |(s, n), v| (s + v, n + 1));
-    (n > 0).then(|| sum / n as f64)
+/// What a set of games adds up to, for every metric: each metric is a ratio of two of these
+/// sums ([`Metric::of`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Sums([f64; 18]);
+
+impl Sums {
+    const GAMES: usize = 0;
+    const FIRST_WINS: usize = 1;
+    const SECOND_WINS: usize = 2;
+    const RULE_DRAWS: usize = 3;
+    const CAPPED: usize = 4;
+    const FIRST_POINTS: usize = 5;
+    const PLIES: usize = 6;
+    const TURNS: usize = 7;
+    const BRANCHING: usize = 8;
+    const DECISIONS: usize = 9;
+    const LEAD_CHANGES: usize = 10;
+    const DRAMA: usize = 11;
+    const DECIDED: usize = 12;
+    const A_POINTS: usize = 13;
+    const A_WINS: usize = 14;
+    const A_WON_PLIES: usize = 15;
+    const B_WINS: usize = 16;
+    const B_WON_PLIES: usize = 17;
+
+    /// Adds one game.
+    pub fn add_game(&mut self, g: &GameFacts) {
+        let x = &mut self.0;
+        let flag = |b: bool| f64::from(u8::from(b));
+        let plies = f64::from(g.plies);
+        x[Self::GAMES] += 1.0;
+        x[Self::FIRST_WINS] += flag(g.winner == Winner::First);
+        x[Self::SECOND_WINS] += flag(g.winner == Winner::Second);
+        x[Self::RULE_DRAWS] += flag(g.winner == Winner::Draw && g.reason != Reason::PlyCap);
+        x[Self::CAPPED] += flag(g.reason == Reason::PlyCap);
+        x[Self::FIRST_POINTS] += g.first_points();
+        x[Self::PLIES] += plies;
+        x[Self::TURNS] += f64::from(g.turns);
+        x[Self::BRANCHING] += g.branching;
+        x[Self::DECISIONS] += g.decisions;
+        x[Self::LEAD_CHANGES] += g.lead_changes;
+        if let Some(d) = g.drama {
+            x[Self::DRAMA] += d;
+            x[Self::DECIDED] += 1.0;
+        }
+        x[Self::A_POINTS] += match g.a_won {
+            Some(true) => 1.0,
+            Some(false) => 0.0,
+            None => 0.5,
+        };
+        match g.a_won {
+            Some(true) => {
+                x[Self::A_WINS] += 1.0;
+                x[Self::A_WON_PLIES] += plies;
+            }
+            Some(false) => {
+                x[Self::B_WINS] += 1.0;
+                x[Self::B_WON_PLIES] += plies;
+            }
+            None => {}
+        }
+    }
+
+    /// Adds another set's sums.
+    pub fn add(&mut self, other: &Sums) {
+        for (x, y) in self.0.iter_mut().zip(other.0) {
+            *x += y;
+        }
+    }
+}
+
+/// The metrics' fold of one match: each cluster of pairs' [`Sums`] (see the module docs),
+/// taken game by game in any order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MetricFold {
+    clusters: Vec<Cluster>,
+    index: HashMap<(usize, u64), usize>,
+    /// Every game, summed in the order the games came.
+    total: Sums,
+}
+
+/// A cluster's sums: its first game alone and the rest, so that a cluster of one pair adds
+/// into a resample game by game, in the order the pair bootstrap of single games did (the
+/// same floating-point sums, to the last bit).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct Cluster {
+    first: Sums,
+    rest: Sums,
+    games: u64,
+}
+
+impl MetricFold {
+    /// Adds one game's facts.
+    pub fn add(&mut self, g: &GameFacts) {
+        let key = (g.pair.0, g.pair.1 % BOOTSTRAP_CLUSTERS);
+        let next = self.clusters.len();
+        let i = *self.index.entry(key).or_insert(next);
+        if i == next {
+            self.clusters.push(Cluster::default());
+        }
+        let c = &mut self.clusters[i];
+        if c.games == 0 {
+            c.first.add_game(g);
+        } else {
+            c.rest.add_game(g);
+        }
+        c.games += 1;
+        self.total.add_game(g);
+    }
+
+    /// Whether no game was added.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.clusters.is_empty()
+    }
+
+    /// Every defined metric with its bootstrap interval over the clusters.
+    #[must_use]
+    pub fn estimates(&self) -> Vec<Estimate> {
+        let all = self.total;
+        let mut rng = seeded_rng(0x6d65_7472_6963, 0);
+        let mut samples: Vec<Vec<f64>> =
+            vec![Vec::with_capacity(BOOTSTRAP_SAMPLES); Metric::ALL.len()];
+        let n = self.clusters.len();
+        if n > 0 {
+            for _ in 0..BOOTSTRAP_SAMPLES {
+                let mut resample = Sums::default();
+                for _ in 0..n {
+                    let c = &self.clusters[rng.random_range(0..n)];
+                    resample.add(&c.first);
+                    if c.games > 1 {
+                        resample.add(&c.rest);
+                    }
+                }
+                for (m, out) in Metric::ALL.iter().zip(samples.iter_mut()) {
+                    if let Some(v) = m.of(&resample) {
+                        out.push(v);
+                    }
+                }
+            }
+        }
+        Metric::ALL
+            .iter()
+            .zip(samples.iter_mut())
+            .filter_map(|(&metric, sample)| {
+                let value = metric.of(&all)?;
+                sample.sort_by(f64::total_cmp);
+                let (low, high) = if sample.is_empty() {
+                    (value, value)
+                } else {
+                    (quantile(sample, 0.025), quantile(sample, 0.975))
+                };
+                Some(Estimate {
+                    metric,
+                    value,
+                    low: low.min(value),
+                    high: high.max(value),
+                })
+            })
+            .collect()
+    }
 }
 
 /// A metric's value and its 95% interval.
@@ -356,53 +579,11 @@ pub struct Estimate {
 /// Every defined metric of `games` (one match) with its bootstrap interval over pairs.
 #[must_use]
 pub fn estimates(games: &[GameFacts]) -> Vec<Estimate> {
-    let mut pairs: Vec<Vec<&GameFacts>> = Vec::new();
-    let mut keys: Vec<(usize, u64)> = Vec::new();
+    let mut fold = MetricFold::default();
     for g in games {
-        match keys.iter().position(|k| *k == g.pair) {
-            Some(i) => pairs[i].push(g),
-            None => {
-                keys.push(g.pair);
-                pairs.push(vec![g]);
-            }
-        }
+        fold.add(g);
     }
-    let all: Vec<&GameFacts> = games.iter().collect();
-    let mut rng = seeded_rng(0x6d65_7472_6963, 0);
-    let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(BOOTSTRAP_SAMPLES); Metric::ALL.len()];
-    let mut resample: Vec<&GameFacts> = Vec::with_capacity(games.len() + 2);
-    if !pairs.is_empty() {
-        for _ in 0..BOOTSTRAP_SAMPLES {
-            resample.clear();
-            for _ in 0..pairs.len() {
-                resample.extend(&pairs[rng.random_range(0..pairs.len())]);
-            }
-            for (m, out) in Metric::ALL.iter().zip(samples.iter_mut()) {
-                if let Some(v) = m.value(&resample) {
-                    out.push(v);
-                }
-            }
-        }
-    }
-    Metric::ALL
-        .iter()
-        .zip(samples.iter_mut())
-        .filter_map(|(&metric, sample)| {
-            let value = metric.value(&all)?;
-            sample.sort_by(f64::total_cmp);
-            let (low, high) = if sample.is_empty() {
-                (value, value)
-            } else {
-                (quantile(sample, 0.025), quantile(sample, 0.975))
-            };
-            Some(Estimate {
-                metric,
-                value,
-                low: low.min(value),
-                high: high.max(value),
-            })
-        })
-        .collect()
+    fold.estimates()
 }
 
 /// The `q` quantile of sorted values, by linear interpolation between order statistics.
@@ -425,6 +606,18 @@ pub fn by_pairing(plan: &RunPlan, rows: &[GameRow]) -> Result<Vec<(usize, Vec<Es
             (!games.is_empty()).then(|| (p, estimates(&games)))
         })
         .collect())
+}
+
+/// The metrics of every pairing of a tally whose games came with their facts:
+/// `(pairing, estimates)` for pairings with games.
+#[must_use]
+pub fn of_tally(tally: &Tally) -> Vec<(usize, Vec<Estimate>)> {
+    tally
+        .pairings()
+        .into_iter()
+        .filter(|p| !p.metrics.is_empty())
+        .map(|p| (p.pairing, p.metrics.estimates()))
+        .collect()
 }
 
 /// The metrics of each pairing as a Markdown section: one table a pairing.

@@ -13,7 +13,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use ringside_agents::{Agent, AgentSpec};
-use ringside_engine::registry::{GameVisitor, with_game};
+use ringside_engine::registry::GameVisitor;
 use ringside_engine::{Features, Game, Outcome};
 
 use crate::error::{Error, ErrorKind, Result};
@@ -49,18 +49,15 @@ pub fn play(table: &Table<'_>, input: &mut dyn BufRead, output: &mut dyn Write) 
         .seed(table.seed)
         .build()?;
     let id = u64::from(!table.person_first);
-    let row = with_game(
-        &plan.game,
-        Session {
-            plan: &plan,
-            id,
-            input,
-            output,
-        },
-    )??;
+    let row = plan.game.visit(Session {
+        plan: &plan,
+        id,
+        input,
+        output,
+    })?;
     if let Some(path) = table.save {
         let existing = open_games(&plan, path)?;
-        if existing.rows.iter().any(|r| r.id == id) {
+        if existing.ids.contains(id) {
             return Err(Error::setting(format!(
                 "{} already holds game {id} of this run; save to another file or use another --seed",
                 path.display()

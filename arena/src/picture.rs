@@ -13,7 +13,7 @@
 
 use std::fmt::Write as _;
 
-use ringside_engine::registry::{GameVisitor, with_game};
+use ringside_engine::registry::{AnyGame, GameVisitor};
 use ringside_engine::{Features, Game, Player};
 
 use crate::error::Result;
@@ -282,7 +282,7 @@ fn caption<G: Game>(state: &G, ply: usize) -> String {
 
 /// The SVG of the position after `ply` moves (all, if `None`) of `moves` on `game`. Every
 /// move is checked, those after `ply` too (an error names the first bad one).
-pub fn svg_of_game(game: &str, moves: &str, ply: Option<usize>) -> Result<String> {
+pub fn svg_of_game(game: &AnyGame, moves: &str, ply: Option<usize>) -> Result<String> {
     let texts: Vec<String> = moves.split_whitespace().map(str::to_string).collect();
     let ply = ply.unwrap_or(texts.len());
     if ply > texts.len() {
@@ -291,7 +291,7 @@ pub fn svg_of_game(game: &str, moves: &str, ply: Option<usize>) -> Result<String
             texts.len()
         )));
     }
-    with_game(game, Draw { moves: &texts, ply })?
+    game.visit(Draw { moves: &texts, ply })
 }
 
 struct Draw<'a> {
@@ -321,7 +321,7 @@ impl GameVisitor for Draw<'_> {
 /// board as SVG, buttons and the arrow keys (Home/End too) to move, and the move list, each
 /// move a link to its position. The game's data is in a `<script type="application/json"
 /// id="game">` block: `moves`, and `frames`, the SVG of every position from the start.
-pub fn html_of_game(game: &str, moves: &str, title: &str) -> Result<String> {
+pub fn html_of_game(game: &AnyGame, moves: &str, title: &str) -> Result<String> {
     let texts: Vec<String> = moves.split_whitespace().map(str::to_string).collect();
     struct Page<'a> {
         moves: &'a [String],
@@ -355,13 +355,10 @@ pub fn html_of_game(game: &str, moves: &str, title: &str) -> Result<String> {
                 .replace("{data}", &data))
         }
     }
-    with_game(
-        game,
-        Page {
-            moves: &texts,
-            title,
-        },
-    )?
+    game.visit(Page {
+        moves: &texts,
+        title,
+    })
 }
 
 /// The viewer page; `{title}`, `{list}` and `{data}` are filled in.

@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use ringside_agents::AgentSpec;
-use ringside_engine::registry::{GameVisitor, with_game};
+use ringside_engine::registry::{AnyGame, GameVisitor};
 use ringside_engine::zobrist::splitmix64;
 use ringside_engine::{Features, Game};
 use serde::{Deserialize, Serialize};
@@ -220,8 +220,8 @@ pub struct PlannedAgent {
 /// A checked, canonical run plan.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunPlan {
-    /// The game spec in canonical text.
-    pub game: String,
+    /// The game, read once from its spec (it prints as its canonical spec).
+    pub game: AnyGame,
     /// The agents; rows and pairings name them by index.
     pub agents: Vec<PlannedAgent>,
     /// The pairings as agent indices `(a, b)`: `a` plays the first colour in seat 0.
@@ -289,14 +289,7 @@ pub fn check_games(games: u64) -> Result<()> {
 
 /// The canonical text of a game spec: the start position's own spec.
 pub fn canonical_game(text: &str) -> Result<String> {
-    struct Spec;
-    impl GameVisitor for Spec {
-        type Output = String;
-        fn visit<G: Game + Features>(self, start: G) -> String {
-            start.spec()
-        }
-    }
-    Ok(with_game(text, Spec)?)
+    Ok(AnyGame::parse(text)?.spec())
 }
 
 /// Round robin (every two agents once) or gauntlet (the first against each other).
@@ -451,7 +444,7 @@ impl RunPlan {
     /// come from flags, an experiment file or a sidecar. Agents' weights come from the record,
     /// never from the disk.
     pub fn from_raw(raw: &RawPlan) -> Result<RunPlan> {
-        let game = canonical_game(&raw.game)?;
+        let game = AnyGame::parse(&raw.game)?;
         check_games(raw.games_per_pairing)?;
         if raw.pairings.is_empty() {
             return Err(Error::setting("a run needs at least one pairing"));
@@ -532,7 +525,7 @@ impl RunPlan {
     #[must_use]
     pub fn to_raw(&self) -> RawPlan {
         RawPlan {
-            game: self.game.clone(),
+            game: self.game.spec(),
             agents: self
                 .agents
                 .iter()
@@ -701,7 +694,7 @@ impl RunPlan {
 
 /// Checks that every agent can be built for the game (a weights file may name features the
 /// game lacks).
-fn check_agents_build(game: &str, agents: &[PlannedAgent]) -> Result<()> {
+fn check_agents_build(game: &AnyGame, agents: &[PlannedAgent]) -> Result<()> {
     struct Check<'a>(&'a [PlannedAgent]);
     impl GameVisitor for Check<'_> {
         type Output = Result<()>;
@@ -714,7 +707,7 @@ fn check_agents_build(game: &str, agents: &[PlannedAgent]) -> Result<()> {
             Ok(())
         }
     }
-    with_game(game, Check(agents))?
+    game.visit(Check(agents))
 }
 
 #[cfg(test)]
@@ -732,7 +725,7 @@ mod tests {
     #[test]
     fn ids_map_to_slots_and_back() {
         let p = plan(6);
-        assert_eq!(p.game, "rin", "rin:size=16 is rin");
+        assert_eq!(p.game.to_string(), "rin", "rin:size=16 is rin");
         assert_eq!(p.total_games(), 18);
         for id in 0..p.total_games() {
             assert_eq!(p.id(p.slot(id).unwrap()), id);

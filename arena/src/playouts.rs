@@ -2,7 +2,7 @@
 //! first-player advantage under random play.
 
 use rayon::prelude::*;
-use ringside_engine::registry::{GameVisitor, with_game};
+use ringside_engine::registry::{AnyGame, GameVisitor};
 use ringside_engine::{Game, Outcome, random_playout, seeded_rng};
 
 use crate::error::{Error, Result};
@@ -81,7 +81,7 @@ impl GameVisitor for Playouts {
 /// if `None`), stopping each after `cap` plies. Game i draws from its own generator seeded by
 /// (seed, i), so the counts are the same for any thread count.
 pub fn tally(
-    game: &str,
+    game: &AnyGame,
     games: u64,
     seed: u64,
     threads: Option<usize>,
@@ -99,5 +99,5 @@ pub fn tally(
         seed,
         cap: cap.unwrap_or(u32::MAX),
     };
-    Ok(pool.install(|| with_game(game, job))?)
+    Ok(pool.install(|| game.visit(job)))
 }

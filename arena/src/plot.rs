@@ -208,20 +208,35 @@ pub fn interval_plot_svg(
 /// share of values in each bin.
 #[must_use]
 pub fn histogram_series(name: &str, values: &[f64], low: f64, high: f64, bins: usize) -> Series {
+    histogram_of_counts(name, values.iter().map(|&v| (v, 1)), low, high, bins)
+}
+
+/// [`histogram_series`] of values given with their counts, `(value, how many)`: a histogram
+/// of a million game lengths from their few distinct lengths.
+#[must_use]
+pub fn histogram_of_counts(
+    name: &str,
+    counts: impl IntoIterator<Item = (f64, u64)>,
+    low: f64,
+    high: f64,
+    bins: usize,
+) -> Series {
     let bins = bins.max(1);
     let width = if high > low {
         (high - low) / bins as f64
     } else {
         1.0
     };
-    let mut counts = vec![0u64; bins];
-    for v in values {
+    let mut in_bin = vec![0u64; bins];
+    let mut total = 0;
+    for (v, c) in counts {
         let b = ((v - low) / width).floor().clamp(0.0, (bins - 1) as f64) as usize;
-        counts[b] += 1;
+        in_bin[b] += c;
+        total += c;
     }
-    let n = values.len().max(1) as f64;
+    let n = total.max(1) as f64;
     let mut points = vec![(low, 0.0)];
-    for (i, c) in counts.iter().enumerate() {
+    for (i, c) in in_bin.iter().enumerate() {
         let share = *c as f64 / n;
         let x = low + i as f64 * width;
         points.push((x, share));

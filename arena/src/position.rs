@@ -1,7 +1,7 @@
 //! Positions for people and programs: moves replayed from the start, and the position shown
 //! as text (the board, who moves or who won, the score) or as one JSON object.
 
-use ringside_engine::registry::{GameVisitor, with_game};
+use ringside_engine::registry::{AnyGame, GameVisitor};
 use ringside_engine::{Features, Game, Outcome, Player};
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -20,7 +20,7 @@ pub struct ReplayStyle {
 /// Plays `moves` (the game's notation, separated by spaces) from the start of `game` and
 /// shows the final position (or every one). An illegal or malformed move is an error naming
 /// its number (from 1) and the reason.
-pub fn replay(game: &str, moves: &str, style: ReplayStyle) -> Result<String> {
+pub fn replay(game: &AnyGame, moves: &str, style: ReplayStyle) -> Result<String> {
     struct Replay<'a> {
         moves: &'a str,
         style: ReplayStyle,
@@ -56,7 +56,7 @@ pub fn replay(game: &str, moves: &str, style: ReplayStyle) -> Result<String> {
             Ok(out)
         }
     }
-    with_game(game, Replay { moves, style })?
+    game.visit(Replay { moves, style })
 }
 
 /// Plays every move of `moves` from `state`.

@@ -5,11 +5,10 @@
 use std::fmt::Write;
 
 use crate::experiment::Published;
-use crate::plan::{RunPlan, Seat};
-use crate::row::GameRow;
+use crate::plan::RunPlan;
 use crate::sprt::{bounds, llr};
 use crate::stats::{Wdl, Z95, wilson};
-use crate::summary::{PairingSummary, pairings, ratings};
+use crate::summary::{PairingSummary, Tally, ratings};
 
 fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
@@ -37,7 +36,7 @@ pub fn elo_text((elo, lo, hi): (f64, f64, f64)) -> String {
 
 /// The summary as Markdown. `notes` are extra lines under the heading (a partial merge, say).
 #[must_use]
-pub fn markdown(plan: &RunPlan, rows: &[GameRow], title: &str, notes: &[String]) -> String {
+pub fn markdown(plan: &RunPlan, tally: &Tally, title: &str, notes: &[String]) -> String {
     let mut md = String::new();
     let _ = writeln!(md, "# {title}\n");
     let _ = writeln!(
@@ -48,7 +47,7 @@ pub fn markdown(plan: &RunPlan, rows: &[GameRow], title: &str, notes: &[String])
         plan.games_per_pairing,
         plan.ply_cap.map_or("none".to_string(), |c| c.to_string()),
         plan.opening_plies,
-        rows.len(),
+        tally.games(),
         plan.games_in_shard(),
         plan.shard
             .map_or(String::new(), |s| format!(" (shard {s})")),
@@ -65,7 +64,7 @@ pub fn markdown(plan: &RunPlan, rows: &[GameRow], title: &str, notes: &[String])
         md,
         "Intervals are 95%. Score: Wilson interval. Elo: logistic, normal approximation of the mean score (trinomial per game; pentanomial per colour-swapped pair); at 0% or 100% only the Wilson bound is finite. LOS: likelihood of superiority.\n"
     );
-    let summaries = pairings(plan, rows);
+    let summaries = tally.pairings();
     for p in &summaries {
         pairing_section(&mut md, plan, p);
     }
@@ -133,8 +132,8 @@ fn pairing_section(md: &mut String, plan: &RunPlan, p: &PairingSummary) {
     );
 }
 
-fn rating_section(md: &mut String, plan: &RunPlan, summaries: &[PairingSummary]) {
-    let groups = ratings(plan.agents.len(), summaries);
+fn rating_section(md: &mut String, plan: &RunPlan, summaries: &[&PairingSummary]) {
+    let groups = ratings(plan.agents.len(), summaries.iter().copied());
     let _ = writeln!(
         md,
         "## Ratings (Bradley–Terry maximum likelihood, mean 0 within each group)\n"
@@ -191,7 +190,7 @@ fn rating_section(md: &mut String, plan: &RunPlan, summaries: &[PairingSummary])
 /// The summary as CSV: one row a pairing that has games. Elo columns are empty where the
 /// estimate is infinite (a score of 0% or 100%).
 #[must_use]
-pub fn csv(plan: &RunPlan, rows: &[GameRow]) -> String {
+pub fn csv(plan: &RunPlan, tally: &Tally) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
     let _ = w.write_record([
         "pairing",
@@ -234,7 +233,7 @@ pub fn csv(plan: &RunPlan, rows: &[GameRow]) -> String {
             String::new()
         }
     };
-    for p in &pairings(plan, rows) {
+    for p in tally.pairings() {
         let f = p.figures();
         let mut record: Vec<String> = vec![
             p.pairing.to_string(),
@@ -276,27 +275,18 @@ pub fn csv(plan: &RunPlan, rows: &[GameRow]) -> String {
 /// A table setting each published result beside ours: the match's first agent playing the
 /// first colour against its second agent, as the published table seats them.
 #[must_use]
-pub fn published_comparison(plan: &RunPlan, rows: &[GameRow], published: &[Published]) -> String {
+pub fn published_comparison(plan: &RunPlan, tally: &Tally, published: &[Published]) -> String {
     let mut md = String::from("## Beside the published figures\n\n");
     md.push_str("Each line compares the first agent of the match, playing the first colour, against the second (as the published table seats them): wins of the first agent, with 95% Wilson intervals. In a self-pairing every game counts, from its first mover's side.\n\n");
     md.push_str("| match | source | published W-D-L | published first-agent wins | ours W-D-L (first agent moving first) | our first-agent wins | all our games of the pairing (first agent's view) |\n|---|---|---|---|---|---|---|\n");
     for p in published {
         let (a, b) = plan.pairings[p.match_index];
-        let mut seated = Wdl::default();
-        let mut all = Wdl::default();
-        for row in rows.iter().filter(|r| r.slot.pairing == p.match_index) {
-            if a == b {
-                // A self-pairing: the "first agent moving first" is every game's first mover.
-                all.add(row.first_points());
-                seated.add(row.first_points());
-                continue;
-            }
-            let points = row.pairing_first_points();
-            all.add(points);
-            if row.slot.seat == Seat::AFirst {
-                seated.add(points);
-            }
-        }
+        let (seated, all) = match tally.pairing(p.match_index) {
+            // A self-pairing: the "first agent moving first" is every game's first mover.
+            Some(s) if a == b => (s.first_player, s.first_player),
+            Some(s) => (s.a_first, s.all),
+            None => (Wdl::default(), Wdl::default()),
+        };
         let rate = |w: u64, n: u64| {
             let (lo, hi) = wilson(w as f64 / n.max(1) as f64, n as f64, Z95);
             format!(

@@ -2,31 +2,46 @@
 //! the calling thread (an [`Observer`]), into a resumable games CSV ([`run_to_csv`]) or into
 //! memory ([`run_in_memory`]). A run with an SPRT stops once it decides.
 //!
+//! A CSV run keeps no rows: each finished game is written, folded into the run's [`Tally`]
+//! and dropped, and the finished ids are an [`IdSet`] of runs. Memory stays flat however many
+//! games the run plans or plays. Opening a file for a run ([`open_games_with`]) reads it in
+//! one streaming pass that checks each row, replays it once (gathering the metrics' facts on
+//! request), folds it, and on request plays it again with the agents to check that it
+//! reproduces.
+//!
 //! Game `id`'s result depends only on the plan and `id`, never on the thread count or the
 //! order games finish in (agents with a time budget excepted): workers take ids from one
 //! shared list, and the calling thread writes rows as they come.
 
-use std::collections::HashSet;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use ringside_agents::AgentSpec;
-use ringside_engine::registry::{GameVisitor, with_game};
+use ringside_engine::registry::GameVisitor;
 use ringside_engine::{Features, Game};
 
 use crate::error::{Error, Result};
-use crate::games_csv::{GamesFile, RowWriter, Tail, read_games};
+use crate::games_csv::{RowWriter, Tail, read_games_with};
+use crate::idset::IdSet;
+use crate::metrics::{GameFacts, facts_of};
 use crate::plan::RunPlan;
 use crate::play::play_game;
 use crate::row::GameRow;
 use crate::sidecar::{Sidecar, read_sidecar, sidecar_path, write_sidecar};
 use crate::sprt::{Decision, Sprt};
+use crate::summary::Tally;
+use crate::verify::{Reproducer, VerifyReport};
 
 /// How often the calling thread collects finished games. Polling, rather than blocking on
 /// the channel, spares the workers a wake-up syscall per game.
 const POLL: Duration = Duration::from_millis(3);
+
+/// Most finished games waiting for the calling thread: when it falls behind (a fast game
+/// writes rows faster than one thread formats them), workers wait instead of queueing rows
+/// without bound, so memory stays flat. Several polls' worth of the fastest games.
+const QUEUE: usize = 16_384;
 
 /// Hears about a run as it goes, on the calling thread.
 pub trait Observer {
@@ -34,6 +49,11 @@ pub trait Observer {
     fn started(&mut self, _resumed: u64, _pending: u64) {}
     /// A game finished (and, for a CSV run, its row was written).
     fn finished(&mut self, _row: &GameRow) {}
+    /// Whether the run should stop (the user interrupted it): asked after each finished
+    /// game; the games in play are finished and written, no new one starts.
+    fn interrupted(&self) -> bool {
+        false
+    }
 }
 
 /// An observer that ignores everything.
@@ -43,7 +63,7 @@ pub struct Silent;
 impl Observer for Silent {}
 
 /// How a run ended.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct RunReport {
     /// Games already in the file when the run started.
     pub resumed: u64,
@@ -51,14 +71,15 @@ pub struct RunReport {
     pub played: u64,
     /// The SPRT's decision, if it made one.
     pub sprt: Option<Decision>,
+    /// Whether the observer stopped the run before its end ([`Observer::interrupted`]).
+    pub interrupted: bool,
     /// Seconds spent playing and writing the new games.
     pub seconds: f64,
     /// What was repaired at the end of the file before appending.
     pub repaired: Tail,
-    /// Every row of the file after the run, in id order, with its `moves` left empty (they
-    /// are in the file): enough for summaries, and a long run does not hold every game's
-    /// moves in memory.
-    pub rows: Vec<GameRow>,
+    /// The figures of every game in the file after the run, folded (the rows are in the
+    /// file, not in memory).
+    pub tally: Tally,
 }
 
 /// The number of worker threads: `threads`, or one per core.
@@ -72,29 +93,35 @@ pub fn thread_count(threads: Option<usize>) -> Result<usize> {
 
 /// The games of the plan's shard that are not in `done`, in id order, without listing them
 /// up front.
-fn pending<'a>(plan: &'a RunPlan, done: &'a HashSet<u64>) -> impl Iterator<Item = u64> + Send + 'a {
+fn pending<'a>(plan: &'a RunPlan, done: &'a IdSet) -> impl Iterator<Item = u64> + Send + 'a {
     let (first_pair, step) = plan.shard.map_or((0, 1), |s| (s.index - 1, s.count));
     let pairs = plan.total_games() / 2;
     (0..pairs.saturating_sub(first_pair).div_ceil(step))
         .map(move |k| first_pair + k * step)
         .flat_map(|pair| [2 * pair, 2 * pair + 1])
-        .filter(move |id| !done.contains(id))
+        .filter(move |&id| !done.contains(id))
 }
 
-/// Plays the games `ids` yields on `threads` workers; `take` receives each finished row on
-/// the calling thread and returns whether to stop. Returns how many rows `take` received.
+/// A finished game and, when asked for, its facts for the metrics.
+type Finished = (GameRow, Option<GameFacts>);
+
+/// Plays the games `ids` yields on `threads` workers; `take` receives each finished row (with
+/// its metrics' facts when `facts` is set, gathered on the worker) on the calling thread and
+/// returns whether to stop. Returns how many rows `take` received.
 pub fn play_ids(
     plan: &RunPlan,
     ids: impl Iterator<Item = u64> + Send,
     threads: Option<usize>,
-    take: &mut dyn FnMut(GameRow) -> Result<bool>,
+    facts: bool,
+    take: &mut dyn FnMut(GameRow, Option<GameFacts>) -> Result<bool>,
     flush: &mut dyn FnMut() -> Result<()>,
 ) -> Result<u64> {
     struct Play<'a, I> {
         plan: &'a RunPlan,
         ids: I,
         threads: usize,
-        take: &'a mut dyn FnMut(GameRow) -> Result<bool>,
+        facts: bool,
+        take: &'a mut dyn FnMut(GameRow, Option<GameFacts>) -> Result<bool>,
         flush: &'a mut dyn FnMut() -> Result<()>,
     }
     if let Some(a) = plan.agents.iter().find(|a| a.spec == AgentSpec::Human) {
@@ -108,8 +135,8 @@ pub fn play_ids(
         fn visit<G: Game + Features>(self, start: G) -> Result<u64> {
             let ids = Mutex::new(self.ids);
             let stop = AtomicBool::new(false);
-            let (tx, rx) = mpsc::channel::<GameRow>();
-            let plan = self.plan;
+            let (tx, rx) = mpsc::sync_channel::<Finished>(QUEUE);
+            let (plan, facts) = (self.plan, self.facts);
             std::thread::scope(|scope| {
                 for _ in 0..self.threads {
                     let (tx, ids, stop, start) = (tx.clone(), &ids, &stop, &start);
@@ -117,7 +144,9 @@ pub fn play_ids(
                         while !stop.load(Ordering::Relaxed) {
                             let next = ids.lock().map(|mut it| it.next()).unwrap_or(None);
                             let Some(id) = next else { break };
-                            if tx.send(play_game(start, plan, id)).is_err() {
+                            let row = play_game(start, plan, id);
+                            let facts = facts.then(|| facts_of(start, &row)).and_then(|f| f.ok());
+                            if tx.send((row, facts)).is_err() {
                                 break;
                             }
                         }
@@ -134,25 +163,23 @@ pub fn play_ids(
         }
     }
     let threads = thread_count(threads)?;
-    with_game(
-        &plan.game,
-        Play {
-            plan,
-            ids,
-            threads,
-            take,
-            flush,
-        },
-    )?
+    plan.game.visit(Play {
+        plan,
+        ids,
+        threads,
+        facts,
+        take,
+        flush,
+    })
 }
 
 /// The calling thread's loop: every few milliseconds, hand over every finished row, then
 /// flush once. A kill loses at most the games of the last few milliseconds and those in
 /// flight.
 fn collect(
-    rx: &mpsc::Receiver<GameRow>,
+    rx: &mpsc::Receiver<Finished>,
     stop: &AtomicBool,
-    take: &mut dyn FnMut(GameRow) -> Result<bool>,
+    take: &mut dyn FnMut(GameRow, Option<GameFacts>) -> Result<bool>,
     flush: &mut dyn FnMut() -> Result<()>,
 ) -> Result<u64> {
     let mut received = 0;
@@ -161,8 +188,8 @@ fn collect(
         std::thread::sleep(POLL);
         let mut any = false;
         loop {
-            let row = match rx.try_recv() {
-                Ok(row) => row,
+            let (row, facts) = match rx.try_recv() {
+                Ok(finished) => finished,
                 Err(mpsc::TryRecvError::Empty) => break,
                 Err(mpsc::TryRecvError::Disconnected) => {
                     open = false;
@@ -171,7 +198,7 @@ fn collect(
             };
             any = true;
             received += 1;
-            if take(row)? {
+            if take(row, facts)? {
                 stop.store(true, Ordering::Relaxed);
             }
         }
@@ -185,7 +212,7 @@ fn collect(
 /// Plays the games of `plan` that `path` lacks, appending their rows; creates `path` and its
 /// settings sidecar if they do not exist. Refuses a file made with other settings; repairs a
 /// torn last line or a missing final newline (see [`RunReport::repaired`]). The same as
-/// [`open_games`] then [`continue_run`].
+/// [`open_games`] then [`continue_run`], without the metrics' facts.
 pub fn run_to_csv(
     plan: &RunPlan,
     path: &Path,
@@ -197,10 +224,80 @@ pub fn run_to_csv(
     continue_run(plan, path, existing, threads, observer)
 }
 
-/// The games `path` already holds for `plan`, every row checked (moves replayed), with their
-/// moves; for a new file, writes its settings sidecar and returns no rows. Refuses a folder,
-/// rows without a sidecar, and a file made with other settings.
-pub fn open_games(plan: &RunPlan, path: &Path) -> Result<GamesFile> {
+/// A games file opened for a run: what it already holds, folded; nothing a row.
+#[derive(Debug)]
+pub struct Opened {
+    /// The ids of its games.
+    pub ids: IdSet,
+    /// Its games' figures (with the metrics when they were asked for).
+    pub tally: Tally,
+    /// The SPRT fed with its games, if the plan has one.
+    pub sprt: Option<Sprt>,
+    /// What followed its last complete line.
+    pub tail: Tail,
+    /// Whether the metrics' facts were gathered (and so are gathered for new games too).
+    pub facts: bool,
+    /// The reproduction of its games, when asked for and the run was finished.
+    pub verified: Option<VerifyReport>,
+}
+
+/// How to open a games file: what to gather from the one pass over it.
+pub struct Reading<'a> {
+    /// Gather the metrics' facts from each row's replay.
+    pub facts: bool,
+    /// On a finished run whose agents do not decide by the clock, play each recorded game
+    /// again on these threads and compare it with its row, telling the observer of each.
+    pub verify: Option<(Option<usize>, &'a mut dyn Observer)>,
+}
+
+/// The games `path` already holds for `plan`, every row checked (moves replayed), folded; for a
+/// new file, writes its settings sidecar. Refuses a folder, rows without a sidecar, and a file
+/// made with other settings.
+pub fn open_games(plan: &RunPlan, path: &Path) -> Result<Opened> {
+    open_games_with(
+        plan,
+        path,
+        Reading {
+            facts: false,
+            verify: None,
+        },
+    )
+}
+
+/// Whether `path` holds a finished run of `plan`, by counting its lines (cheap: no row is
+/// parsed): what decides whether [`Reading::verify`] plays its games again.
+pub fn is_finished(plan: &RunPlan, path: &Path) -> Result<bool> {
+    use std::io::Read;
+    let Ok(mut file) = std::fs::File::open(path) else {
+        return Ok(false);
+    };
+    let mut buffer = vec![0u8; 1 << 20];
+    let (mut lines, mut last) = (0u64, b'\n');
+    loop {
+        let n = file
+            .read(&mut buffer)
+            .map_err(|e| Error::io("read", path, &e))?;
+        if n == 0 {
+            break;
+        }
+        lines += buffer[..n].iter().filter(|&&b| b == b'\n').count() as u64;
+        last = buffer[n - 1];
+    }
+    // The header is a line; a last row without its newline may be a complete game.
+    let rows = (lines + u64::from(last != b'\n')).saturating_sub(1);
+    Ok(rows > 0 && rows >= plan.games_in_shard())
+}
+
+/// [`open_games`], gathering what `reading` asks for in the same pass.
+pub fn open_games_with(plan: &RunPlan, path: &Path, reading: Reading<'_>) -> Result<Opened> {
+    let mut opened = Opened {
+        ids: IdSet::new(),
+        tally: Tally::new(plan),
+        sprt: plan.sprt.map(Sprt::new),
+        tail: Tail::Clean,
+        facts: reading.facts,
+        verified: None,
+    };
     if path.is_dir() {
         return Err(Error::setting(format!(
             "{} is a folder; name a games file such as {}",
@@ -213,10 +310,7 @@ pub fn open_games(plan: &RunPlan, path: &Path) -> Result<GamesFile> {
         .unwrap_or(false);
     if !has_rows {
         write_sidecar(path, &Sidecar::new(plan))?;
-        return Ok(GamesFile {
-            rows: Vec::new(),
-            tail: Tail::Clean,
-        });
+        return Ok(opened);
     }
     if !sidecar_path(path).exists() {
         return Err(Error::corrupt(format!(
@@ -237,7 +331,32 @@ pub fn open_games(plan: &RunPlan, path: &Path) -> Result<GamesFile> {
             ),
         ));
     }
-    read_games(path, plan)
+    let mut reproducer = match reading.verify {
+        Some((threads, observer)) if is_finished(plan, path)? => Some(Reproducer::new(
+            plan,
+            threads,
+            observer,
+            plan.games_in_shard(),
+        )),
+        _ => None,
+    };
+    let (tally, sprt) = (&mut opened.tally, &mut opened.sprt);
+    let read = read_games_with(path, plan, reading.facts, &mut |chunk| {
+        for r in chunk {
+            tally.add(&r.row, r.facts.as_ref());
+            if let Some(s) = sprt.as_mut() {
+                s.add(&r.row);
+            }
+        }
+        match reproducer.as_mut() {
+            Some(rep) => rep.check_read(plan, chunk),
+            None => Ok(()),
+        }
+    })?;
+    opened.ids = read.ids;
+    opened.tail = read.tail;
+    opened.verified = reproducer.map(Reproducer::finish);
+    Ok(opened)
 }
 
 /// Plays the games of `plan` that `existing` (what [`open_games`] gave for `path`) lacks,
@@ -245,58 +364,61 @@ pub fn open_games(plan: &RunPlan, path: &Path) -> Result<GamesFile> {
 pub fn continue_run(
     plan: &RunPlan,
     path: &Path,
-    existing: GamesFile,
+    existing: Opened,
     threads: Option<usize>,
     observer: &mut dyn Observer,
 ) -> Result<RunReport> {
-    let mut sprt = plan.sprt.map(Sprt::new);
-    let mut done = HashSet::with_capacity(existing.rows.len());
-    let mut rows: Vec<GameRow> = existing
-        .rows
-        .into_iter()
-        .map(GameRow::without_moves)
-        .collect();
-    for row in &rows {
-        if let Some(s) = sprt.as_mut() {
-            s.add(row);
-        }
-        done.insert(row.id);
-    }
-    let resumed = rows.len() as u64;
+    let Opened {
+        ids: done,
+        mut tally,
+        mut sprt,
+        tail,
+        facts,
+        ..
+    } = existing;
+    let resumed = done.len();
     let mut report = RunReport {
         resumed,
         played: 0,
         sprt: sprt.as_ref().and_then(Sprt::decision),
+        interrupted: false,
         seconds: 0.0,
-        repaired: existing.tail.clone(),
-        rows: Vec::new(),
+        repaired: tail.clone(),
+        tally: Tally::default(),
     };
-    let writer = RowWriter::open(path, plan, &existing.tail)?;
+    let writer = RowWriter::open(path, plan, &tail)?;
     if report.sprt.is_some() {
-        rows.sort_by_key(|r| r.id);
-        report.rows = rows;
+        report.tally = tally;
         return Ok(report);
     }
     observer.started(resumed, plan.games_in_shard().saturating_sub(resumed));
     let started = Instant::now();
     let writer = std::cell::RefCell::new(writer);
     let mut decision = None;
-    let mut take = |row: GameRow| -> Result<bool> {
+    let mut interrupted = false;
+    let mut take = |row: GameRow, row_facts: Option<GameFacts>| -> Result<bool> {
         writer.borrow_mut().write(&row)?;
         if let Some(fault) = &row.fault {
             append_fault(path, row.id, fault)?;
         }
         observer.finished(&row);
-        let stop = feed(&mut sprt, &mut decision, &row);
-        rows.push(row.without_moves());
-        Ok(stop)
+        tally.add(&row, row_facts.as_ref());
+        interrupted |= observer.interrupted();
+        Ok(feed(&mut sprt, &mut decision, &row) || interrupted)
     };
     let mut flush = || writer.borrow_mut().flush();
-    report.played = play_ids(plan, pending(plan, &done), threads, &mut take, &mut flush)?;
+    report.played = play_ids(
+        plan,
+        pending(plan, &done),
+        threads,
+        facts,
+        &mut take,
+        &mut flush,
+    )?;
     report.sprt = decision;
+    report.interrupted = interrupted;
     report.seconds = started.elapsed().as_secs_f64();
-    rows.sort_by_key(|r| r.id);
-    report.rows = rows;
+    report.tally = tally;
     Ok(report)
 }
 
@@ -347,20 +469,25 @@ pub fn run_in_memory(
     threads: Option<usize>,
     observer: &mut dyn Observer,
 ) -> Result<Vec<GameRow>> {
-    let none = HashSet::new();
+    let none = IdSet::new();
     let mut rows = Vec::new();
     let mut sprt = plan.sprt.map(Sprt::new);
     let mut decision = None;
     observer.started(0, plan.games_in_shard());
-    let mut take = |row: GameRow| -> Result<bool> {
+    let mut take = |row: GameRow, _| -> Result<bool> {
         observer.finished(&row);
         let stop = feed(&mut sprt, &mut decision, &row);
         rows.push(row);
         Ok(stop)
     };
-    play_ids(plan, pending(plan, &none), threads, &mut take, &mut || {
-        Ok(())
-    })?;
+    play_ids(
+        plan,
+        pending(plan, &none),
+        threads,
+        false,
+        &mut take,
+        &mut || Ok(()),
+    )?;
     rows.sort_by_key(|r| r.id);
     Ok(rows)
 }
@@ -377,14 +504,16 @@ mod tests {
             .games(10)
             .build()
             .unwrap();
-        let done: HashSet<u64> = [1, 4].into_iter().collect();
+        let mut done = IdSet::new();
+        done.insert(1);
+        done.insert(4);
         assert_eq!(
             pending(&plan, &done).collect::<Vec<_>>(),
             vec![0, 2, 3, 5, 6, 7, 8, 9]
         );
         plan.shard = Shard::new(2, 3);
         assert_eq!(
-            pending(&plan, &HashSet::new()).collect::<Vec<_>>(),
+            pending(&plan, &IdSet::new()).collect::<Vec<_>>(),
             vec![2, 3, 8, 9]
         );
     }

@@ -13,14 +13,13 @@ use std::path::Path;
 
 use crate::durable::write_atomically;
 use crate::error::Result;
-use crate::games_csv::read_games;
-use crate::metrics::{Estimate, Metric, by_pairing, number};
+use crate::games_csv::read_games_with;
+use crate::metrics::{Estimate, Metric, number};
 use crate::plan::RunPlan;
 use crate::plot::{
-    Bars, Dot, Labels, dot_plot_svg, histogram_series, interval_plot_svg, line_plot_svg,
+    Bars, Dot, Labels, dot_plot_svg, histogram_of_counts, interval_plot_svg, line_plot_svg,
 };
-use crate::row::GameRow;
-use crate::summary::{pairings, ratings};
+use crate::summary::{Lengths, Tally, ratings};
 use crate::sweep::Sweep;
 
 /// The metrics of one cell and match.
@@ -35,7 +34,7 @@ pub struct CellMetrics {
     /// The metrics.
     pub estimates: Vec<Estimate>,
     /// The games' lengths in plies.
-    pub lengths: Vec<f64>,
+    pub lengths: Lengths,
 }
 
 impl CellMetrics {
@@ -46,8 +45,8 @@ impl CellMetrics {
     }
 }
 
-/// Reads every cell's games and computes its metrics, cell by cell, match by match. Cells
-/// without a games file yet are skipped.
+/// Reads every cell's games (one streaming pass a cell, each game replayed once) and computes
+/// its metrics, cell by cell, match by match. Cells without a games file yet are skipped.
 pub fn measure(dir: &Path, sweep: &Sweep) -> Result<Vec<CellMetrics>> {
     let mut out = Vec::new();
     for (i, cell) in sweep.cells.iter().enumerate() {
@@ -55,23 +54,39 @@ pub fn measure(dir: &Path, sweep: &Sweep) -> Result<Vec<CellMetrics>> {
         if !path.exists() {
             continue;
         }
-        let rows = read_games(&path, &cell.plan)?.rows;
-        for (pairing, estimates) in by_pairing(&cell.plan, &rows)? {
-            let lengths: Vec<f64> = rows
-                .iter()
-                .filter(|r| r.slot.pairing == pairing)
-                .map(|r| f64::from(r.plies))
-                .collect();
-            out.push(CellMetrics {
-                cell: i,
-                pairing,
-                games: lengths.len(),
-                estimates,
-                lengths,
-            });
-        }
+        let tally = read_tally(&path, &cell.plan)?;
+        out.extend(cell_metrics(i, &tally));
     }
     Ok(out)
+}
+
+/// The tally of a games file with the metrics' facts, read in one streaming pass.
+pub fn read_tally(path: &Path, plan: &RunPlan) -> Result<Tally> {
+    let mut tally = Tally::new(plan);
+    read_games_with(path, plan, true, &mut |chunk| {
+        for r in chunk {
+            tally.add(&r.row, r.facts.as_ref());
+        }
+        Ok(())
+    })?;
+    Ok(tally)
+}
+
+/// The metrics of each match of cell `cell`, from its tally.
+#[must_use]
+pub fn cell_metrics(cell: usize, tally: &Tally) -> Vec<CellMetrics> {
+    tally
+        .pairings()
+        .into_iter()
+        .filter(|p| !p.metrics.is_empty())
+        .map(|p| CellMetrics {
+            cell,
+            pairing: p.pairing,
+            games: p.lengths.games() as usize,
+            estimates: p.metrics.estimates(),
+            lengths: p.lengths.clone(),
+        })
+        .collect()
 }
 
 /// `metrics.csv`: one row a cell, match and metric.
@@ -166,16 +181,25 @@ pub fn metric_series(sweep: &Sweep, measured: &[CellMetrics], metric: Metric) ->
 /// Computes the study of a sweep whose cells are in `dir/cells/`, writes `metrics.csv`,
 /// the figures and `summary.md` into `dir`, and returns the summary's text.
 pub fn write(dir: &Path, name: &str, sweep: &Sweep) -> Result<String> {
-    let measured = measure(dir, sweep)?;
+    write_measured(dir, name, sweep, &measure(dir, sweep)?)
+}
+
+/// [`write`] from metrics already measured (by the run that played or read the cells).
+pub fn write_measured(
+    dir: &Path,
+    name: &str,
+    sweep: &Sweep,
+    measured: &[CellMetrics],
+) -> Result<String> {
     write_atomically(
         &dir.join("metrics.csv"),
-        metrics_csv(sweep, &measured).as_bytes(),
+        metrics_csv(sweep, measured).as_bytes(),
     )?;
     let first = &sweep.axes[0];
     let x_names = (!first.is_numeric()).then(|| first.values.clone());
     let mut figures = Vec::new();
     for metric in Metric::ALL {
-        let series = metric_series(sweep, &measured, metric);
+        let series = metric_series(sweep, measured, metric);
         if series.is_empty() {
             continue;
         }
@@ -192,23 +216,21 @@ pub fn write(dir: &Path, name: &str, sweep: &Sweep) -> Result<String> {
     }
     for (p, match_name) in sweep.match_names.iter().enumerate() {
         let of_match: Vec<&CellMetrics> = measured.iter().filter(|m| m.pairing == p).collect();
-        let longest = of_match
-            .iter()
-            .flat_map(|m| m.lengths.iter().copied())
-            .fold(0.0, f64::max);
+        let longest = f64::from(
+            of_match
+                .iter()
+                .map(|m| m.lengths.longest())
+                .max()
+                .unwrap_or(0),
+        );
         if of_match.is_empty() {
             continue;
         }
         let series: Vec<_> = of_match
             .iter()
             .map(|m| {
-                histogram_series(
-                    &sweep.cells[m.cell].label,
-                    &m.lengths,
-                    0.0,
-                    longest + 1.0,
-                    20,
-                )
+                let counts = m.lengths.counts().map(|(k, c)| (f64::from(k), c));
+                histogram_of_counts(&sweep.cells[m.cell].label, counts, 0.0, longest + 1.0, 20)
             })
             .collect();
         let title = format!("{name}: game lengths, {match_name}");
@@ -221,7 +243,7 @@ pub fn write(dir: &Path, name: &str, sweep: &Sweep) -> Result<String> {
         write_atomically(&dir.join(&file), line_plot_svg(labels, &series)?.as_bytes())?;
         figures.push((format!("game lengths, {match_name}"), file));
     }
-    let md = summary_markdown(name, sweep, &measured, &figures);
+    let md = summary_markdown(name, sweep, measured, &figures);
     write_atomically(&dir.join("summary.md"), md.as_bytes())?;
     Ok(md)
 }
@@ -302,21 +324,22 @@ fn summary_markdown(
 /// `lengths.svg`, the game-length histogram of each pairing, and for three or more agents
 /// `ratings.svg`, the rating table of the largest connected group as a dot plot with 95%
 /// intervals. Returns the Markdown that links them.
-pub fn run_figures(plan: &RunPlan, rows: &[GameRow], dir: &Path) -> Result<String> {
+pub fn run_figures(plan: &RunPlan, tally: &Tally, dir: &Path) -> Result<String> {
     let mut md = String::from("\n## Figures\n");
-    let longest = rows.iter().map(|r| f64::from(r.plies)).fold(0.0, f64::max);
-    let series: Vec<_> = plan
-        .pairings
+    let pairings = tally.pairings();
+    let longest = f64::from(
+        pairings
+            .iter()
+            .map(|p| p.lengths.longest())
+            .max()
+            .unwrap_or(0),
+    );
+    let series: Vec<_> = pairings
         .iter()
-        .enumerate()
-        .filter_map(|(p, &(a, b))| {
-            let lengths: Vec<f64> = rows
-                .iter()
-                .filter(|r| r.slot.pairing == p)
-                .map(|r| f64::from(r.plies))
-                .collect();
-            let name = format!("{} vs {}", plan.agents[a].label, plan.agents[b].label);
-            (!lengths.is_empty()).then(|| histogram_series(&name, &lengths, 0.0, longest + 1.0, 20))
+        .map(|p| {
+            let name = format!("{} vs {}", plan.agents[p.a].label, plan.agents[p.b].label);
+            let counts = p.lengths.counts().map(|(k, c)| (f64::from(k), c));
+            histogram_of_counts(&name, counts, 0.0, longest + 1.0, 20)
         })
         .collect();
     if series.is_empty() {
@@ -334,7 +357,7 @@ pub fn run_figures(plan: &RunPlan, rows: &[GameRow], dir: &Path) -> Result<Strin
     )?;
     md.push_str("\n![Game lengths](lengths.svg)\n");
     if plan.agents.len() >= 3 {
-        let groups = ratings(plan.agents.len(), &pairings(plan, rows));
+        let groups = ratings(plan.agents.len(), pairings.iter().copied());
         if let Some(group) = groups.iter().max_by_key(|g| g.members.len()) {
             let mut dots: Vec<Dot> = group
                 .members

@@ -1,13 +1,91 @@
 //! The figures of a run's games: per pairing results with intervals, pentanomial figures, a
 //! rating table by connected group, and the game-design figures (first-player advantage,
 //! draws, caps, lengths). [`crate::report`] renders them as Markdown and CSV.
+//!
+//! The figures are folds: a [`Tally`] takes games one at a time, as they are played or read,
+//! and keeps per pairing only counts (results, pentanomial pairs, a histogram of lengths) and
+//! the metrics' fold ([`MetricFold`]); it never holds the rows, so its memory follows the
+//! pairings and the distinct game lengths, not the games.
 
+use crate::metrics::{GameFacts, MetricFold};
 use crate::plan::{RunPlan, Seat};
 use crate::row::{GameRow, Reason};
 use crate::stats::{
-    PairFold, PairingResult, Penta, RatingGroup, Wdl, Z95, elo_interval, los, percentile,
-    rate_groups, wilson,
+    PairFold, PairingResult, Penta, RatingGroup, Wdl, Z95, elo_interval, los, rate_groups, wilson,
 };
+
+/// Game lengths as counts by plies: the mean, nearest-rank percentiles and a histogram, in
+/// memory that follows the longest game, not the number of games.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Lengths {
+    /// `counts[k]`: games of `k` plies.
+    counts: Vec<u64>,
+    games: u64,
+    plies: u64,
+}
+
+impl Lengths {
+    /// Counts a game of `plies` plies.
+    pub fn add(&mut self, plies: u32) {
+        let k = plies as usize;
+        if k >= self.counts.len() {
+            self.counts.resize(k + 1, 0);
+        }
+        self.counts[k] += 1;
+        self.games += 1;
+        self.plies += u64::from(plies);
+    }
+
+    /// Games counted.
+    #[must_use]
+    pub fn games(&self) -> u64 {
+        self.games
+    }
+
+    /// The mean length (0 without games).
+    #[must_use]
+    pub fn mean(&self) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            self.plies as f64 / self.games as f64
+        }
+    }
+
+    /// The longest game (0 without games).
+    #[must_use]
+    pub fn longest(&self) -> u32 {
+        self.counts.iter().rposition(|&c| c > 0).unwrap_or(0) as u32
+    }
+
+    /// The length at quantile `q` (0..=1) by nearest rank, as [`crate::stats::percentile`]
+    /// gives it on the sorted lengths: the smallest length whose count reaches rank
+    /// `⌈q·n⌉` (at least 1).
+    #[must_use]
+    pub fn percentile(&self, q: f64) -> u32 {
+        if self.games == 0 {
+            return 0;
+        }
+        let rank = ((q * self.games as f64).ceil() as u64).clamp(1, self.games);
+        let mut seen = 0;
+        for (k, &c) in self.counts.iter().enumerate() {
+            seen += c;
+            if seen >= rank {
+                return k as u32;
+            }
+        }
+        unreachable!("the counts sum to the games")
+    }
+
+    /// `(length, games)` for every length some game has, shortest first.
+    pub fn counts(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
+        self.counts
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| **c > 0)
+            .map(|(k, &c)| (k as u32, c))
+    }
+}
 
 /// Figures of one pairing, from its first agent's view (agent `a` against agent `b`).
 #[derive(Debug, Clone, PartialEq)]
@@ -32,19 +110,16 @@ pub struct PairingSummary {
     pub capped: u64,
     /// Games lost by an agent fault.
     pub faults: u64,
-    /// Sorted game lengths.
-    pub lengths: Vec<u32>,
+    /// Game lengths.
+    pub lengths: Lengths,
+    /// The game-design metrics' fold (empty unless the games' facts were given).
+    pub metrics: MetricFold,
 }
 
-/// Builds the summaries of every pairing that has games.
-#[must_use]
-pub fn pairings(plan: &RunPlan, rows: &[GameRow]) -> Vec<PairingSummary> {
-    let mut out: Vec<PairingSummary> = plan
-        .pairings
-        .iter()
-        .enumerate()
-        .map(|(i, &(a, b))| PairingSummary {
-            pairing: i,
+impl PairingSummary {
+    fn new(pairing: usize, (a, b): (usize, usize)) -> PairingSummary {
+        PairingSummary {
+            pairing,
             a,
             b,
             all: Wdl::default(),
@@ -54,14 +129,49 @@ pub fn pairings(plan: &RunPlan, rows: &[GameRow]) -> Vec<PairingSummary> {
             first_player: Wdl::default(),
             capped: 0,
             faults: 0,
-            lengths: Vec::new(),
-        })
-        .collect();
-    let mut fold = PairFold::default();
-    for row in rows {
-        let Some(p) = out.get_mut(row.slot.pairing) else {
-            continue;
+            lengths: Lengths::default(),
+            metrics: MetricFold::default(),
+        }
+    }
+}
+
+/// The figures of a run, folded game by game: one [`PairingSummary`] a pairing of the plan.
+#[derive(Debug, Clone, Default)]
+pub struct Tally {
+    pairings: Vec<PairingSummary>,
+    fold: PairFold,
+    games: u64,
+}
+
+impl Tally {
+    /// A tally of no games for `plan`'s pairings.
+    #[must_use]
+    pub fn new(plan: &RunPlan) -> Tally {
+        Tally {
+            pairings: (plan.pairings.iter().enumerate())
+                .map(|(i, &ab)| PairingSummary::new(i, ab))
+                .collect(),
+            fold: PairFold::default(),
+            games: 0,
+        }
+    }
+
+    /// The tally of `rows` (without the metrics, which need the replayed facts).
+    #[must_use]
+    pub fn of_rows(plan: &RunPlan, rows: &[GameRow]) -> Tally {
+        let mut tally = Tally::new(plan);
+        for row in rows {
+            tally.add(row, None);
+        }
+        tally
+    }
+
+    /// Counts one game; `facts` (from its replay) feed the metrics.
+    pub fn add(&mut self, row: &GameRow, facts: Option<&GameFacts>) {
+        let Some(p) = self.pairings.get_mut(row.slot.pairing) else {
+            return;
         };
+        self.games += 1;
         let points = row.pairing_first_points();
         p.all.add(points);
         match row.slot.seat {
@@ -71,16 +181,42 @@ pub fn pairings(plan: &RunPlan, rows: &[GameRow]) -> Vec<PairingSummary> {
         p.first_player.add(row.first_points());
         p.capped += u64::from(row.reason == Reason::PlyCap);
         p.faults += u64::from(row.reason.is_fault());
-        p.lengths.push(row.plies);
-        if let Some(pair_points) = fold.add(row) {
+        p.lengths.add(row.plies);
+        if let Some(pair_points) = self.fold.add(row) {
             p.penta.add(pair_points);
         }
+        if let Some(facts) = facts {
+            p.metrics.add(facts);
+        }
     }
-    for p in &mut out {
-        p.lengths.sort_unstable();
+
+    /// Games counted.
+    #[must_use]
+    pub fn games(&self) -> u64 {
+        self.games
     }
-    out.retain(|p| p.all.n() > 0);
-    out
+
+    /// The summaries of the pairings that have games, in pairing order.
+    #[must_use]
+    pub fn pairings(&self) -> Vec<&PairingSummary> {
+        self.pairings.iter().filter(|p| p.all.n() > 0).collect()
+    }
+
+    /// Pairing `i`'s summary (with or without games).
+    #[must_use]
+    pub fn pairing(&self, i: usize) -> Option<&PairingSummary> {
+        self.pairings.get(i)
+    }
+}
+
+/// Builds the summaries of every pairing that has games.
+#[must_use]
+pub fn pairings(plan: &RunPlan, rows: &[GameRow]) -> Vec<PairingSummary> {
+    Tally::of_rows(plan, rows)
+        .pairings()
+        .into_iter()
+        .cloned()
+        .collect()
 }
 
 /// The figures derived from one pairing's counts, computed once for the Markdown and the CSV.
@@ -121,9 +257,9 @@ impl PairingSummary {
             first_interval: wilson(self.first_player.score(), n, Z95),
             draw_rate: self.all.d as f64 / n,
             cap_rate: self.capped as f64 / n,
-            mean_plies: self.lengths.iter().map(|&x| f64::from(x)).sum::<f64>() / n,
-            median_plies: percentile(&self.lengths, 0.5),
-            p90_plies: percentile(&self.lengths, 0.9),
+            mean_plies: self.lengths.mean(),
+            median_plies: self.lengths.percentile(0.5),
+            p90_plies: self.lengths.percentile(0.9),
         }
     }
 }
@@ -131,9 +267,12 @@ impl PairingSummary {
 /// The rating groups of a run's agents from its pairings' results: Bradley–Terry ratings with
 /// 95% intervals, each group on its own scale (agents that never met another are in none).
 #[must_use]
-pub fn ratings(agents: usize, pairings: &[PairingSummary]) -> Vec<RatingGroup> {
+pub fn ratings<'a>(
+    agents: usize,
+    pairings: impl IntoIterator<Item = &'a PairingSummary>,
+) -> Vec<RatingGroup> {
     let results: Vec<PairingResult> = pairings
-        .iter()
+        .into_iter()
         .map(|p| PairingResult {
             a: p.a,
             b: p.b,

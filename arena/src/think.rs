@@ -1,7 +1,7 @@
 //! One decision of one agent in one position, with what it cost.
 
 use ringside_agents::{Agent, AgentSpec};
-use ringside_engine::registry::{GameVisitor, with_game};
+use ringside_engine::registry::{AnyGame, GameVisitor};
 use ringside_engine::{Features, Game};
 
 use crate::error::{Error, Result};
@@ -17,7 +17,7 @@ pub struct Thought {
 }
 
 /// Lets the agent `spec` (seeded `seed`) choose a move after `moves` from the start of `game`.
-pub fn think(game: &str, spec: &str, moves: &str, seed: u64) -> Result<Thought> {
+pub fn think(game: &AnyGame, spec: &str, moves: &str, seed: u64) -> Result<Thought> {
     struct Think<'a> {
         spec: AgentSpec,
         label: &'a str,
@@ -46,13 +46,10 @@ pub fn think(game: &str, spec: &str, moves: &str, seed: u64) -> Result<Thought> 
     }
     let parsed =
         AgentSpec::parse(spec).map_err(|e| Error::setting(format!("agent '{spec}': {e}")))?;
-    with_game(
-        game,
-        Think {
-            spec: parsed,
-            label: spec,
-            moves,
-            seed,
-        },
-    )?
+    game.visit(Think {
+        spec: parsed,
+        label: spec,
+        moves,
+        seed,
+    })
 }

@@ -1,11 +1,14 @@
 //! Replaying recorded games against the rules and the plan: the start drawn from the pair's
 //! seed (and the spec it gives), the random opening, the legality of every move, the number of
-//! plies, and a result that agrees with the final position and the stated reason.
+//! plies, and a result that agrees with the final position and the stated reason. The same
+//! replay gathers what the game-design metrics need ([`crate::metrics::FactsFold`]), so a
+//! record read is replayed once.
 
 use rayon::prelude::*;
-use ringside_engine::registry::{GameVisitor, with_game};
+use ringside_engine::registry::GameVisitor;
 use ringside_engine::{Features, Game, Outcome, Player, seeded_rng};
 
+use crate::metrics::{FactsFold, GameFacts};
 use crate::plan::RunPlan;
 use crate::row::{GameRow, Reason, Winner};
 
@@ -22,12 +25,16 @@ pub fn replay_rows(plan: &RunPlan, rows: &[GameRow]) -> Result<(), (usize, Strin
                 .rows
                 .par_iter()
                 .enumerate()
-                .filter_map(|(i, row)| replay_row(&start, self.plan, row).err().map(|e| (i, e)))
+                .filter_map(|(i, row)| {
+                    replay_row(&start, self.plan, row, false)
+                        .err()
+                        .map(|e| (i, e))
+                })
                 .min_by_key(|(i, _)| *i);
             bad.map_or(Ok(()), Err)
         }
     }
-    with_game(&plan.game, Replay { plan, rows }).map_err(|e| (0, e.reason))?
+    plan.game.visit(Replay { plan, rows })
 }
 
 /// The colour-independent opening of a pair: the start after the seed's draw, and who moves
@@ -40,9 +47,16 @@ pub fn pair_start<G: Game>(start: &G, seed: u64) -> (G, ringside_engine::GameRng
     (state, rng, first)
 }
 
-/// Replays one row; the error says what does not hold.
-pub fn replay_row<G: Game>(start: &G, plan: &RunPlan, row: &GameRow) -> Result<(), String> {
+/// Replays one row; the error says what does not hold. With `facts`, the replay also gathers
+/// the game's facts for the metrics.
+pub fn replay_row<G: Game + Features>(
+    start: &G,
+    plan: &RunPlan,
+    row: &GameRow,
+    facts: bool,
+) -> Result<Option<GameFacts>, String> {
     let (mut state, mut rng, first) = pair_start(start, row.seed);
+    let mut fold = facts.then(|| FactsFold::<G>::new(first));
     if state.spec() != row.game {
         return Err(format!(
             "game '{}' is not '{}', the start drawn from the pair's seed",
@@ -57,6 +71,9 @@ pub fn replay_row<G: Game>(start: &G, plan: &RunPlan, row: &GameRow) -> Result<(
     }
     for (i, text) in row.moves.split_whitespace().enumerate() {
         let at = |reason: String| format!("move {} of {total} ('{text}'): {reason}", i + 1);
+        if let Some(fold) = fold.as_mut() {
+            fold.before_move(&state);
+        }
         let mv = state.parse_move(text).map_err(|e| at(e.to_string()))?;
         if (i as u32) < row.opening_plies {
             let drawn = state.random_move(&mut rng, &mut scratch);
@@ -133,5 +150,5 @@ pub fn replay_row<G: Game>(start: &G, plan: &RunPlan, row: &GameRow) -> Result<(
             recorded, actual
         ));
     }
-    Ok(())
+    Ok(fold.map(|f| f.finish(row)))
 }

@@ -19,7 +19,8 @@ const FAKE: &str = env!("CARGO_BIN_EXE_gtp-fake-engine");
 /// Serves `script` and returns the answers, one string an answer (without the blank line).
 fn session(game: &str, agent: &str, script: &str) -> Vec<String> {
     let mut out = Vec::new();
-    ringside_arena::gtp::serve(game, agent, 3, &mut Cursor::new(script), &mut out).unwrap();
+    let game = ringside_engine::registry::AnyGame::parse(game).unwrap();
+    ringside_arena::gtp::serve(&game, agent, 3, &mut Cursor::new(script), &mut out).unwrap();
     let out = String::from_utf8(out).unwrap();
     assert!(
         out.ends_with("\n\n"),

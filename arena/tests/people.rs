@@ -8,6 +8,11 @@ use std::process::{Command, Stdio};
 use common::{ok, path, scratch, text};
 use ringside_arena::people::{Table, play};
 use ringside_arena::picture::{html_of_game, svg_of_game};
+use ringside_engine::registry::AnyGame;
+
+fn game(spec: &str) -> AnyGame {
+    AnyGame::parse(spec).unwrap()
+}
 use ringside_arena::row::Reason;
 
 /// Every cell of Havannah size 4, in reading order: typed one a line, they finish a game
@@ -154,7 +159,7 @@ fn circle_classes(svg: &str) -> Vec<(String, Option<String>)> {
 
 #[test]
 fn an_svg_has_one_mark_a_stone_and_rings_the_last_move() {
-    let svg = svg_of_game("havannah:size=4", "a1 d4 b2", None).unwrap();
+    let svg = svg_of_game(&game("havannah:size=4"), "a1 d4 b2", None).unwrap();
     let circles = circle_classes(&svg);
     let stones: Vec<_> = circles
         .iter()
@@ -172,7 +177,7 @@ fn an_svg_has_one_mark_a_stone_and_rings_the_last_move() {
     );
     assert_eq!(svg.matches("<polygon").count(), 37, "37 hexagons on size 4");
     // At --ply 1 only the first stone is drawn; a square board draws squares.
-    let early = svg_of_game("havannah:size=4", "a1 d4 b2", Some(1)).unwrap();
+    let early = svg_of_game(&game("havannah:size=4"), "a1 d4 b2", Some(1)).unwrap();
     assert_eq!(
         circle_classes(&early)
             .iter()
@@ -180,7 +185,7 @@ fn an_svg_has_one_mark_a_stone_and_rings_the_last_move() {
             .count(),
         1
     );
-    let rin = svg_of_game("rin:size=6", "a1 b2 c3", None).unwrap();
+    let rin = svg_of_game(&game("rin:size=6"), "a1 b2 c3", None).unwrap();
     assert_eq!(rin.matches("<rect class=\"cell\"").count(), 36);
     assert_eq!(
         circle_classes(&rin)
@@ -189,14 +194,14 @@ fn an_svg_has_one_mark_a_stone_and_rings_the_last_move() {
             .count(),
         3
     );
-    assert!(svg_of_game("havannah:size=4", "a1 a1", None).is_err());
-    assert!(svg_of_game("havannah:size=4", "a1", Some(5)).is_err());
+    assert!(svg_of_game(&game("havannah:size=4"), "a1 a1", None).is_err());
+    assert!(svg_of_game(&game("havannah:size=4"), "a1", Some(5)).is_err());
 }
 
 #[test]
 fn the_html_page_holds_every_position_and_the_games_move_list() {
     let moves = "a1 b2 c3 d4";
-    let page = html_of_game("rin:size=6", moves, "a test").unwrap();
+    let page = html_of_game(&game("rin:size=6"), moves, "a test").unwrap();
     assert!(
         !page.contains("src=\"http") && !page.contains("href=\"http"),
         "nothing is loaded from the network"

@@ -54,7 +54,7 @@ fn a_grid_expands_into_cells_in_written_order_with_label_seeds() {
         ]
     );
     let c = &sweep.cells[3];
-    assert_eq!(c.plan.game, "ikabegama:side=5,distance=3");
+    assert_eq!(c.plan.game.to_string(), "ikabegama:side=5,distance=3");
     assert_eq!(c.plan.agents[0].label, "mcts:iters=20");
     assert_eq!(c.plan.pairings.len(), 2);
     assert_eq!(c.plan.seed, cell_seed(9, "distance=3,iters=20"));

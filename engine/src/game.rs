@@ -77,6 +77,17 @@ impl Outcome {
     }
 }
 
+/// The size of a board that comes in several sizes, and the spec option that sets it: what a
+/// GTP `boardsize` command names.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct BoardSize {
+    /// The option's key in the game's spec (`size` for Rin and Havannah, `side` for the
+    /// hexagon games).
+    pub option: &'static str,
+    /// Its value in this game.
+    pub value: usize,
+}
+
 /// A rules engine: a game state that knows its own options (board size and the like).
 ///
 /// The trait serves three users:
@@ -103,6 +114,12 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// The game with the options that differ from its defaults, in registry syntax, for
     /// example `"rin"` or `"rin:size=8"`. Parsing it with the registry gives this game's start.
     fn spec(&self) -> String;
+
+    /// The board's size and the spec option that sets it, for games whose board comes in
+    /// several sizes; `None` (the default) for a fixed board.
+    fn board_size(&self) -> Option<BoardSize> {
+        None
+    }
 
     /// The name of a colour in this game, lower case (`"black"`, `"white"`, `"light"`, …).
     fn player_name(&self, player: Player) -> &'static str;

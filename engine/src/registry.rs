@@ -1,8 +1,28 @@
 //! Choosing a game by name: the one place that lists every game.
 //!
 //! A game is named by a spec: its name, then optionally `:` and comma-separated `key=value`
-//! options, for example `rin` or `rin:size=8`. [`with_game`] builds the start position and
-//! hands it to a [`GameVisitor`], whose generic code then runs monomorphised for that game.
+//! options, for example `rin` or `rin:size=8`. [`AnyGame::parse`] reads a spec once into a
+//! typed value, the start position of one of the registry's games; [`AnyGame::visit`] hands
+//! that start to a [`GameVisitor`], whose generic code then runs monomorphised for that game.
+//! Code past the edge of the program (flags, files) passes the `AnyGame`, never the text.
+//!
+//! ```
+//! use ringside_engine::registry::{AnyGame, GameVisitor};
+//! use ringside_engine::{Features, Game};
+//!
+//! struct Moves;
+//! impl GameVisitor for Moves {
+//!     type Output = usize;
+//!     fn visit<G: Game + Features>(self, start: G) -> usize {
+//!         let mut moves = Vec::new();
+//!         start.legal_moves(&mut moves);
+//!         moves.len()
+//!     }
+//! }
+//! let game: AnyGame = "rin:size=6".parse().unwrap();
+//! assert_eq!(game.visit(Moves), 36);
+//! assert_eq!(game.to_string(), "rin:size=6");
+//! ```
 
 use crate::error::GameSpecError;
 use crate::games::advance::Advance;
@@ -11,7 +31,7 @@ use crate::games::hexxagon::Hexxagon;
 use crate::games::ikabegama::Ikabegama;
 use crate::games::life::{Drops, Life};
 use crate::games::rin::Rin;
-use crate::{Features, Game};
+use crate::{BoardSize, Features, Game};
 
 /// Generic code to run on a game chosen at run time.
 pub trait GameVisitor {
@@ -183,8 +203,136 @@ impl Options {
     }
 }
 
-/// Builds the start position of the game `spec` names and runs `visitor` on it.
+/// The start position of one of the registry's games, with its options: a game spec read
+/// once. Two values are equal when their canonical specs are; it prints as its canonical spec
+/// (`rin` for `rin:size=16`).
+///
+/// The start positions are boxed: some boards take kilobytes, and an `AnyGame` is passed
+/// around by value (a GTP session's next game, a plan).
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum AnyGame {
+    /// Rin.
+    Rin(Box<Rin>),
+    /// The Life duel.
+    Life(Box<Life>),
+    /// sab39's game of advance.
+    Advance(Box<Advance>),
+    /// Ikabegamá.
+    Ikabegama(Box<Ikabegama>),
+    /// Havannah.
+    Havannah(Box<Havannah>),
+    /// Hexxagon.
+    Hexxagon(Box<Hexxagon>),
+}
+
+/// Runs `$body` with `$g` bound to the start position inside an [`AnyGame`].
+macro_rules! each_game {
+    ($any:expr, $g:ident => $body:expr) => {
+        match $any {
+            AnyGame::Rin($g) => $body,
+            AnyGame::Life($g) => $body,
+            AnyGame::Advance($g) => $body,
+            AnyGame::Ikabegama($g) => $body,
+            AnyGame::Havannah($g) => $body,
+            AnyGame::Hexxagon($g) => $body,
+        }
+    };
+}
+
+impl AnyGame {
+    /// Reads a spec, `name[:key=value,…]`, checking the name and every option.
+    pub fn parse(spec: &str) -> Result<AnyGame, GameSpecError> {
+        build(spec)
+    }
+
+    /// Runs `visitor` on (a copy of) the start position.
+    // Some games are `Copy`, others not: one `clone` serves all.
+    #[allow(clippy::clone_on_copy)]
+    pub fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
+        each_game!(self, g => visitor.visit(g.as_ref().clone()))
+    }
+
+    /// The game's registry name.
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        each_game!(self, g => g.name())
+    }
+
+    /// The canonical spec: the options that differ from their defaults.
+    #[must_use]
+    pub fn spec(&self) -> String {
+        each_game!(self, g => g.spec())
+    }
+
+    /// The board's size and the option that sets it ([`Game::board_size`]); `None` for a
+    /// fixed board.
+    #[must_use]
+    pub fn board_size(&self) -> Option<BoardSize> {
+        each_game!(self, g => g.board_size())
+    }
+
+    /// This game with its board size set to `value` and every other option kept (the swap
+    /// rule, a drawn first player, nests given by distance). An error when the game has a
+    /// fixed board or the other options do not fit the new size.
+    pub fn with_board_size(&self, value: usize) -> Result<AnyGame, GameSpecError> {
+        let Some(size) = self.board_size() else {
+            return Err(spec_error(format!(
+                "{}: the board has one size",
+                self.name()
+            )));
+        };
+        let mut spec = GameSpec::parse(&self.spec())?;
+        spec.options.retain(|(k, _)| k != size.option);
+        spec.options
+            .insert(0, (size.option.to_string(), value.to_string()));
+        let text = spec
+            .options
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(",");
+        AnyGame::parse(&format!("{}:{text}", spec.name))
+    }
+}
+
+macro_rules! from_game {
+    ($($ty:ident),+) => {
+        $(impl From<$ty> for AnyGame {
+            fn from(g: $ty) -> AnyGame {
+                AnyGame::$ty(Box::new(g))
+            }
+        })+
+    };
+}
+from_game!(Rin, Life, Advance, Ikabegama, Havannah, Hexxagon);
+
+impl PartialEq for AnyGame {
+    fn eq(&self, other: &AnyGame) -> bool {
+        self.spec() == other.spec()
+    }
+}
+
+impl std::fmt::Display for AnyGame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.spec())
+    }
+}
+
+impl std::str::FromStr for AnyGame {
+    type Err = GameSpecError;
+    fn from_str(spec: &str) -> Result<AnyGame, GameSpecError> {
+        AnyGame::parse(spec)
+    }
+}
+
+/// Builds the start position of the game `spec` names and runs `visitor` on it: the same as
+/// [`AnyGame::parse`] then [`AnyGame::visit`], for code at the edge that holds only the text.
 pub fn with_game<V: GameVisitor>(spec: &str, visitor: V) -> Result<V::Output, GameSpecError> {
+    Ok(AnyGame::parse(spec)?.visit(visitor))
+}
+
+fn build(spec: &str) -> Result<AnyGame, GameSpecError> {
     let spec = GameSpec::parse(spec)?;
     let info = GAMES.iter().find(|g| g.name == spec.name).ok_or_else(|| {
         spec_error(format!(
@@ -202,7 +350,7 @@ pub fn with_game<V: GameVisitor>(spec: &str, visitor: V) -> Result<V::Output, Ga
         "rin" => {
             let size = options.take_usize("size", crate::games::rin::DEFAULT_SIZE)?;
             options.finish()?;
-            Ok(visitor.visit(Rin::new(size)?))
+            Ok(Rin::new(size)?.into())
         }
         "life" => {
             let drops = match options.take_choice("drops", &["adjacent", "anywhere"])? {
@@ -210,7 +358,7 @@ pub fn with_game<V: GameVisitor>(spec: &str, visitor: V) -> Result<V::Output, Ga
                 _ => Drops::Adjacent,
             };
             options.finish()?;
-            Ok(visitor.visit(Life::new(drops)))
+            Ok(Life::new(drops).into())
         }
         "advance" => {
             let side = options.take_usize("side", crate::games::advance::DEFAULT_SIDE)?;
@@ -232,7 +380,7 @@ pub fn with_game<V: GameVisitor>(spec: &str, visitor: V) -> Result<V::Output, Ga
                 "o" => game = game.with_first(crate::Player::ONE),
                 _ => {}
             }
-            Ok(visitor.visit(game))
+            Ok(game.into())
         }
         "ikabegama" => {
             let side = options.take_usize("side", crate::games::ikabegama::DEFAULT_SIDE)?;
@@ -249,44 +397,21 @@ pub fn with_game<V: GameVisitor>(spec: &str, visitor: V) -> Result<V::Output, Ga
                     ));
                 }
             };
-            Ok(visitor.visit(game))
+            Ok(game.into())
         }
         "havannah" => {
             let size = options.take_usize("size", crate::games::havannah::DEFAULT_BASE)?;
             let swap = options.take_choice("swap", &["off", "on"])? == "on";
             options.finish()?;
-            Ok(visitor.visit(Havannah::new(size, swap)?))
+            Ok(Havannah::new(size, swap)?.into())
         }
         "hexxagon" => {
             let side = options.take_usize("side", crate::games::hexxagon::DEFAULT_SIDE)?;
             options.finish()?;
-            Ok(visitor.visit(Hexxagon::new(side)?))
+            Ok(Hexxagon::new(side)?.into())
         }
         other => unreachable!("game {other} is listed in GAMES but not built here"),
     }
-}
-
-/// The board size a GTP `boardsize` command names for the game `spec`: its `size` (Rin,
-/// Havannah) or `side` (the other hex games) option, or that option's default; `None` for a
-/// game without one (the Life duel's board is fixed) or a spec that does not parse.
-#[must_use]
-pub fn board_size(spec: &str) -> Option<usize> {
-    let spec = GameSpec::parse(spec).ok()?;
-    let key = match spec.name.as_str() {
-        "rin" | "havannah" => "size",
-        "advance" | "ikabegama" | "hexxagon" => "side",
-        _ => return None,
-    };
-    if let Some((_, value)) = spec.options.iter().find(|(k, _)| k == key) {
-        return value.parse().ok();
-    }
-    Some(match spec.name.as_str() {
-        "rin" => crate::games::rin::DEFAULT_SIZE,
-        "havannah" => crate::games::havannah::DEFAULT_BASE,
-        "advance" => crate::games::advance::DEFAULT_SIDE,
-        "ikabegama" => crate::games::ikabegama::DEFAULT_SIDE,
-        _ => crate::games::hexxagon::DEFAULT_SIDE,
-    })
 }
 
 #[cfg(test)]
@@ -353,14 +478,48 @@ mod tests {
 
     #[test]
     fn board_size_is_the_size_or_side_option_or_its_default() {
-        assert_eq!(board_size("havannah:size=6"), Some(6));
-        assert_eq!(board_size("havannah"), Some(8));
-        assert_eq!(board_size("rin"), Some(16));
-        assert_eq!(board_size("ikabegama:side=9,distance=3"), Some(9));
-        assert_eq!(board_size("hexxagon"), Some(5));
-        assert_eq!(board_size("advance:first=x"), Some(6));
-        assert_eq!(board_size("life"), None);
-        assert_eq!(board_size("havannah:size=x"), None);
+        let size = |spec: &str| {
+            AnyGame::parse(spec)
+                .unwrap()
+                .board_size()
+                .map(|b| (b.option, b.value))
+        };
+        assert_eq!(size("havannah:size=6"), Some(("size", 6)));
+        assert_eq!(size("havannah"), Some(("size", 8)));
+        assert_eq!(size("rin"), Some(("size", 16)));
+        assert_eq!(size("ikabegama:side=9,distance=3"), Some(("side", 9)));
+        assert_eq!(size("hexxagon"), Some(("side", 5)));
+        assert_eq!(size("advance:first=x"), Some(("side", 6)));
+        assert_eq!(size("life"), None);
+    }
+
+    #[test]
+    fn a_new_board_size_keeps_the_other_options() {
+        let resized = |spec: &str, n: usize| {
+            AnyGame::parse(spec)
+                .unwrap()
+                .with_board_size(n)
+                .map(|g| g.spec())
+        };
+        assert_eq!(
+            resized("havannah:swap=on", 6).unwrap(),
+            "havannah:size=6,swap=on"
+        );
+        assert_eq!(
+            resized("havannah:size=6,swap=on", 8).unwrap(),
+            "havannah:swap=on"
+        );
+        assert_eq!(resized("rin", 8).unwrap(), "rin:size=8");
+        assert_eq!(
+            resized("advance:first=o", 7).unwrap(),
+            "advance:side=7,first=o"
+        );
+        assert_eq!(
+            resized("ikabegama:distance=3", 6).unwrap(),
+            "ikabegama:side=6,distance=3"
+        );
+        assert!(resized("life", 19).is_err());
+        assert!(resized("rin", 7).is_err());
     }
 
     #[test]

@@ -29,7 +29,6 @@ use crate::plan::{RawAgent, RawPlan, RunPlan};
 use crate::plot::{Labels, Series, write_line_plot};
 use crate::report::elo_text;
 use crate::runner::{Silent, run_in_memory, run_to_csv};
-use crate::summary::pairings;
 
 /// The settings of an SPSA run (what `spsa.settings.json` records).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -372,7 +371,7 @@ pub fn run_spsa(
     let verification = if settings.verify_games > 0 {
         let plan = settings.plan(&tuned, &start, settings.verify_games, settings.seed)?;
         let report = run_to_csv(&plan, &out.join("verify.csv"), threads, &mut Silent)?;
-        let summary = &pairings(&plan, &report.rows)[0];
+        let summary = report.tally.pairings()[0];
         Some(Verification {
             games: summary.all.n(),
             wdl: (summary.all.w, summary.all.d, summary.all.l),

@@ -21,15 +21,15 @@
 //! a solve of a small system. Positions are extracted once into memory; games are never
 //! replayed during the fit.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use rand::RngExt;
 use rayon::prelude::*;
-use ringside_engine::registry::{GameVisitor, with_game};
+use ringside_engine::registry::{AnyGame, GameVisitor};
 use ringside_engine::{Features, Game, MAX_FEATURES, Player, seeded_rng};
 
 use crate::error::{Error, Result};
-use crate::games_csv::read_games;
+use crate::games_csv::read_games_with;
 use crate::plan::RunPlan;
 use crate::row::{GameRow, Winner};
 use crate::sidecar::read_sidecar;
@@ -117,8 +117,8 @@ impl Positions {
 pub struct Extracted {
     /// The game's registry name (all files are of this game).
     pub game: &'static str,
-    /// The game spec of the first file, to build evaluations from.
-    pub spec: String,
+    /// The game of the first file, to build evaluations from.
+    pub game_start: AnyGame,
     /// The feature names, in the game's order.
     pub names: Vec<&'static str>,
     /// Games read, and games used (faulted games are left out).
@@ -146,40 +146,39 @@ pub fn extract(files: &[PathBuf], filter: &PositionFilter) -> Result<Extracted> 
         .iter()
         .map(|file| read_sidecar(file).map(|(plan, _)| plan))
         .collect::<Result<Vec<RunPlan>>>()?;
-    struct Visit<'a> {
-        files: &'a [PathBuf],
-        plans: &'a [RunPlan],
-        filter: &'a PositionFilter,
-    }
-    impl GameVisitor for Visit<'_> {
-        type Output = Result<Extracted>;
-        fn visit<G: Game + Features>(self, start: G) -> Result<Extracted> {
-            let names: Vec<&'static str> = start.feature_names().collect();
-            let mut out = Extracted {
+    struct Empty(AnyGame);
+    impl GameVisitor for Empty {
+        type Output = Extracted;
+        fn visit<G: Game + Features>(self, start: G) -> Extracted {
+            Extracted {
                 game: start.name(),
-                spec: self.plans[0].game.clone(),
-                names,
+                game_start: self.0,
+                names: start.feature_names().collect(),
                 games: (0, 0),
                 train: Positions::new(start.feature_set().len()),
                 validation: Positions::new(start.feature_set().len()),
-            };
-            for (file, plan) in self.files.iter().zip(self.plans) {
-                let starts = with_game(&plan.game, Start::<G>(std::marker::PhantomData))?.map_err(
-                    |game| {
-                        Error::setting(format!(
-                            "{}: a run of {game}, not {}",
-                            file.display(),
-                            start.name()
-                        ))
-                    },
-                )?;
-                let rows = read_games(file, plan)?.rows;
-                let per_game: Vec<(bool, Positions)> = rows
+            }
+        }
+    }
+    /// One file's positions, read a chunk at a time (each chunk's games in parallel) and
+    /// appended in file order.
+    struct File<'a> {
+        file: &'a Path,
+        plan: &'a RunPlan,
+        filter: &'a PositionFilter,
+        out: &'a mut Extracted,
+    }
+    impl GameVisitor for File<'_> {
+        type Output = Result<()>;
+        fn visit<G: Game + Features>(self, start: G) -> Result<()> {
+            let out = self.out;
+            read_games_with(self.file, self.plan, false, &mut |chunk| {
+                let per_game: Vec<(bool, Positions)> = chunk
                     .par_iter()
-                    .filter(|row| !row.reason.is_fault())
-                    .map(|row| game_positions(&starts, row, self.filter))
+                    .filter(|r| !r.row.reason.is_fault())
+                    .map(|r| game_positions(&start, &r.row, self.filter))
                     .collect();
-                out.games.0 += rows.len();
+                out.games.0 += chunk.len();
                 out.games.1 += per_game.len();
                 for (validation, positions) in per_game {
                     let into = if validation {
@@ -190,38 +189,35 @@ pub fn extract(files: &[PathBuf], filter: &PositionFilter) -> Result<Extracted> 
                     into.diffs.extend_from_slice(&positions.diffs);
                     into.labels.extend_from_slice(&positions.labels);
                 }
-            }
-            if out.train.is_empty() {
-                return Err(Error::setting(format!(
-                    "no training positions in {} game(s): check --skip-plies, --drop-decided and --validation",
-                    out.games.1
-                )));
-            }
-            Ok(out)
+                Ok(())
+            })?;
+            Ok(())
         }
     }
-    with_game(
-        &plans[0].game,
-        Visit {
-            files,
-            plans: &plans,
+    let mut out = plans[0].game.visit(Empty(plans[0].game.clone()));
+    for (file, plan) in files.iter().zip(&plans) {
+        if plan.game.name() != out.game {
+            return Err(Error::setting(format!(
+                "{}: a run of {}, not {}",
+                file.display(),
+                plan.game.name(),
+                out.game
+            )));
+        }
+        plan.game.visit(File {
+            file,
+            plan,
             filter,
-        },
-    )?
-}
-
-/// The start of a game spec as the type `G`, or the registry name of the spec's game when it
-/// is another game.
-struct Start<G>(std::marker::PhantomData<G>);
-
-impl<G: Game + Features> GameVisitor for Start<G> {
-    type Output = std::result::Result<G, &'static str>;
-    fn visit<H: Game + Features>(self, start: H) -> Self::Output {
-        (&start as &dyn std::any::Any)
-            .downcast_ref::<G>()
-            .cloned()
-            .ok_or(start.name())
+            out: &mut out,
+        })?;
     }
+    if out.train.is_empty() {
+        return Err(Error::setting(format!(
+            "no training positions in {} game(s): check --skip-plies, --drop-decided and --validation",
+            out.games.1
+        )));
+    }
+    Ok(out)
 }
 
 /// Whether game `row` goes to validation, and its kept positions.
@@ -279,7 +275,7 @@ fn game_positions<G: Game + Features>(
         }
         let mv = state
             .parse_move(text)
-            .expect("read_games replayed every move");
+            .expect("read_games_with replayed every move");
         state.play_unchecked(mv);
     }
     (validation, positions)

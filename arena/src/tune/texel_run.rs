@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use ringside_agents::{EvalSpec, Evaluator};
-use ringside_engine::registry::{GameVisitor, with_game};
+use ringside_engine::registry::{AnyGame, GameVisitor};
 use ringside_engine::{Features, Game};
 
 use super::texel::{FitOptions, FitStep, PositionFilter, extract, fit, fit_k};
@@ -59,7 +59,7 @@ impl TexelOutcome {
 }
 
 /// The starting weights `eval` gives the game of `spec`.
-fn start_weights(spec: &str, eval: &EvalSpec) -> Result<Vec<f64>> {
+fn start_weights(game: &AnyGame, eval: &EvalSpec) -> Result<Vec<f64>> {
     struct Weights<'a>(&'a EvalSpec);
     impl GameVisitor for Weights<'_> {
         type Output = Result<Vec<f64>>;
@@ -69,7 +69,7 @@ fn start_weights(spec: &str, eval: &EvalSpec) -> Result<Vec<f64>> {
                 .map_err(|e| Error::setting(e.reason))
         }
     }
-    with_game(spec, Weights(eval))?
+    game.visit(Weights(eval))
 }
 
 /// Runs Texel tuning and writes its four files; `progress` hears each step.
@@ -82,7 +82,7 @@ pub fn run_texel(run: &TexelRun, mut progress: impl FnMut(&FitStep)) -> Result<T
     }
     let clock = Instant::now();
     let data = extract(&run.files, &run.filter)?;
-    let start = start_weights(&data.spec, &run.eval)?;
+    let start = start_weights(&data.game_start, &run.eval)?;
     let extracted = clock.elapsed().as_secs_f64();
     let clock = Instant::now();
     let k = fit_k(&data.train, &start)?;

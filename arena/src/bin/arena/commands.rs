@@ -5,19 +5,21 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ringside_arena::experiment;
-use ringside_arena::games_csv::read_games;
+use ringside_arena::games_csv::read_games_with;
 use ringside_arena::plan::{PlanBuilder, RunPlan, Shard};
 use ringside_arena::position::{ReplayStyle, replay as replay_moves};
 use ringside_arena::row::GameRow;
 use ringside_arena::runner::{
-    Observer, RunReport, continue_run, open_games, run_to_csv, thread_count,
+    Observer, Opened, Reading, RunReport, continue_run, is_finished, open_games_with, run_to_csv,
+    thread_count,
 };
 use ringside_arena::sidecar::read_sidecar;
 use ringside_arena::sweep::Sweep;
-use ringside_arena::verify::{VerifyReport, reproduce};
+use ringside_arena::verify::VerifyReport;
 use ringside_arena::{
     Error, ErrorKind, merge as merging, metrics, playouts, report, study, think as thinking,
 };
+use ringside_engine::registry::AnyGame;
 
 use crate::cli::{
     FeaturesArgs, GtpArgs, MatchArgs, MergeArgs, PlayArgs, PlayoutsArgs, ReplayArgs, RunArgs,
@@ -73,6 +75,10 @@ impl Observer for Progress {
         if !self.fixed {
             self.bar.set_length(pending);
         }
+    }
+
+    fn interrupted(&self) -> bool {
+        crate::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     fn finished(&mut self, row: &GameRow) {
@@ -140,7 +146,7 @@ pub fn run_match(args: &MatchArgs) -> Result<()> {
     drop(progress);
     say_report(&report, &args.out);
     let title = format!("Summary of {}", args.out.display());
-    print(&report::markdown(&plan, &report.rows, &title, &[]))
+    print(&report::markdown(&plan, &report.tally, &title, &[]))
 }
 
 /// The stderr lines after a run: what was repaired, then what was played.
@@ -159,6 +165,9 @@ fn say_report(report: &RunReport, out: &Path) {
     if let Some(d) = report.sprt {
         line.push_str(&format!("; SPRT: {d}"));
     }
+    if report.interrupted {
+        line.push_str("; interrupted: run the same command to resume");
+    }
     eprintln!("{line}");
 }
 
@@ -172,63 +181,54 @@ pub fn run_experiment(args: &RunArgs) -> Result<()> {
     }
     std::fs::create_dir_all(&dir).map_err(|e| Error::io("create", &dir, &e))?;
     let games = dir.join("games.csv");
-    let existing = open_games(&exp.plan, &games)?;
-    let verified = if args.no_verify {
-        None
-    } else {
-        verify_finished(&exp.plan, &games, &existing.rows, args)?
-    };
+    let existing = open_checked(&exp.plan, &games, args)?;
+    let verified = existing.verified.is_some();
     let mut progress = Progress::new(!args.quiet, exp.plan.pairings.len());
     let report = continue_run(&exp.plan, &games, existing, args.threads, &mut progress)?;
     drop(progress);
-    if verified.is_none() || report.played > 0 {
+    if !verified || report.played > 0 {
         say_report(&report, &games);
     }
     let mut md = report::markdown(
         &exp.plan,
-        &report.rows,
+        &report.tally,
         &format!("Experiment {}", exp.name),
         &[],
     );
     if !exp.published.is_empty() {
         md.push_str(&report::published_comparison(
             &exp.plan,
-            &report.rows,
+            &report.tally,
             &exp.published,
         ));
     }
-    let rows = read_games(&games, &exp.plan)?.rows;
     md.push_str(&metrics::markdown(
         &exp.plan,
-        &metrics::by_pairing(&exp.plan, &rows)?,
+        &metrics::of_tally(&report.tally),
     ));
-    md.push_str(&study::run_figures(&exp.plan, &rows, &dir)?);
-    write_summary_files(&dir, &md, &report::csv(&exp.plan, &report.rows))?;
+    md.push_str(&study::run_figures(&exp.plan, &report.tally, &dir)?);
+    write_summary_files(&dir, &md, &report::csv(&exp.plan, &report.tally))?;
     print(&format!("{md}\n"))
 }
 
-/// Runs a sweep: every cell opened and checked first, finished cells verified, then the
-/// missing games of every cell under one progress bar, then the study's summary and plots.
+/// Runs a sweep: every cell opened and checked first (finished cells verified in the same
+/// pass), then the missing games of every cell under one progress bar, then the study's
+/// summary and plots.
 fn run_sweep(name: &str, sweep: &Sweep, dir: &Path, args: &RunArgs) -> Result<()> {
     let mut opened = Vec::with_capacity(sweep.cells.len());
     for cell in &sweep.cells {
         let cell_dir = dir.join("cells").join(&cell.folder);
         std::fs::create_dir_all(&cell_dir).map_err(|e| Error::io("create", &cell_dir, &e))?;
         let games = cell_dir.join("games.csv");
-        let existing = open_games(&cell.plan, &games)?;
+        let existing = open_checked(&cell.plan, &games, args)?;
         opened.push((cell, cell_dir, games, existing));
-    }
-    if !args.no_verify {
-        for (cell, _, games, existing) in &opened {
-            verify_finished(&cell.plan, games, &existing.rows, args)?;
-        }
     }
     let pending: u64 = opened
         .iter()
         .map(|(cell, _, _, existing)| {
             cell.plan
                 .games_in_shard()
-                .saturating_sub(existing.rows.len() as u64)
+                .saturating_sub(existing.ids.len())
         })
         .sum();
     let mut progress = Progress::new(!args.quiet, sweep.match_names.len());
@@ -236,7 +236,8 @@ fn run_sweep(name: &str, sweep: &Sweep, dir: &Path, args: &RunArgs) -> Result<()
     progress.fixed = true;
     let started = Instant::now();
     let (mut played, mut resumed) = (0, 0);
-    for (cell, cell_dir, games, existing) in opened {
+    let mut measured = Vec::with_capacity(opened.len());
+    for (i, (cell, cell_dir, games, existing)) in opened.into_iter().enumerate() {
         progress.cell = format!("{} | ", cell.label);
         let report = continue_run(&cell.plan, &games, existing, args.threads, &mut progress)?;
         if let Some(note) = report.repaired.describe(&games) {
@@ -245,9 +246,10 @@ fn run_sweep(name: &str, sweep: &Sweep, dir: &Path, args: &RunArgs) -> Result<()
         played += report.played;
         resumed += report.resumed;
         let title = format!("Experiment {name}, cell {}", cell.label);
-        let mut md = report::markdown(&cell.plan, &report.rows, &title, &[]);
-        md.push_str(&study::run_figures(&cell.plan, &report.rows, &cell_dir)?);
-        write_summary_files(&cell_dir, &md, &report::csv(&cell.plan, &report.rows))?;
+        let mut md = report::markdown(&cell.plan, &report.tally, &title, &[]);
+        md.push_str(&study::run_figures(&cell.plan, &report.tally, &cell_dir)?);
+        write_summary_files(&cell_dir, &md, &report::csv(&cell.plan, &report.tally))?;
+        measured.extend(study::cell_metrics(i, &report.tally));
     }
     drop(progress);
     eprintln!(
@@ -255,37 +257,44 @@ fn run_sweep(name: &str, sweep: &Sweep, dir: &Path, args: &RunArgs) -> Result<()
         sweep.cells.len(),
         started.elapsed().as_secs_f64()
     );
-    let md = study::write(dir, name, sweep)?;
+    let md = study::write_measured(dir, name, sweep, &measured)?;
     print(&format!("{md}\n"))
 }
 
-/// On a finished run (`rows` are all its games, with their moves), re-plays every recorded
-/// game and checks it against its row; says how many reproduced. `None` when the run is not
-/// finished.
-fn verify_finished(
-    plan: &RunPlan,
-    games: &Path,
-    rows: &[GameRow],
-    args: &RunArgs,
-) -> Result<Option<VerifyReport>> {
-    if rows.is_empty() || (rows.len() as u64) < plan.games_in_shard() {
-        return Ok(None);
-    }
-    if plan.uses_time() {
+/// Opens a run's games file in one pass: every row checked and replayed once (the metrics'
+/// facts gathered from that replay), and, on a finished run, every game played again with
+/// its agents and compared with its row (unless `--no-verify`). A game that does not
+/// reproduce is an error.
+fn open_checked(plan: &RunPlan, games: &Path, args: &RunArgs) -> Result<Opened> {
+    let verify = !args.no_verify && is_finished(plan, games)?;
+    if verify && plan.uses_time() {
         eprintln!(
             "the run is finished; its agents decide by the clock, so its games cannot be re-played exactly"
         );
-        return Ok(None);
+    } else if verify {
+        eprintln!(
+            "{} is finished: re-playing its {} games to check that each reproduces its row (--no-verify skips this)",
+            games.display(),
+            plan.games_in_shard()
+        );
     }
-    eprintln!(
-        "{} is finished: re-playing its {} games to check that each reproduces its row (--no-verify skips this)",
-        games.display(),
-        rows.len()
-    );
     let started = Instant::now();
     let mut progress = Progress::new(!args.quiet, plan.pairings.len());
-    let report = reproduce(plan, rows, args.threads, &mut progress)?;
+    let reading = Reading {
+        facts: true,
+        verify: (verify && !plan.uses_time()).then_some((args.threads, &mut progress as _)),
+    };
+    let opened = open_games_with(plan, games, reading)?;
     drop(progress);
+    if let Some(report) = &opened.verified {
+        say_verified(report, started)?;
+    }
+    Ok(opened)
+}
+
+/// The verdict of a reproduction: an error naming the first game that differs, or a line
+/// saying how many reproduced.
+fn say_verified(report: &VerifyReport, started: Instant) -> Result<()> {
     if let Some((id, columns)) = &report.first_difference {
         return Err(Error::new(
             ErrorKind::NotReproduced,
@@ -301,7 +310,7 @@ fn verify_finished(
         report.checked,
         started.elapsed().as_secs_f64()
     );
-    Ok(Some(report))
+    Ok(())
 }
 
 /// Writes `summary.md` and `summary.csv` into `dir`, each by write-then-rename.
@@ -312,11 +321,19 @@ fn write_summary_files(dir: &Path, md: &str, csv: &str) -> Result<()> {
     Ok(())
 }
 
-/// Runs `arena summary`.
+/// Runs `arena summary`: one streaming pass over the file (each row checked and replayed
+/// once, folded into the figures and the metrics), then the figures.
 pub fn summary(args: &SummaryArgs) -> Result<()> {
     let (plan, sidecar) = read_sidecar(&args.csv)?;
-    let file = read_games(&args.csv, &plan)?;
-    if let Some(note) = file.tail.describe(&args.csv) {
+    let opened = open_games_with(
+        &plan,
+        &args.csv,
+        Reading {
+            facts: true,
+            verify: None,
+        },
+    )?;
+    if let Some(note) = opened.tail.describe(&args.csv) {
         eprintln!("note: {note}");
     }
     let mut notes = Vec::new();
@@ -331,15 +348,13 @@ pub fn summary(args: &SummaryArgs) -> Result<()> {
         ));
     }
     let title = format!("Summary of {}", args.csv.display());
-    let mut md = report::markdown(&plan, &file.rows, &title, &notes);
-    md.push_str(&metrics::markdown(
-        &plan,
-        &metrics::by_pairing(&plan, &file.rows)?,
-    ));
+    let tally = &opened.tally;
+    let mut md = report::markdown(&plan, tally, &title, &notes);
+    md.push_str(&metrics::markdown(&plan, &metrics::of_tally(tally)));
     if let Some(dir) = &args.out_dir {
         std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, &e))?;
-        md.push_str(&study::run_figures(&plan, &file.rows, dir)?);
-        write_summary_files(dir, &md, &report::csv(&plan, &file.rows))?;
+        md.push_str(&study::run_figures(&plan, tally, dir)?);
+        write_summary_files(dir, &md, &report::csv(&plan, tally))?;
     }
     print(&md)
 }
@@ -373,13 +388,16 @@ pub fn replay(args: &ReplayArgs) -> Result<()> {
     let (game, moves) = match (&args.from, args.id) {
         (Some(csv), Some(id)) => {
             let (plan, _) = read_sidecar(csv)?;
-            let row = read_games(csv, &plan)?
-                .rows
-                .into_iter()
-                .find(|r| r.id == id)
-                .ok_or_else(|| {
-                    Error::setting(format!("{} has no game with id {id}", csv.display()))
-                })?;
+            let mut found = None;
+            read_games_with(csv, &plan, false, &mut |chunk| {
+                if let Some(r) = chunk.iter().find(|r| r.row.id == id) {
+                    found = Some(r.row.clone());
+                }
+                Ok(())
+            })?;
+            let row = found.ok_or_else(|| {
+                Error::setting(format!("{} has no game with id {id}", csv.display()))
+            })?;
             (row.game, row.moves)
         }
         _ => (
@@ -395,9 +413,10 @@ pub fn replay(args: &ReplayArgs) -> Result<()> {
         json: args.json,
         every: args.every,
     };
-    let shown = replay_moves(&game, &moves, style)?;
+    let typed = AnyGame::parse(&game)?;
+    let shown = replay_moves(&typed, &moves, style)?;
     if let Some(file) = &args.svg {
-        let svg = ringside_arena::picture::svg_of_game(&game, &moves, args.ply)?;
+        let svg = ringside_arena::picture::svg_of_game(&typed, &moves, args.ply)?;
         ringside_arena::durable::write_atomically(file, svg.as_bytes())?;
     }
     if let Some(file) = &args.html {
@@ -405,7 +424,7 @@ pub fn replay(args: &ReplayArgs) -> Result<()> {
             (Some(csv), Some(id)) => format!("{game}: game {id} of {}", csv.display()),
             _ => game.clone(),
         };
-        let page = ringside_arena::picture::html_of_game(&game, &moves, &title)?;
+        let page = ringside_arena::picture::html_of_game(&typed, &moves, &title)?;
         ringside_arena::durable::write_atomically(file, page.as_bytes())?;
     }
     print(&shown)
@@ -415,7 +434,7 @@ pub fn replay(args: &ReplayArgs) -> Result<()> {
 pub fn playouts(args: &PlayoutsArgs) -> Result<()> {
     let started = Instant::now();
     let t = playouts::tally(
-        &args.game,
+        &AnyGame::parse(&args.game)?,
         args.games,
         args.seed,
         args.threads,
@@ -439,7 +458,12 @@ pub fn playouts(args: &PlayoutsArgs) -> Result<()> {
 
 /// Runs `arena think`.
 pub fn think(args: &ThinkArgs) -> Result<()> {
-    let t = thinking::think(&args.game, &args.agent, &args.moves, args.seed)?;
+    let t = thinking::think(
+        &AnyGame::parse(&args.game)?,
+        &args.agent,
+        &args.moves,
+        args.seed,
+    )?;
     let seconds = t.stats.time.as_secs_f64().max(1e-9);
     print(&format!(
         "move={} iterations={} nodes={} depth={} time_ms={:.3} iterations_per_s={:.0} nodes_per_s={:.0}\n",
@@ -474,7 +498,7 @@ pub fn gtp(args: &GtpArgs) -> Result<()> {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     ringside_arena::gtp::serve(
-        &args.game,
+        &AnyGame::parse(&args.game)?,
         &args.agent,
         args.seed,
         &mut stdin.lock(),

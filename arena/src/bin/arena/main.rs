@@ -5,6 +5,7 @@
 //! input. Output to a closed pipe (`arena summary x.csv | head`) ends the program quietly.
 
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Parser;
 use clap::error::ErrorKind as ClapKind;
@@ -14,6 +15,19 @@ mod commands;
 mod output;
 
 use cli::{Cli, Command};
+
+/// Set by the first Ctrl-C: runs finish the games in play, write them and their summary, and
+/// stop (exit code 130). A second Ctrl-C ends the program at once; what was written stays.
+pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+fn on_interrupt() {
+    if INTERRUPTED.swap(true, Ordering::SeqCst) {
+        std::process::exit(130);
+    }
+    eprintln!(
+        "\ninterrupted: finishing the games in play and writing them; Ctrl-C again stops at once"
+    );
+}
 
 fn main() -> ExitCode {
     // One line instead of a trace: a panicking agent loses its game (the CSV records it) and
@@ -31,6 +45,10 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return clap_error(&e),
     };
+    if matches!(cli.command, Command::Match(_) | Command::Run(_)) {
+        // Without the handler Ctrl-C still stops the run, losing only the games in play.
+        let _ = ctrlc::set_handler(on_interrupt);
+    }
     let result = match cli.command {
         Command::Replay(args) => commands::replay(&args),
         Command::Playouts(args) => commands::playouts(&args),
@@ -48,6 +66,7 @@ fn main() -> ExitCode {
         Command::Agents => output::print(&cli::agents_text()),
     };
     match result {
+        Ok(()) if INTERRUPTED.load(Ordering::SeqCst) => ExitCode::from(130),
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");

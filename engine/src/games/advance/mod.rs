@@ -266,6 +266,13 @@ impl Game for Advance {
         "advance"
     }
 
+    fn board_size(&self) -> Option<crate::BoardSize> {
+        Some(crate::BoardSize {
+            option: "side",
+            value: self.side as usize,
+        })
+    }
+
     fn spec(&self) -> String {
         let grid = self.grid();
         let mut options = Vec::new();

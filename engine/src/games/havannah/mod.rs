@@ -376,6 +376,13 @@ impl Game for Havannah {
         "havannah"
     }
 
+    fn board_size(&self) -> Option<crate::BoardSize> {
+        Some(crate::BoardSize {
+            option: "size",
+            value: self.base(),
+        })
+    }
+
     fn spec(&self) -> String {
         let mut options = Vec::new();
         if self.base() != DEFAULT_BASE {

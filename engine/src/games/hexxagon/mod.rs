@@ -74,6 +74,13 @@ impl Game for Hexxagon {
         "hexxagon"
     }
 
+    fn board_size(&self) -> Option<crate::BoardSize> {
+        Some(crate::BoardSize {
+            option: "side",
+            value: self.board.side(),
+        })
+    }
+
     fn spec(&self) -> String {
         match self.board.side() {
             DEFAULT_SIDE => "hexxagon".into(),

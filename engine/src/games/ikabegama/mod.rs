@@ -128,6 +128,13 @@ impl Game for Ikabegama {
         "ikabegama"
     }
 
+    fn board_size(&self) -> Option<crate::BoardSize> {
+        Some(crate::BoardSize {
+            option: "side",
+            value: self.board.side(),
+        })
+    }
+
     fn spec(&self) -> String {
         let grid = self.grid();
         let default_nests =

@@ -349,6 +349,13 @@ impl Game for Rin {
         "rin"
     }
 
+    fn board_size(&self) -> Option<crate::BoardSize> {
+        Some(crate::BoardSize {
+            option: "size",
+            value: self.size(),
+        })
+    }
+
     fn spec(&self) -> String {
         if self.size() == DEFAULT_SIZE {
             "rin".to_string()

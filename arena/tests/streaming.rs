@@ -1,0 +1,258 @@
+//! The streaming core: a games file read in one pass, in chunks, folds into the same figures
+//! as the rows held in memory; each read replays a game once; the metrics' clustered
+//! bootstrap is exactly the pair bootstrap it replaced on files of up to 4,096 pairs.
+
+mod common;
+
+use common::{ok, path, scratch, text};
+use rand::RngExt;
+use ringside_arena::games_csv::{CHUNK_ROWS, read_games, read_games_with};
+use ringside_arena::metrics::{
+    BOOTSTRAP_CLUSTERS, BOOTSTRAP_SAMPLES, Estimate, GameFacts, Metric, estimates, game_facts,
+    quantile,
+};
+use ringside_arena::plan::PlanBuilder;
+use ringside_arena::row::{Reason, Winner};
+use ringside_arena::runner::{Silent, run_in_memory};
+use ringside_arena::sidecar::read_sidecar;
+use ringside_arena::stats::percentile;
+use ringside_arena::summary::{Lengths, Tally};
+use ringside_engine::seeded_rng;
+
+/// The bootstrap as it was before the fold: every resample a list of the pairs' games, each
+/// metric computed over that list.
+fn pair_bootstrap_reference(games: &[GameFacts]) -> Vec<Estimate> {
+    let mut pairs: Vec<Vec<&GameFacts>> = Vec::new();
+    let mut keys: Vec<(usize, u64)> = Vec::new();
+    for g in games {
+        match keys.iter().position(|k| *k == g.pair) {
+            Some(i) => pairs[i].push(g),
+            None => {
+                keys.push(g.pair);
+                pairs.push(vec![g]);
+            }
+        }
+    }
+    let all: Vec<&GameFacts> = games.iter().collect();
+    let mut rng = seeded_rng(0x6d65_7472_6963, 0);
+    let mut samples: Vec<Vec<f64>> = vec![Vec::new(); Metric::ALL.len()];
+    let mut resample: Vec<&GameFacts> = Vec::new();
+    for _ in 0..BOOTSTRAP_SAMPLES {
+        resample.clear();
+        for _ in 0..pairs.len() {
+            resample.extend(&pairs[rng.random_range(0..pairs.len())]);
+        }
+        for (m, out) in Metric::ALL.iter().zip(samples.iter_mut()) {
+            if let Some(v) = m.value(&resample) {
+                out.push(v);
+            }
+        }
+    }
+    Metric::ALL
+        .iter()
+        .zip(samples.iter_mut())
+        .filter_map(|(&metric, sample)| {
+            let value = metric.value(&all)?;
+            sample.sort_by(f64::total_cmp);
+            let (low, high) = (quantile(sample, 0.025), quantile(sample, 0.975));
+            Some(Estimate {
+                metric,
+                value,
+                low: low.min(value),
+                high: high.max(value),
+            })
+        })
+        .collect()
+}
+
+/// Random facts of `pairs` colour-swapped pairs.
+fn random_facts(pairs: u64, seed: u64) -> Vec<GameFacts> {
+    let mut rng = seeded_rng(seed, 0);
+    (0..2 * pairs)
+        .map(|i| {
+            let winner = [Winner::First, Winner::Second, Winner::Draw][rng.random_range(0..3)];
+            let reason = if winner == Winner::Draw && rng.random_range(0..4) == 0 {
+                Reason::PlyCap
+            } else {
+                Reason::Normal
+            };
+            let a_first = i % 2 == 0;
+            let plies = rng.random_range(5..80);
+            GameFacts {
+                pair: (0, i / 2),
+                winner,
+                reason,
+                a_won: match winner {
+                    Winner::Draw => None,
+                    Winner::First => Some(a_first),
+                    Winner::Second => Some(!a_first),
+                },
+                plies,
+                turns: plies / 2 + 1,
+                branching: rng.random_range(1.0..30.0),
+                decisions: rng.random_range(0.0..1.0),
+                lead_changes: rng.random_range(0.0..0.5),
+                drama: (winner != Winner::Draw).then(|| rng.random_range(0.0..1.0)),
+            }
+        })
+        .collect()
+}
+
+fn assert_same_estimates(new: &[Estimate], old: &[Estimate]) {
+    assert_eq!(new.len(), old.len());
+    for (n, o) in new.iter().zip(old) {
+        assert_eq!(n.metric, o.metric);
+        for (x, y) in [(n.value, o.value), (n.low, o.low), (n.high, o.high)] {
+            assert!((x - y).abs() < 1e-9, "{:?}: {n:?} vs {o:?}", n.metric);
+        }
+    }
+}
+
+#[test]
+fn the_folded_bootstrap_is_the_pair_bootstrap_on_small_files() {
+    for (pairs, seed) in [(1, 1), (7, 2), (150, 3), (BOOTSTRAP_CLUSTERS, 4)] {
+        let games = random_facts(pairs, seed);
+        assert_same_estimates(&estimates(&games), &pair_bootstrap_reference(&games));
+    }
+}
+
+#[test]
+fn beyond_the_cluster_count_the_interval_keeps_its_width() {
+    // 8,000 pairs fold into 4,096 clusters: the interval is no longer the pair bootstrap's
+    // draw for draw, but it estimates the same spread.
+    let games = random_facts(8_000, 5);
+    let new = estimates(&games);
+    let old = pair_bootstrap_reference(&games);
+    for (n, o) in new.iter().zip(&old) {
+        assert_eq!(n.value, o.value, "{:?}", n.metric);
+        let (wn, wo) = (n.high - n.low, o.high - o.low);
+        if wo > 0.0 {
+            assert!(
+                (wn / wo - 1.0).abs() < 0.1,
+                "{:?}: width {wn} vs {wo}",
+                n.metric
+            );
+        }
+    }
+}
+
+#[test]
+fn length_percentiles_from_counts_equal_nearest_rank_on_sorted_lengths() {
+    let mut rng = seeded_rng(8, 0);
+    for n in [1usize, 2, 3, 10, 101, 1000] {
+        let mut sorted: Vec<u32> = (0..n).map(|_| rng.random_range(0..200)).collect();
+        let mut lengths = Lengths::default();
+        for &x in &sorted {
+            lengths.add(x);
+        }
+        sorted.sort_unstable();
+        for q in [0.0, 0.1, 0.5, 0.9, 0.99, 1.0] {
+            assert_eq!(lengths.percentile(q), percentile(&sorted, q), "n={n} q={q}");
+        }
+        let mean = sorted.iter().map(|&x| f64::from(x)).sum::<f64>() / n as f64;
+        assert!((lengths.mean() - mean).abs() < 1e-9);
+        assert_eq!(lengths.longest(), *sorted.last().unwrap());
+    }
+}
+
+#[test]
+fn a_file_of_several_chunks_reads_into_the_figures_of_the_rows_in_memory() {
+    let dir = scratch("streaming-chunks");
+    let csv = dir.join("g.csv");
+    let games = (2 * CHUNK_ROWS + 502).to_string();
+    ok(&[
+        "match",
+        "--game",
+        "rin:size=6",
+        "--agents",
+        "random",
+        "random",
+        "--games",
+        &games,
+        "--out",
+        path(&csv),
+        "--quiet",
+    ]);
+    let (plan, _) = read_sidecar(&csv).unwrap();
+    let mut streamed = Tally::new(&plan);
+    let mut chunks = Vec::new();
+    let mut lines = Vec::new();
+    let report = read_games_with(&csv, &plan, true, &mut |chunk| {
+        chunks.push(chunk.len());
+        for r in chunk {
+            streamed.add(&r.row, r.facts.as_ref());
+            lines.push(r.line);
+        }
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(chunks, [CHUNK_ROWS, CHUNK_ROWS, 502]);
+    assert_eq!(report.ids.len(), 2 * CHUNK_ROWS as u64 + 502);
+    assert_eq!(lines, (2..2 + lines.len() as u64).collect::<Vec<_>>());
+
+    let memory = PlanBuilder::new("rin:size=6")
+        .pairing("random", "random")
+        .games(2 * CHUNK_ROWS as u64 + 502)
+        .build()
+        .unwrap();
+    let rows = run_in_memory(&memory, Some(2), &mut Silent).unwrap();
+    let held = Tally::of_rows(&plan, &rows);
+    let (s, h) = (streamed.pairings(), held.pairings());
+    assert_eq!(s.len(), 1);
+    for (s, h) in s.iter().zip(&h) {
+        assert_eq!((s.all, s.a_first, s.penta), (h.all, h.a_first, h.penta));
+        assert_eq!(s.lengths, h.lengths);
+        assert_eq!(s.figures(), h.figures());
+    }
+    // The metrics from the read's one replay are those of replaying the held rows again.
+    let facts = game_facts(&plan, &rows).unwrap();
+    assert_same_estimates(&s[0].metrics.estimates(), &estimates(&facts));
+}
+
+#[test]
+fn a_bad_row_after_the_first_chunk_is_named_by_its_line() {
+    let dir = scratch("streaming-bad-row");
+    let csv = dir.join("g.csv");
+    let games = (CHUNK_ROWS + 100).to_string();
+    ok(&[
+        "match",
+        "--game",
+        "rin:size=6",
+        "--agents",
+        "random",
+        "random",
+        "--games",
+        &games,
+        "--out",
+        path(&csv),
+        "--quiet",
+        "--threads",
+        "1",
+    ]);
+    let content = std::fs::read_to_string(&csv).unwrap();
+    let mut lines: Vec<String> = content.lines().map(String::from).collect();
+    // Line 4,150 (index 4,149): its last move replaced by a move already played.
+    let victim = 4149;
+    let first_move = lines[victim].rsplit(',').next().unwrap().split(' ').next();
+    let mut moves: Vec<&str> = lines[victim]
+        .rsplit(',')
+        .next()
+        .unwrap()
+        .split(' ')
+        .collect();
+    let last = moves.len() - 1;
+    moves[last] = first_move.unwrap();
+    let head = lines[victim].rsplit_once(',').unwrap().0.to_string();
+    lines[victim] = format!("{head},{}", moves.join(" "));
+    std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
+    let (plan, _) = read_sidecar(&csv).unwrap();
+    let err = read_games(&csv, &plan).unwrap_err();
+    assert!(
+        err.message.contains(&format!("line {}:", victim + 1)),
+        "{}",
+        err.message
+    );
+    let o = common::arena(&["summary", path(&csv)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains(&format!("line {}", victim + 1)));
+}
