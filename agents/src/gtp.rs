@@ -93,31 +93,24 @@ impl Coords {
         }
     }
 
-    /// A move in Ringside's notation written in this one, or back: the Castro mapping is its
-    /// own inverse. Text that is not a letter and a number (`swap`, `pass`) is left as it is.
+    /// A move of `game` in Ringside's notation written in this one (`into`), or back; the
+    /// game knows its other notations ([`Game::translate_move`]). Text the game cannot
+    /// translate is left as it is.
     #[must_use]
-    pub fn convert(self, text: &str) -> String {
+    pub fn convert<G: Game>(self, game: &G, text: &str, into: bool) -> String {
         match self {
             Coords::Ringside => text.to_string(),
-            Coords::Castro => transpose(text).unwrap_or_else(|| text.to_string()),
+            other => game
+                .translate_move(other.as_str(), text, into)
+                .unwrap_or_else(|| text.to_string()),
         }
     }
-}
 
-/// `e3` ↔ `c5`: the letter's place in the alphabet becomes the number and the number the
-/// letter.
-fn transpose(text: &str) -> Option<String> {
-    let mut chars = text.chars();
-    let letter = chars.next()?.to_ascii_lowercase();
-    let number: u32 = chars.as_str().parse().ok()?;
-    if !letter.is_ascii_lowercase() || !(1..=26).contains(&number) {
-        return None;
+    /// Whether `game` can be written in this notation.
+    #[must_use]
+    pub fn fits<G: Game>(self, game: &G) -> bool {
+        self == Coords::Ringside || game.notations().contains(&self.as_str())
     }
-    let new_letter = char::from(b'a' + u8::try_from(number - 1).ok()?);
-    Some(format!(
-        "{new_letter}{}",
-        u32::from(letter) - u32::from('a') + 1
-    ))
 }
 
 /// The settings of an external engine.
@@ -476,7 +469,7 @@ impl<G: Game> GtpAgent<G> {
         if word.eq_ignore_ascii_case("resign") {
             return Err(engine.fault(FaultKind::Resign, "resigned".into()));
         }
-        let text = coords.convert(word);
+        let text = coords.convert(state, word, false);
         let parsed = state
             .parse_move(&text)
             .or_else(|_| state.parse_move(&text.to_ascii_lowercase()));
@@ -528,7 +521,10 @@ impl<G: Game> Agent<G> for GtpAgent<G> {
             return;
         }
         if let Some(mover) = before.to_move() {
-            let text = self.spec.coords.convert(&before.move_text(mv));
+            let text = self
+                .spec
+                .coords
+                .convert(before, &before.move_text(mv), true);
             self.pending
                 .push(format!("play {} {text}", gtp_colour(before, mover)));
         }
@@ -544,22 +540,25 @@ mod tests {
 
     #[test]
     fn castro_coordinates_are_the_transpose_and_their_own_inverse() {
-        assert_eq!(Coords::Castro.convert("e3"), "c5");
-        assert_eq!(Coords::Castro.convert("c5"), "e3");
-        assert_eq!(Coords::Castro.convert("b4"), "d2");
-        assert_eq!(Coords::Castro.convert("k11"), "k11");
-        assert_eq!(Coords::Castro.convert("a10"), "j1");
-        assert_eq!(Coords::Castro.convert("swap"), "swap");
-        assert_eq!(Coords::Ringside.convert("e3"), "e3");
-        // Every cell of a size-6 board maps to a cell, and back.
         let board = Havannah::new(6, false).unwrap();
+        let castro = |text: &str| Coords::Castro.convert(&board, text, true);
+        assert_eq!(castro("e3"), "c5");
+        assert_eq!(castro("c5"), "e3");
+        assert_eq!(castro("b4"), "d2");
+        assert_eq!(castro("k11"), "k11");
+        assert_eq!(castro("a10"), "j1");
+        assert_eq!(castro("swap"), "swap");
+        assert_eq!(Coords::Ringside.convert(&board, "e3", true), "e3");
+        assert!(Coords::Castro.fits(&board));
+        assert!(!Coords::Castro.fits(&Rin::new(6).unwrap()));
+        // Every cell of a size-6 board maps to a cell, and back.
         let mut moves = Vec::new();
         board.legal_moves(&mut moves);
         for mv in moves {
             let text = board.move_text(mv);
-            let castro = Coords::Castro.convert(&text);
-            assert!(board.parse_move(&castro).is_ok(), "{text} -> {castro}");
-            assert_eq!(Coords::Castro.convert(&castro), text);
+            let theirs = castro(&text);
+            assert!(board.parse_move(&theirs).is_ok(), "{text} -> {theirs}");
+            assert_eq!(Coords::Castro.convert(&board, &theirs, false), text);
         }
     }
 

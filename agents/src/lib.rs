@@ -194,11 +194,17 @@ impl AgentSpec {
                 rng,
             ))),
             AgentSpec::Gtp(s) => {
-                if s.coords == gtp::Coords::Castro && state.name() != "havannah" {
+                if !s.coords.fits(state) {
                     return Err(SpecError {
                         reason: format!(
-                            "gtp: coords=castro is Havannah's notation, not {}'s",
-                            state.name()
+                            "gtp: coords={} is not a notation of {} (it knows: ringside{})",
+                            s.coords.as_str(),
+                            state.name(),
+                            state
+                                .notations()
+                                .iter()
+                                .map(|n| format!(", {n}"))
+                                .collect::<String>()
                         ),
                     });
                 }

@@ -1,12 +1,12 @@
 //! Ringside's arena as a library: tournaments between agents, run from one typed plan, into a
-//! resumable games CSV or into memory, with statistics and summaries. The `arena` binary is a
-//! thin command line on top; tuning, design sweeps and external engines call the same code
-//! in-process.
+//! resumable games CSV or into memory, with statistics, summaries and figures. The `arena`
+//! binary is a thin command line on top; tuning, design sweeps, outside engines and people at
+//! the board call the same code in-process.
 //!
 //! ```
-//! use ringside_arena::plan::PlanBuilder;
-//! use ringside_arena::runner::{Silent, run_in_memory};
-//! use ringside_arena::summary::pairings;
+//! use ringside_arena::figures::summary::Tally;
+//! use ringside_arena::run::plan::PlanBuilder;
+//! use ringside_arena::run::runner::{Silent, run_in_memory};
 //!
 //! let plan = PlanBuilder::new("rin:size=6")
 //!     .pairing("mcts:iters=50", "random")
@@ -16,53 +16,44 @@
 //!     .unwrap();
 //! let rows = run_in_memory(&plan, Some(1), &mut Silent).unwrap();
 //! assert_eq!(rows.len(), 4);
-//! let summary = &pairings(&plan, &rows)[0];
-//! assert_eq!(summary.all.n(), 4);
+//! let tally = Tally::of_rows(&plan, &rows);
+//! assert_eq!(tally.pairings()[0].all.n(), 4);
 //! ```
 //!
-//! The parts, in the order a run uses them:
-//! - [`plan`]: the checked run plan (game, agents, pairings, seeds, shards, SPRT) and the one
-//!   mapping from a game's id to its pairing, pair and seat;
-//! - [`experiment`]: experiment files, read into a plan; [`sweep`]: their grids of game and
-//!   agent options, one plan a cell;
-//! - [`play`]: one game, with agent faults turned into lost games;
-//! - [`runner`]: the parallel run, resume, shards, the SPRT stop, a callback per game;
-//! - [`row`], [`games_csv`], [`sidecar`], [`validate`], [`durable`]: the records, checked
-//!   against the plan on every read and written so that a kill loses nothing;
-//! - [`merge`], [`verify`]: joining shards, reproducing a run;
-//! - [`stats`], [`sprt`], [`summary`], [`report`]: the figures and their rendering;
-//! - [`metrics`], [`study`], [`plot`]: Ludii's game-design metrics with intervals, a sweep's
-//!   study (metrics of every cell, figures, summary), SVG plots;
-//! - [`playouts`], [`position`], [`think`]: random games, positions, one decision;
+//! # The house
+//!
+//! A run flows one way: text at the edge (flags, experiment files, sidecars) becomes a checked
+//! [`run::plan::RunPlan`] holding a typed game ([`ringside_engine::registry::AnyGame`]) and
+//! typed agents; the runner plays it and writes each game as a record; records are read back
+//! in one streaming pass (each row checked and replayed once) and folded into figures. Nothing
+//! below the plan sees a game spec as text, and nothing holds the rows of a file.
+//!
+//! - [`run`]: a run planned and played. `plan` (the checked plan and the one id → pairing,
+//!   pair, seat mapping), `experiment` and `sweep` (experiment files and their grids, one plan
+//!   a cell), `play` (one game, agent faults turned into lost games), `runner` (the parallel
+//!   run, resume, shards, the SPRT stop, Ctrl-C, opening a file in one pass), `verify`
+//!   (reproducing recorded games).
+//! - [`records`]: games on disk. `row` (one finished game, typed), `games_csv` (the CSV, its
+//!   streaming reader and its writer), `validate` (a row replayed against the rules and the
+//!   plan, gathering the metrics' facts), `sidecar` (the settings beside a CSV), `idset` (the
+//!   finished ids as runs), `merge` (joining shards), `durable` (write-then-rename).
+//! - [`figures`]: what the games say. `stats` (Wilson, Elo, pentanomial, Bradley–Terry),
+//!   `sprt` (fishtest's test), `summary` (the per-pairing fold, [`figures::summary::Tally`]),
+//!   `metrics` (Ludii's game-design metrics and their bootstrap), `report` (Markdown and CSV),
+//!   `study` (a sweep's metrics and figures), `plot` (SVG charts), `picture` (boards as SVG
+//!   and HTML).
+//! - [`protocols`]: programs and people. `gtp` (Ringside as a GTP engine), `people` (a person
+//!   at the board).
+//! - [`explore`]: one game at a time. `playouts` (random games counted), `position` (a game
+//!   replayed and shown), `think` (one decision and its cost).
 //! - [`tune`]: Texel tuning of evaluations and SPSA tuning of any numeric agent option.
 
-pub mod durable;
 pub mod error;
-pub mod experiment;
-pub mod games_csv;
-pub mod gtp;
-pub mod idset;
-pub mod merge;
-pub mod metrics;
-pub mod people;
-pub mod picture;
-pub mod plan;
-pub mod play;
-pub mod playouts;
-pub mod plot;
-pub mod position;
-pub mod report;
-pub mod row;
-pub mod runner;
-pub mod sidecar;
-pub mod sprt;
-pub mod stats;
-pub mod study;
-pub mod summary;
-pub mod sweep;
-pub mod think;
+pub mod explore;
+pub mod figures;
+pub mod protocols;
+pub mod records;
+pub mod run;
 pub mod tune;
-pub mod validate;
-pub mod verify;
 
 pub use error::{Error, ErrorKind, Result};

@@ -7,10 +7,10 @@ use std::io::Cursor;
 use std::path::Path;
 
 use common::{ok, path, scratch, text};
-use ringside_arena::plan::{PlanBuilder, RunPlan};
-use ringside_arena::play::agent_seed;
-use ringside_arena::row::{GameRow, Reason};
-use ringside_arena::runner::{Silent, fault_log_path, run_in_memory};
+use ringside_arena::records::row::{GameRow, Reason};
+use ringside_arena::run::plan::{PlanBuilder, RunPlan};
+use ringside_arena::run::play::agent_seed;
+use ringside_arena::run::runner::{Silent, fault_log_path, run_in_memory};
 use ringside_engine::registry::GAMES;
 
 const ARENA: &str = env!("CARGO_BIN_EXE_arena");
@@ -20,7 +20,8 @@ const FAKE: &str = env!("CARGO_BIN_EXE_gtp-fake-engine");
 fn session(game: &str, agent: &str, script: &str) -> Vec<String> {
     let mut out = Vec::new();
     let game = ringside_engine::registry::AnyGame::parse(game).unwrap();
-    ringside_arena::gtp::serve(&game, agent, 3, &mut Cursor::new(script), &mut out).unwrap();
+    ringside_arena::protocols::gtp::serve(&game, agent, 3, &mut Cursor::new(script), &mut out)
+        .unwrap();
     let out = String::from_utf8(out).unwrap();
     assert!(
         out.ends_with("\n\n"),
@@ -78,7 +79,7 @@ play w a1
     assert_eq!(answers[..5], expected_start);
     assert_eq!(
         answers[5],
-        format!("= {}", ringside_arena::gtp::COMMANDS.join("\n"))
+        format!("= {}", ringside_arena::protocols::gtp::COMMANDS.join("\n"))
     );
     assert_eq!(answers[6], "=", "komi is accepted");
     assert!(answers[7].starts_with("? syntax error"), "{}", answers[7]);

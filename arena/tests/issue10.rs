@@ -676,14 +676,15 @@ fn issue10_a_killed_merge_leaves_no_partial_output() {
     ]);
     // Interrupted writer, in-process: nothing at the target, no temporary file left.
     let out = dir.join("lib.csv");
-    let err = ringside_arena::merge::merge_with(std::slice::from_ref(&big), &out, &mut |k| {
-        if k >= 5000 {
-            Err(std::io::Error::other("killed"))
-        } else {
-            Ok(())
-        }
-    })
-    .unwrap_err();
+    let err =
+        ringside_arena::records::merge::merge_with(std::slice::from_ref(&big), &out, &mut |k| {
+            if k >= 5000 {
+                Err(std::io::Error::other("killed"))
+            } else {
+                Ok(())
+            }
+        })
+        .unwrap_err();
     assert_eq!(err.kind, ringside_arena::ErrorKind::Io);
     assert!(!out.exists());
     // Real kills at several moments: the output is absent or complete, never partial.
@@ -709,8 +710,8 @@ fn issue10_a_killed_merge_leaves_no_partial_output() {
 
 #[test]
 fn issue10_the_library_in_process_gives_the_binarys_rows() {
-    use ringside_arena::plan::PlanBuilder;
-    use ringside_arena::runner::{Silent, run_in_memory};
+    use ringside_arena::run::plan::PlanBuilder;
+    use ringside_arena::run::runner::{Silent, run_in_memory};
     let dir = scratch("i10-library");
     let csv = dir.join("g.csv");
     ok(&[
@@ -738,9 +739,9 @@ fn issue10_the_library_in_process_gives_the_binarys_rows() {
         .build()
         .unwrap();
     let rows = run_in_memory(&plan, Some(2), &mut Silent).unwrap();
-    let (file_plan, _) = ringside_arena::sidecar::read_sidecar(&csv).unwrap();
+    let (file_plan, _) = ringside_arena::records::sidecar::read_sidecar(&csv).unwrap();
     assert!(file_plan.differences(&plan).is_empty());
-    let recorded = ringside_arena::games_csv::read_games(&csv, &plan)
+    let recorded = ringside_arena::records::games_csv::read_games(&csv, &plan)
         .unwrap()
         .rows;
     let mut recorded = recorded;

@@ -6,14 +6,14 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use common::{ok, path, scratch, text};
-use ringside_arena::people::{Table, play};
-use ringside_arena::picture::{html_of_game, svg_of_game};
+use ringside_arena::figures::picture::{html_of_game, svg_of_game};
+use ringside_arena::protocols::people::{Table, play};
 use ringside_engine::registry::AnyGame;
 
 fn game(spec: &str) -> AnyGame {
     AnyGame::parse(spec).unwrap()
 }
-use ringside_arena::row::Reason;
+use ringside_arena::records::row::Reason;
 
 /// Every cell of Havannah size 4, in reading order: typed one a line, they finish a game
 /// whatever the agent plays (an occupied cell is refused and the next line read).

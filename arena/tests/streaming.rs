@@ -6,17 +6,17 @@ mod common;
 
 use common::{ok, path, scratch, text};
 use rand::RngExt;
-use ringside_arena::games_csv::{CHUNK_ROWS, read_games, read_games_with};
-use ringside_arena::metrics::{
+use ringside_arena::figures::metrics::{
     BOOTSTRAP_CLUSTERS, BOOTSTRAP_SAMPLES, Estimate, GameFacts, Metric, estimates, game_facts,
     quantile,
 };
-use ringside_arena::plan::PlanBuilder;
-use ringside_arena::row::{Reason, Winner};
-use ringside_arena::runner::{Silent, run_in_memory};
-use ringside_arena::sidecar::read_sidecar;
-use ringside_arena::stats::percentile;
-use ringside_arena::summary::{Lengths, Tally};
+use ringside_arena::figures::stats::percentile;
+use ringside_arena::figures::summary::{Lengths, Tally};
+use ringside_arena::records::games_csv::{CHUNK_ROWS, read_games, read_games_with};
+use ringside_arena::records::row::{Reason, Winner};
+use ringside_arena::records::sidecar::read_sidecar;
+use ringside_arena::run::plan::PlanBuilder;
+use ringside_arena::run::runner::{Silent, run_in_memory};
 use ringside_engine::seeded_rng;
 
 /// The bootstrap as it was before the fold: every resample a list of the pairs' games, each

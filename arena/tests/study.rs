@@ -6,12 +6,14 @@ mod common;
 use std::path::Path;
 
 use common::{ok, path, refused, scratch, text};
-use ringside_arena::experiment;
-use ringside_arena::games_csv::read_games;
-use ringside_arena::metrics::{GameFacts, Metric, estimates, game_facts, quantile};
-use ringside_arena::plot::{Bars, Dot, Labels, dot_plot_svg, histogram_series, interval_plot_svg};
-use ringside_arena::row::{Reason, Winner};
-use ringside_arena::sweep::{AxisKind, cell_seed};
+use ringside_arena::figures::metrics::{GameFacts, Metric, estimates, game_facts, quantile};
+use ringside_arena::figures::plot::{
+    Bars, Dot, Labels, dot_plot_svg, histogram_series, interval_plot_svg,
+};
+use ringside_arena::records::games_csv::read_games;
+use ringside_arena::records::row::{Reason, Winner};
+use ringside_arena::run::experiment;
+use ringside_arena::run::sweep::{AxisKind, cell_seed};
 use ringside_engine::registry::{GameVisitor, with_game};
 use ringside_engine::{Features, Game};
 
@@ -329,7 +331,7 @@ fn branching_factor_decisions_and_turns_match_a_direct_count_on_replayed_games()
             path(&csv),
             "--quiet",
         ]);
-        let (plan, _) = ringside_arena::sidecar::read_sidecar(&csv).unwrap();
+        let (plan, _) = ringside_arena::records::sidecar::read_sidecar(&csv).unwrap();
         let rows = read_games(&csv, &plan).unwrap().rows;
         let facts = game_facts(&plan, &rows).unwrap();
         for (row, f) in rows.iter().zip(&facts) {

@@ -121,6 +121,20 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         None
     }
 
+    /// Other notations outside programs write this game's moves in, by name (Havannah:
+    /// `castro`, HavannahGui's as Castro uses it). The default knows none.
+    fn notations(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// `text` translated between this game's notation and the notation `notation` (one of
+    /// [`Game::notations`]): into it when `into` is true, else back. Text that is no move
+    /// (`swap`, `pass`) comes back as it is; `None` for a notation the game does not know.
+    fn translate_move(&self, notation: &str, text: &str, into: bool) -> Option<String> {
+        let _ = (notation, text, into);
+        None
+    }
+
     /// The name of a colour in this game, lower case (`"black"`, `"white"`, `"light"`, …).
     fn player_name(&self, player: Player) -> &'static str;
 

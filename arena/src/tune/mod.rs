@@ -1,5 +1,5 @@
 //! Tuning agents: Texel's method on recorded positions ([`texel`]) and SPSA on games
-//! ([`spsa`]), with their records and figures ([`crate::plot`]).
+//! ([`spsa`]), with their records and figures ([`crate::figures::plot`]).
 
 pub mod spsa;
 pub mod spsa_run;

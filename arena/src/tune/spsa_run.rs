@@ -23,12 +23,12 @@ use ringside_agents::AgentSpec;
 use ringside_engine::seeded_rng;
 
 use super::spsa::{Param, Probe, Spsa};
-use crate::durable::write_atomically;
 use crate::error::{Error, ErrorKind, Result};
-use crate::plan::{RawAgent, RawPlan, RunPlan};
-use crate::plot::{Labels, Series, write_line_plot};
-use crate::report::elo_text;
-use crate::runner::{Silent, run_in_memory, run_to_csv};
+use crate::figures::plot::{Labels, Series, write_line_plot};
+use crate::figures::report::elo_text;
+use crate::records::durable::write_atomically;
+use crate::run::plan::{RawAgent, RawPlan, RunPlan};
+use crate::run::runner::{Silent, run_in_memory, run_to_csv};
 
 /// The settings of an SPSA run (what `spsa.settings.json` records).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]

@@ -29,11 +29,11 @@ use ringside_engine::registry::{AnyGame, GameVisitor};
 use ringside_engine::{Features, Game, MAX_FEATURES, Player, seeded_rng};
 
 use crate::error::{Error, Result};
-use crate::games_csv::read_games_with;
-use crate::plan::RunPlan;
-use crate::row::{GameRow, Winner};
-use crate::sidecar::read_sidecar;
-use crate::validate::pair_start;
+use crate::records::games_csv::read_games_with;
+use crate::records::row::{GameRow, Winner};
+use crate::records::sidecar::read_sidecar;
+use crate::records::validate::pair_start;
+use crate::run::plan::RunPlan;
 
 /// Positions per chunk of the parallel sums (fixed, so results do not depend on threads).
 const CHUNK: usize = 16_384;

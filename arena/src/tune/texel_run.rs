@@ -11,9 +11,9 @@ use ringside_engine::registry::{AnyGame, GameVisitor};
 use ringside_engine::{Features, Game};
 
 use super::texel::{FitOptions, FitStep, PositionFilter, extract, fit, fit_k};
-use crate::durable::{write_atomically, write_with};
 use crate::error::{Error, Result};
-use crate::plot::{Labels, Series, write_line_plot};
+use crate::figures::plot::{Labels, Series, write_line_plot};
+use crate::records::durable::{write_atomically, write_with};
 
 /// Everything a Texel run needs.
 #[derive(Debug, Clone)]

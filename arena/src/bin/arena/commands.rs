@@ -4,21 +4,22 @@ use std::path::Path;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use ringside_arena::experiment;
-use ringside_arena::games_csv::read_games_with;
-use ringside_arena::plan::{PlanBuilder, RunPlan, Shard};
-use ringside_arena::position::{ReplayStyle, replay as replay_moves};
-use ringside_arena::row::GameRow;
-use ringside_arena::runner::{
+use ringside_arena::explore::position::{ReplayStyle, replay as replay_moves};
+use ringside_arena::explore::{playouts, think as thinking};
+use ringside_arena::figures::{metrics, report, study};
+use ringside_arena::records::games_csv::read_games_with;
+use ringside_arena::records::merge as merging;
+use ringside_arena::records::row::GameRow;
+use ringside_arena::records::sidecar::read_sidecar;
+use ringside_arena::run::experiment;
+use ringside_arena::run::plan::{PlanBuilder, RunPlan, Shard};
+use ringside_arena::run::runner::{
     Observer, Opened, Reading, RunReport, continue_run, is_finished, open_games_with, run_to_csv,
     thread_count,
 };
-use ringside_arena::sidecar::read_sidecar;
-use ringside_arena::sweep::Sweep;
-use ringside_arena::verify::VerifyReport;
-use ringside_arena::{
-    Error, ErrorKind, merge as merging, metrics, playouts, report, study, think as thinking,
-};
+use ringside_arena::run::sweep::Sweep;
+use ringside_arena::run::verify::VerifyReport;
+use ringside_arena::{Error, ErrorKind};
 use ringside_engine::registry::AnyGame;
 
 use crate::cli::{
@@ -316,7 +317,7 @@ fn say_verified(report: &VerifyReport, started: Instant) -> Result<()> {
 /// Writes `summary.md` and `summary.csv` into `dir`, each by write-then-rename.
 fn write_summary_files(dir: &Path, md: &str, csv: &str) -> Result<()> {
     for (name, text) in [("summary.md", md), ("summary.csv", csv)] {
-        ringside_arena::durable::write_atomically(&dir.join(name), text.as_bytes())?;
+        ringside_arena::records::durable::write_atomically(&dir.join(name), text.as_bytes())?;
     }
     Ok(())
 }
@@ -416,16 +417,16 @@ pub fn replay(args: &ReplayArgs) -> Result<()> {
     let typed = AnyGame::parse(&game)?;
     let shown = replay_moves(&typed, &moves, style)?;
     if let Some(file) = &args.svg {
-        let svg = ringside_arena::picture::svg_of_game(&typed, &moves, args.ply)?;
-        ringside_arena::durable::write_atomically(file, svg.as_bytes())?;
+        let svg = ringside_arena::figures::picture::svg_of_game(&typed, &moves, args.ply)?;
+        ringside_arena::records::durable::write_atomically(file, svg.as_bytes())?;
     }
     if let Some(file) = &args.html {
         let title = match (&args.from, args.id) {
             (Some(csv), Some(id)) => format!("{game}: game {id} of {}", csv.display()),
             _ => game.clone(),
         };
-        let page = ringside_arena::picture::html_of_game(&typed, &moves, &title)?;
-        ringside_arena::durable::write_atomically(file, page.as_bytes())?;
+        let page = ringside_arena::figures::picture::html_of_game(&typed, &moves, &title)?;
+        ringside_arena::records::durable::write_atomically(file, page.as_bytes())?;
     }
     print(&shown)
 }
@@ -478,7 +479,7 @@ pub fn think(args: &ThinkArgs) -> Result<()> {
 }
 
 pub fn play(args: &PlayArgs) -> Result<()> {
-    let table = ringside_arena::people::Table {
+    let table = ringside_arena::protocols::people::Table {
         game: &args.game,
         agent: &args.agent,
         person_first: !args.second,
@@ -487,7 +488,7 @@ pub fn play(args: &PlayArgs) -> Result<()> {
     };
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
-    ringside_arena::people::play(&table, &mut stdin.lock(), &mut stdout.lock())?;
+    ringside_arena::protocols::people::play(&table, &mut stdin.lock(), &mut stdout.lock())?;
     if let Some(file) = &args.save {
         eprintln!("saved to {}", file.display());
     }
@@ -497,7 +498,7 @@ pub fn play(args: &PlayArgs) -> Result<()> {
 pub fn gtp(args: &GtpArgs) -> Result<()> {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
-    ringside_arena::gtp::serve(
+    ringside_arena::protocols::gtp::serve(
         &AnyGame::parse(&args.game)?,
         &args.agent,
         args.seed,
@@ -676,7 +677,7 @@ pub fn features(args: &FeaturesArgs) -> Result<()> {
             let mut text = "feature default_weight".to_string();
             let mut values = None;
             if let Some(moves) = self.0 {
-                let state = ringside_arena::position::play_moves(start.clone(), moves)?;
+                let state = ringside_arena::explore::position::play_moves(start.clone(), moves)?;
                 let (mut a, mut b) = ([0.0; MAX_FEATURES], [0.0; MAX_FEATURES]);
                 state.features(Player::ZERO, &mut a);
                 state.features(Player::ONE, &mut b);

@@ -376,6 +376,16 @@ impl Game for Havannah {
         "havannah"
     }
 
+    fn notations(&self) -> &'static [&'static str] {
+        &["castro"]
+    }
+
+    fn translate_move(&self, notation: &str, text: &str, _into: bool) -> Option<String> {
+        // Castro's letter is the row and its number the column: the transpose of ours, its
+        // own inverse.
+        (notation == "castro").then(|| castro_transpose(text).unwrap_or_else(|| text.to_string()))
+    }
+
     fn board_size(&self) -> Option<crate::BoardSize> {
         Some(crate::BoardSize {
             option: "size",
@@ -674,3 +684,19 @@ mod features;
 
 #[cfg(test)]
 mod tests;
+
+/// `e3` ↔ `c5`: HavannahGui's notation, which Castro uses, names a cell by its row letter and
+/// column number, the transpose of ours; `None` for text that is not a letter and a number.
+fn castro_transpose(text: &str) -> Option<String> {
+    let mut chars = text.chars();
+    let letter = chars.next()?.to_ascii_lowercase();
+    let number: u32 = chars.as_str().parse().ok()?;
+    if !letter.is_ascii_lowercase() || !(1..=26).contains(&number) {
+        return None;
+    }
+    let new_letter = char::from(b'a' + u8::try_from(number - 1).ok()?);
+    Some(format!(
+        "{new_letter}{}",
+        u32::from(letter) - u32::from('a') + 1
+    ))
+}

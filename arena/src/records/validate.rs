@@ -1,16 +1,16 @@
 //! Replaying recorded games against the rules and the plan: the start drawn from the pair's
 //! seed (and the spec it gives), the random opening, the legality of every move, the number of
 //! plies, and a result that agrees with the final position and the stated reason. The same
-//! replay gathers what the game-design metrics need ([`crate::metrics::FactsFold`]), so a
+//! replay gathers what the game-design metrics need ([`crate::figures::metrics::FactsFold`]), so a
 //! record read is replayed once.
 
 use rayon::prelude::*;
 use ringside_engine::registry::GameVisitor;
 use ringside_engine::{Features, Game, Outcome, Player, seeded_rng};
 
-use crate::metrics::{FactsFold, GameFacts};
-use crate::plan::RunPlan;
-use crate::row::{GameRow, Reason, Winner};
+use crate::figures::metrics::{FactsFold, GameFacts};
+use crate::records::row::{GameRow, Reason, Winner};
+use crate::run::plan::RunPlan;
 
 /// Replays every row (in parallel); the error is the index of the first bad row and why.
 pub fn replay_rows(plan: &RunPlan, rows: &[GameRow]) -> Result<(), (usize, String)> {

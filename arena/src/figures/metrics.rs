@@ -57,10 +57,10 @@ use ringside_engine::registry::GameVisitor;
 use ringside_engine::{Features, Game, MAX_FEATURES, Player, seeded_rng};
 
 use crate::error::{Error, Result};
-use crate::plan::RunPlan;
-use crate::row::{GameRow, Reason, Winner};
-use crate::summary::Tally;
-use crate::validate::pair_start;
+use crate::figures::summary::Tally;
+use crate::records::row::{GameRow, Reason, Winner};
+use crate::records::validate::pair_start;
+use crate::run::plan::RunPlan;
 
 /// Resamples of the bootstrap.
 pub const BOOTSTRAP_SAMPLES: usize = 2000;

@@ -1,4 +1,4 @@
-//! A sweep's study: the game-design metrics of every cell and match ([`crate::metrics`]),
+//! A sweep's study: the game-design metrics of every cell and match ([`crate::figures::metrics`]),
 //! written beside the cells as `metrics.csv`, one SVG figure a metric (the metric against
 //! the first swept key, one line a match and value of the other keys, with 95% interval
 //! bars), one game-length histogram a match, and a `summary.md` that links them all.
@@ -11,16 +11,16 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::durable::write_atomically;
 use crate::error::Result;
-use crate::games_csv::read_games_with;
-use crate::metrics::{Estimate, Metric, number};
-use crate::plan::RunPlan;
-use crate::plot::{
+use crate::figures::metrics::{Estimate, Metric, number};
+use crate::figures::plot::{
     Bars, Dot, Labels, dot_plot_svg, histogram_of_counts, interval_plot_svg, line_plot_svg,
 };
-use crate::summary::{Lengths, Tally, ratings};
-use crate::sweep::Sweep;
+use crate::figures::summary::{Lengths, Tally, ratings};
+use crate::records::durable::write_atomically;
+use crate::records::games_csv::read_games_with;
+use crate::run::plan::RunPlan;
+use crate::run::sweep::Sweep;
 
 /// The metrics of one cell and match.
 #[derive(Debug, Clone, PartialEq)]
@@ -184,7 +184,7 @@ pub fn write(dir: &Path, name: &str, sweep: &Sweep) -> Result<String> {
     write_measured(dir, name, sweep, &measure(dir, sweep)?)
 }
 
-/// [`write`] from metrics already measured (by the run that played or read the cells).
+/// [`write()`] from metrics already measured (by the run that played or read the cells).
 pub fn write_measured(
     dir: &Path,
     name: &str,

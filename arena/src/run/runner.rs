@@ -23,16 +23,16 @@ use ringside_engine::registry::GameVisitor;
 use ringside_engine::{Features, Game};
 
 use crate::error::{Error, Result};
-use crate::games_csv::{RowWriter, Tail, read_games_with};
-use crate::idset::IdSet;
-use crate::metrics::{GameFacts, facts_of};
-use crate::plan::RunPlan;
-use crate::play::play_game;
-use crate::row::GameRow;
-use crate::sidecar::{Sidecar, read_sidecar, sidecar_path, write_sidecar};
-use crate::sprt::{Decision, Sprt};
-use crate::summary::Tally;
-use crate::verify::{Reproducer, VerifyReport};
+use crate::figures::metrics::{GameFacts, facts_of};
+use crate::figures::sprt::{Decision, Sprt};
+use crate::figures::summary::Tally;
+use crate::records::games_csv::{RowWriter, Tail, read_games_with};
+use crate::records::idset::IdSet;
+use crate::records::row::GameRow;
+use crate::records::sidecar::{Sidecar, read_sidecar, sidecar_path, write_sidecar};
+use crate::run::plan::RunPlan;
+use crate::run::play::play_game;
+use crate::run::verify::{Reproducer, VerifyReport};
 
 /// How often the calling thread collects finished games. Polling, rather than blocking on
 /// the channel, spares the workers a wake-up syscall per game.
@@ -495,7 +495,7 @@ pub fn run_in_memory(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::{PlanBuilder, Shard};
+    use crate::run::plan::{PlanBuilder, Shard};
 
     #[test]
     fn pending_walks_the_shard_by_pairs_and_skips_done_games() {

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::plan::{Seat, Slot};
+use crate::run::plan::{Seat, Slot};
 
 /// Who won, by colour: the player who moved first, the other one, or neither.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -155,7 +155,7 @@ pub struct GameRow {
     /// Every move from the start, in the game's notation, separated by spaces.
     pub moves: String,
     /// What an outside engine's fault was, with its last stderr lines: not a CSV column, but
-    /// appended to the log beside the CSV ([`crate::runner::fault_log_path`]).
+    /// appended to the log beside the CSV ([`crate::run::runner::fault_log_path`]).
     pub fault: Option<String>,
 }
 

@@ -6,11 +6,11 @@
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 
-use crate::durable::write_with;
 use crate::error::{Error, ErrorKind, Result};
-use crate::games_csv::{read_games, write_header, write_rows};
-use crate::row::GameRow;
-use crate::sidecar::{MergeRecord, Sidecar, read_sidecar, write_sidecar};
+use crate::records::durable::write_with;
+use crate::records::games_csv::{read_games, write_header, write_rows};
+use crate::records::row::GameRow;
+use crate::records::sidecar::{MergeRecord, Sidecar, read_sidecar, write_sidecar};
 
 /// What a merge did.
 #[derive(Debug, Clone, PartialEq)]

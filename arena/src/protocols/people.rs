@@ -17,13 +17,13 @@ use ringside_engine::registry::GameVisitor;
 use ringside_engine::{Features, Game, Outcome};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::games_csv::RowWriter;
-use crate::picture::board_text;
-use crate::plan::{PlanBuilder, RunPlan};
-use crate::play::{agent_seed, agent_told};
-use crate::row::{GameRow, Reason, Winner};
-use crate::runner::open_games;
-use crate::validate::pair_start;
+use crate::figures::picture::board_text;
+use crate::records::games_csv::RowWriter;
+use crate::records::row::{GameRow, Reason, Winner};
+use crate::records::validate::pair_start;
+use crate::run::plan::{PlanBuilder, RunPlan};
+use crate::run::play::{agent_seed, agent_told};
+use crate::run::runner::open_games;
 
 /// What `arena play` needs.
 #[derive(Debug, Clone)]

@@ -8,9 +8,9 @@ use ringside_agents::{Agent, AgentSpec, AnyAgent};
 use ringside_engine::zobrist::splitmix64;
 use ringside_engine::{Features, Game, Player};
 
-use crate::plan::{RunPlan, Seat};
-use crate::row::{GameRow, Reason, Winner};
-use crate::validate::pair_start;
+use crate::records::row::{GameRow, Reason, Winner};
+use crate::records::validate::pair_start;
+use crate::run::plan::{RunPlan, Seat};
 
 /// What one agent spent over a game.
 #[derive(Debug, Clone, Copy, Default)]

@@ -1,18 +1,18 @@
 //! The figures of a run's games: per pairing results with intervals, pentanomial figures, a
 //! rating table by connected group, and the game-design figures (first-player advantage,
-//! draws, caps, lengths). [`crate::report`] renders them as Markdown and CSV.
+//! draws, caps, lengths). [`crate::figures::report`] renders them as Markdown and CSV.
 //!
 //! The figures are folds: a [`Tally`] takes games one at a time, as they are played or read,
 //! and keeps per pairing only counts (results, pentanomial pairs, a histogram of lengths) and
 //! the metrics' fold ([`MetricFold`]); it never holds the rows, so its memory follows the
 //! pairings and the distinct game lengths, not the games.
 
-use crate::metrics::{GameFacts, MetricFold};
-use crate::plan::{RunPlan, Seat};
-use crate::row::{GameRow, Reason};
-use crate::stats::{
+use crate::figures::metrics::{GameFacts, MetricFold};
+use crate::figures::stats::{
     PairFold, PairingResult, Penta, RatingGroup, Wdl, Z95, elo_interval, los, rate_groups, wilson,
 };
+use crate::records::row::{GameRow, Reason};
+use crate::run::plan::{RunPlan, Seat};
 
 /// Game lengths as counts by plies: the mean, nearest-rank percentiles and a histogram, in
 /// memory that follows the longest game, not the number of games.
@@ -58,7 +58,7 @@ impl Lengths {
         self.counts.iter().rposition(|&c| c > 0).unwrap_or(0) as u32
     }
 
-    /// The length at quantile `q` (0..=1) by nearest rank, as [`crate::stats::percentile`]
+    /// The length at quantile `q` (0..=1) by nearest rank, as [`crate::figures::stats::percentile`]
     /// gives it on the sorted lengths: the smallest length whose count reaches rank
     /// `⌈q·n⌉` (at least 1).
     #[must_use]

@@ -3,16 +3,16 @@
 //! cannot be reproduced and are not checked.
 //!
 //! A [`Reproducer`] checks rows a chunk at a time as a games file is read
-//! ([`crate::runner::open_games_with`]), so a reproduction holds one chunk of rows, never the
+//! ([`crate::run::runner::open_games_with`]), so a reproduction holds one chunk of rows, never the
 //! file.
 
 use std::collections::HashMap;
 
 use crate::error::Result;
-use crate::games_csv::ReadRow;
-use crate::plan::RunPlan;
-use crate::row::GameRow;
-use crate::runner::{Observer, play_ids};
+use crate::records::games_csv::ReadRow;
+use crate::records::row::GameRow;
+use crate::run::plan::RunPlan;
+use crate::run::runner::{Observer, play_ids};
 
 /// What a reproduction found.
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -9,7 +9,7 @@
 //!
 //! Rows are appended as games finish and flushed every few milliseconds, so a kill leaves at
 //! most one torn last line. Reading checks every row against the run's plan (id, pairing,
-//! pair, seed, agents, winner) and replays its moves ([`crate::validate`]); a bad row is an
+//! pair, seed, agents, winner) and replays its moves ([`crate::records::validate`]); a bad row is an
 //! error naming the file, the line and the reason. The last line alone may be unfinished:
 //! [`Tail`] says what was found there, and [`RowWriter::open`] repairs it before appending.
 
@@ -22,11 +22,11 @@ use ringside_engine::registry::GameVisitor;
 use ringside_engine::{Features, Game};
 
 use crate::error::{Error, Result};
-use crate::idset::IdSet;
-use crate::metrics::GameFacts;
-use crate::plan::RunPlan;
-use crate::row::{GameRow, Reason, Winner};
-use crate::validate::replay_row;
+use crate::figures::metrics::GameFacts;
+use crate::records::idset::IdSet;
+use crate::records::row::{GameRow, Reason, Winner};
+use crate::records::validate::replay_row;
+use crate::run::plan::RunPlan;
 
 /// The columns, in order.
 pub const COLUMNS: [&str; 23] = [

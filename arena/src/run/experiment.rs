@@ -22,13 +22,13 @@
 //! ```
 //!
 //! A `[grid]` table makes the experiment a sweep: every cell of the grid is a run of every
-//! match (see [`crate::sweep`]). A sweep has no `[[published]]` tables.
+//! match (see [`crate::run::sweep`]). A sweep has no `[[published]]` tables.
 
 use serde::Deserialize;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::plan::{PlanBuilder, RunPlan};
-use crate::sweep::{Grid, Sweep};
+use crate::run::plan::{PlanBuilder, RunPlan};
+use crate::run::sweep::{Grid, Sweep};
 
 /// A published result to compare with: the first agent of a match, playing the first colour,
 /// against the second agent.
@@ -166,7 +166,7 @@ pub fn parse(text: &str, path: &std::path::Path) -> Result<Experiment> {
                 .cells(file.seed, &file.game, &agents, build)
                 .map_err(|e| fail(e.message))?;
             let match_names = match file.agents {
-                Some(_) => crate::plan::schedule(agents.len(), file.gauntlet.unwrap_or(false))
+                Some(_) => crate::run::plan::schedule(agents.len(), file.gauntlet.unwrap_or(false))
                     .into_iter()
                     .map(|(i, j)| format!("{} vs {}", agents[i], agents[j]))
                     .collect(),

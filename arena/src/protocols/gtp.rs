@@ -241,7 +241,7 @@ impl<G: Game + Features> Table<'_, G> {
 
     /// The agent built afresh with its seed and told the moves so far.
     fn rebuild(&mut self) {
-        self.agent = crate::play::agent_told(self.spec, &self.start, self.seed, &self.history)
+        self.agent = crate::run::play::agent_told(self.spec, &self.start, self.seed, &self.history)
             .expect("the agent was built for this game before");
     }
 

@@ -208,7 +208,7 @@ pub struct PairFold {
 impl PairFold {
     /// Adds a game; once its pair is complete, returns the pair's points for the pairing's
     /// first agent (0, ½, …, 2).
-    pub fn add(&mut self, row: &crate::row::GameRow) -> Option<f64> {
+    pub fn add(&mut self, row: &crate::records::row::GameRow) -> Option<f64> {
         let key = (row.slot.pairing, row.slot.pair);
         let points = row.pairing_first_points();
         match self.halves.remove(&key) {

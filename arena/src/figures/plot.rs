@@ -7,8 +7,8 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use crate::durable::write_atomically;
 use crate::error::{Error, Result};
+use crate::records::durable::write_atomically;
 
 /// One named line of a plot.
 #[derive(Debug, Clone, PartialEq)]

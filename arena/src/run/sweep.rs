@@ -28,7 +28,7 @@
 use ringside_engine::zobrist::splitmix64;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::plan::RunPlan;
+use crate::run::plan::RunPlan;
 
 /// What a grid key changes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,7 +5,7 @@ use ringside_engine::registry::{AnyGame, GameVisitor};
 use ringside_engine::{Features, Game};
 
 use crate::error::{Error, Result};
-use crate::position::play_moves;
+use crate::explore::position::play_moves;
 
 /// What a decision chose and cost.
 #[derive(Debug, Clone, PartialEq)]

@@ -22,9 +22,9 @@
 //! Either way, `LLR = N · Σ p̂ᵢ (ln p¹ᵢ − ln p⁰ᵢ)`. The run stops once
 //! `LLR ≥ ln((1 − β)/α)` (H1 accepted) or `LLR ≤ ln(β/(1 − α))` (H0 accepted).
 
-use crate::plan::{EloModel, SprtConfig};
-use crate::row::GameRow;
-use crate::stats::{PAIR_SCORES, PairFold, Penta, expected_score, pair_moments};
+use crate::figures::stats::{PAIR_SCORES, PairFold, Penta, expected_score, pair_moments};
+use crate::records::row::GameRow;
+use crate::run::plan::{EloModel, SprtConfig};
 
 /// fishtest's replacement for an empty pentanomial count.
 pub const REGULARISATION: f64 = 1e-3;
@@ -338,7 +338,7 @@ mod tests {
     /// The 95% Wilson interval's lower end for `k` of `n`: an error rate keeps its nominal
     /// value if this is at most the nominal rate.
     fn lower_bound(k: u64, n: u64) -> f64 {
-        crate::stats::wilson(k as f64 / n as f64, n as f64, crate::stats::Z95).0
+        crate::figures::stats::wilson(k as f64 / n as f64, n as f64, crate::figures::stats::Z95).0
     }
 
     #[test]

@@ -17,7 +17,7 @@ use ringside_engine::registry::{AnyGame, GameVisitor};
 use ringside_engine::{Features, Game, Player};
 
 use crate::error::Result;
-use crate::position::play_one;
+use crate::explore::position::play_one;
 
 /// One cell of a drawing.
 #[derive(Debug, Clone, PartialEq)]

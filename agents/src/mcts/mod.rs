@@ -1,0 +1,579 @@
+//! Monte Carlo tree search: UCT over a flat node arena, random playouts (optionally cut and
+//! scored by an evaluation), MCTS-Solver, move-count rewards and tree reuse.
+//!
+//! Nodes live in one `Vec` and refer to their children by index: a node's children are
+//! consecutive, so a node stores only its first child and their count. The move into node `i`
+//! is `moves[i - 1]`. Each node records the player who moved into it, and a playout's reward
+//! is credited to that player at that node: correct when a player moves twice in a row.
+//!
+//! # RAVE (`rave=K`)
+//! Rapid Action Value Estimation (Gelly and Silver, "Combining Online and Offline Knowledge
+//! in UCT", ICML 2007; "Monte-Carlo tree search and rapid action value estimation in computer
+//! Go", AIJ 2011). Besides its visits `n` and mean reward `Q`, every node keeps AMAF ("all
+//! moves as first") statistics `ñ`, `Q̃`: after an iteration whose line (tree moves, then
+//! playout moves) is `m_0 m_1 …`, a child `c` of the path node at depth `d` is credited with
+//! the reward of its mover `p` when `p` played `c`'s move anywhere in `m_d m_{d+1} …`. A "same
+//! move" is an equal `Game::Move`: for drops (Rin, the Life duel, Havannah) the same cell; for
+//! the growth and jump games the same source and target, which is a weaker analogy (the
+//! source's owner may change) but the one Hexxagon programs use. Selection then scores a child
+//!
+//! ```text
+//! β = √(K / (3n + K))                   (β = 0 while ñ = 0)
+//! value = (1 − β)·Q + β·Q̃ + c·√(ln N / max(n, 1))
+//! ```
+//!
+//! so a child seen in many playouts is judged by them before it is visited often. Two
+//! options change the schedule:
+//! - `rave_form=hyp`: `β = K / (K + n)`, the hyperbolic form Castro uses (Ewalds, "Playing
+//!   and solving Havannah", MSc thesis, University of Alberta, 2012), which trusts AMAF
+//!   longer at small `n` and drops it faster at large `n` than the square root.
+//! - `rave_grow=D`: `K` becomes `K + D·m`, where `m` is the number of moves at the parent
+//!   (in a drop game, the moves left): AMAF is trusted longer early in the game, where a
+//!   cell keeps its meaning for many moves. Castro uses `K = 500 + 200·m`.
+//!
+//! A child with neither visits nor AMAF statistics is tried first, as in plain UCT (or gets
+//! the FPU value, below). The statistics take 8 more bytes a node (a parallel array,
+//! allocated only with RAVE on): **32 bytes a node with RAVE on**, plus its move. The line's moves are
+//! marked in an array indexed by [`Game::move_index`] and unmarked after the update, so an
+//! iteration allocates nothing.
+//!
+//! # Decisive moves (`decisive=tree|on`)
+//! Teytaud and Teytaud, "On the huge benefit of decisive moves in Monte-Carlo tree search
+//! algorithms" (IEEE CIG 2010); Lorentz, "Improving Monte-Carlo tree search in Havannah"
+//! (CG 2010). A *decisive* move wins at once; an *anti-decisive* move takes the cell of the
+//! opponent's decisive move. Both come from [`Game::wins_at_once`] (Havannah answers from its
+//! groups without playing; other games answer `None`, and the mover's wins are then found by
+//! playing each move on a copy; blocks need the game's answer).
+//! - `decisive=tree`: when a node is expanded, a child that wins at once is proven won
+//!   (distance 0), which MCTS-Solver turns into a proof of the node. Else, when the opponent
+//!   has a decisive move the mover can also play, every other child is proven lost at
+//!   distance 1: only the block is searched, as Castro's "minimax 2" expansion does. With
+//!   two or more such threats no stone blocks them all, and every child is proven lost at
+//!   distance 1. Costs one test per child per expansion.
+//! - `decisive=on`: the same in the tree, and at every playout ply: the mover plays a
+//!   decisive move if it has one, else the first anti-decisive one, else the policy's move.
+//!   Costs a test of every legal move, twice, at every ply.
+//!
+//! # First-play urgency (`fpu=F`)
+//! Gelly and Wang, "Exploration exploitation in Go: UCT for Monte-Carlo Go" (NIPS workshop
+//! 2006). A child never visited (and, with RAVE, never seen in a playout) scores `F` instead
+//! of being tried before all its visited siblings; rewards lie in [−1, 1], so `F = 1` is
+//! optimistic and `F = 0` neutral.
+//!
+//! # Progressive bias (`bias=W`)
+//! Chaslot, Winands, van den Herik, Uiterwijk and Bouzy, "Progressive strategies for
+//! Monte-Carlo tree search" (New Math. and Natural Computation, 2008). When a node is
+//! expanded, each child gets a prior `H = tanh(E/4)`, where `E` is the agent's evaluation
+//! (`eval=`, `weights=`, `w.NAME=`) of the position after its move from its mover's view (a
+//! move that wins at once gets `H = 1`). Selection adds `W · H / (n + 1)`, knowledge that
+//! fades as the child's own visits `n` grow. Priors take 4 bytes a node (a parallel array,
+//! allocated only with `bias` above 0) and one copy, move and evaluation per child.
+//!
+//! # Move knowledge (`know=W`)
+//! The game's cheap knowledge of each move ([`Features::move_knowledge`], read without
+//! playing it; Havannah's is Castro's: the corners and edges the move's group would touch,
+//! and the answer to an intrusion into a two-cell link) is stored with each child at
+//! expansion. Selection adds
+//!
+//! ```text
+//! W · K(m) / √max(n, 1)          (while n < 1000; nothing after)
+//! ```
+//!
+//! Castro's fading of `know` in `Node::value` (`player.h`). Unlike `bias`, it plays no move
+//! and evaluates nothing: one table lookup per child. With `fpu`, a child never seen is
+//! valued `F + W·K(m)`, so knowledge orders the first visits. 4 bytes a node (a parallel
+//! array, allocated only with `know` above 0). Games without knowledge answer 0.
+//!
+//! # Playout policies (`policy=random|mast|eval`, `epsilon=ε`)
+//! - `mast`: Move-Average Sampling Technique (Finnsson and Björnsson, "Simulation-based
+//!   approach to general game playing", AAAI 2008), ε-greedy as in Tak, Winands and
+//!   Björnsson ("N-grams and the last-good-reply policy applied in general game playing",
+//!   IEEE TCIAIG 2012). Every move of every iteration's line (tree and playout) adds its
+//!   mover's reward to a table indexed by move and player. A playout ply is uniformly random
+//!   with probability ε, else the legal move with the best average `Q_MAST(m, p)` (unseen
+//!   moves count 0; ties are broken uniformly). At the start of each search the table is
+//!   halved (sums and counts), so the last position weighs most.
+//! - `eval`: ε-greedy on the evaluation: with probability 1 − ε the move whose resulting
+//!   position the evaluation rates best for the mover (a move that wins at once first).
+//!   One copy, move and evaluation per legal move per ply: the dearest policy.
+//!
+//! # Playout replies (`pattern=on`, `reply=lgr|lgrf`)
+//! Before the policy's move (and after a decisive move, with `decisive=on`), a playout ply
+//! may answer the move just played:
+//! - `pattern=on`: the game's own answer, [`Features::playout_reply`]. Havannah's saves a
+//!   two-cell link (a "bridge", or a stone's link to the edge) the last stone broke into,
+//!   as Castro's `rolloutpattern` does (Lorentz, "Improving Monte-Carlo tree search in
+//!   Havannah", CG 2010, plays the same reply in Wanderer's playouts). The scan around the
+//!   last stone starts one place further at each call, so where two links are broken each
+//!   is saved in turn. A handful of lookups a ply; games without an answer give none.
+//! - `reply=lgr`: last good reply, LGR-1 (Drake, "The last-good-reply policy for Monte-Carlo
+//!   Go", ICGA Journal 2009): after each iteration, every move of its line (tree and
+//!   playout) made by the winner is stored as its mover's reply to the move before it, in a
+//!   table indexed by that move's [`Game::move_index`] and the replying player. A playout
+//!   ply plays the stored reply to the last move when it is legal.
+//! - `reply=lgrf`: LGRF-1 (Baier and Drake, "The power of forgetting: improving the
+//!   last-good-reply policy in Monte Carlo Go", IEEE TCIAIG 2010): also, a move of the loser
+//!   that is the stored reply is forgotten. Stankiewicz, Winands and Uiterwijk
+//!   ("Monte-Carlo tree search enhancements for Havannah", ACG 2011) measured both on
+//!   Havannah.
+//!
+//! The table takes two moves per move index (allocated once; kept between moves, as the
+//! papers do), and a draw or an evaluated cut playout with equal rewards teaches nothing.
+//! Nothing is allocated per iteration.
+//!
+//! # The move played (`final=visits|wins`)
+//! Among the root's unproven children, the move played is the most visited one (the "robust
+//! child" of Chaslot et al., 2008; ties go to the better mean), or with `final=wins` the one
+//! with the most won playouts, `n·(1 + Q)/2` for rewards in [−1, 1] (Castro's default,
+//! `msrave=-2`; ties go to more visits). The two differ when a child with fewer visits has
+//! enough more wins, as after a late swing of the search. Proven wins and losses come first
+//! either way (see the crate docs).
+//!
+//! # Root parallelism (`threads=N`)
+//! Cazenave and Jouandeau, "On the parallelization of UCT" (CGW 2007); Chaslot, Winands and
+//! van den Herik, "Parallel Monte-Carlo tree search" (CG 2008). `N` trees, each with its own
+//! generator (seeded from the agent's), search the same position on `N` threads; the
+//! iteration budget `n` is shared (tree `i` runs `⌊n/N⌋`, plus one for `i < n mod N`), a time
+//! budget applies to each. The move is chosen as with one tree, over visits and rewards
+//! summed across trees; a child proven lost in any tree is lost. Each tree keeps its own
+//! subtree between moves. With an iteration budget the result depends only on the seed, never
+//! on scheduling: the trees share nothing while they search.
+//!
+//! # `preset=strong`
+//! [`crate::spec::STRONG_PRESET`]: the configuration measured strongest against Castro at
+//! equal time (`results/mcts-enhancements/`): Castro's own schedule and knowledge, with
+//! `c = 0`, `K = 500 + 200·m` on the hyperbolic form, decisive moves in the tree and
+//! `know=1` (games without move knowledge get none). Options given beside it override it.
+
+//!
+//! # The modules
+//! - this one: the agent (`Mcts`), its options' docs, the iteration (select, expand, playout,
+//!   back up) and the search loop;
+//! - `tree`: the node arena, reuse between moves, expansion, MCTS-Solver's proofs, rewards;
+//! - `select`: the selection formulas and the final choice;
+//! - `playout`: playout policies, AMAF credits, reply tables;
+//! - `parallel`: root parallelism.
+
+use std::time::Instant;
+
+use rand::RngExt;
+use ringside_engine::{Features, Game, GameRng, Outcome, Player, random_playout, seeded_rng};
+
+use crate::eval::Evaluator;
+use crate::spec::{Decisive, FinalChoice, MctsSpec, Policy, RaveForm, Reply, Scoring};
+use crate::{Agent, Decision, SearchStats};
+
+const UNEXPANDED: u32 = u32::MAX;
+/// `mover_into` of the root, which nobody moved into.
+const NOBODY: u8 = 2;
+/// `proven` values: 0 or 1 is the proven winner; these two are the others.
+const DRAW: u8 = 2;
+const UNPROVEN: u8 = 3;
+/// The longest line an iteration follows, tree and "full game" playout together: past this
+/// many plies below the root it is scored by the evaluation, like a cut playout. Games whose
+/// rules allow a cycle (Hexxagon and Ikabegamá: one side jumps back and forth while the other
+/// must pass) would otherwise hang the search, in the playout or in an ever deeper tree.
+pub const FULL_PLAYOUT_PLIES: u32 = 1_000;
+
+/// Move knowledge stops counting once a child has this many visits of its own.
+const KNOWLEDGE_VISITS: u32 = 1_000;
+
+/// How deep below the last chosen move tree reuse looks for the new position.
+const REUSE_DEPTH: u32 = 3;
+
+/// What a scan for decisive moves found, by position in the scanned moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Threat {
+    /// The first move that wins at once.
+    Win(usize),
+    /// The one move on which the opponent would win at once: the block.
+    Block(usize),
+    /// The first of two or more such moves: one stone cannot block them all.
+    Double(usize),
+}
+
+/// One tree node: 24 bytes ([`Mcts::BYTES_PER_NODE`]), plus its incoming move in a parallel
+/// array.
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    /// Sum of the rewards of the player who moved into this node.
+    reward: f64,
+    visits: u32,
+    first_child: u32,
+    children: u16,
+    /// Plies from this node to the proven end.
+    proven_distance: u16,
+    mover_into: u8,
+    proven: u8,
+}
+
+// The issue's target: a node takes at most 32 bytes besides its children's edges.
+const _: () = assert!(std::mem::size_of::<Node>() <= 32);
+
+impl Node {
+    fn new(mover_into: u8) -> Node {
+        Node {
+            reward: 0.0,
+            visits: 0,
+            first_child: UNEXPANDED,
+            children: 0,
+            proven_distance: 0,
+            mover_into,
+            proven: UNPROVEN,
+        }
+    }
+}
+
+/// AMAF statistics of one node (RAVE): 8 bytes.
+#[derive(Debug, Clone, Copy, Default)]
+struct Amaf {
+    reward: f32,
+    visits: u32,
+}
+
+impl Amaf {
+    fn add(&mut self, reward: f64) {
+        self.visits += 1;
+        self.reward += reward as f32;
+    }
+
+    fn mean(self) -> Option<f64> {
+        (self.visits > 0).then(|| f64::from(self.reward) / f64::from(self.visits))
+    }
+}
+
+/// One move of an iteration's line (tree moves, then playout moves).
+#[derive(Debug, Clone, Copy)]
+struct Step<M> {
+    /// The move's [`Game::move_index`].
+    index: u32,
+    /// The player who made it.
+    mover: u8,
+    mv: M,
+}
+
+/// Empties a parallel array of the nodes and, when its option is on, gives the root its entry;
+/// an array whose option is off stays empty.
+fn restart<T: Copy + Default>(array: &mut Vec<T>, on: bool) {
+    array.clear();
+    if on {
+        array.push(T::default());
+    }
+}
+
+/// Copies entry `i` of a parallel array of the nodes, unless the array is off (empty).
+fn carry<T: Copy>(to: &mut Vec<T>, from: &[T], i: u32) {
+    if !from.is_empty() {
+        to.push(from[i as usize]);
+    }
+}
+
+/// Running mean and variance (Welford) of the lengths of one player's wins.
+#[derive(Debug, Clone, Copy, Default)]
+struct LengthStats {
+    n: f64,
+    mean: f64,
+    m2: f64,
+}
+
+impl LengthStats {
+    fn add(&mut self, x: f64) {
+        self.n += 1.0;
+        let d = x - self.mean;
+        self.mean += d / self.n;
+        self.m2 += d * (x - self.mean);
+    }
+
+    fn std_dev(&self) -> f64 {
+        if self.n < 2.0 {
+            0.0
+        } else {
+            (self.m2 / (self.n - 1.0)).sqrt()
+        }
+    }
+}
+
+/// The MCTS agent.
+#[derive(Debug)]
+pub struct Mcts<G: Game> {
+    spec: MctsSpec,
+    eval: Evaluator,
+    rng: GameRng,
+    nodes: Vec<Node>,
+    moves: Vec<G::Move>,
+    spare_nodes: Vec<Node>,
+    spare_moves: Vec<G::Move>,
+    queue: Vec<u32>,
+    root: Option<G>,
+    last_choice: Option<u32>,
+    path: Vec<u32>,
+    legal: Vec<G::Move>,
+    scratch: Vec<G::Move>,
+    wins: [LengthStats; 2],
+    deepest: u32,
+    /// RAVE: AMAF statistics parallel to `nodes` (empty when RAVE is off).
+    amaf: Vec<Amaf>,
+    spare_amaf: Vec<Amaf>,
+    /// RAVE, MAST and last good reply: the iteration's line of moves.
+    line: Vec<Step<G::Move>>,
+    /// RAVE: for each move index, one past the last place in the line where each player
+    /// played it (0: never); cleared after each iteration.
+    last_played: Vec<[u32; 2]>,
+    /// MAST: the average reward of each move index for each player.
+    mast: Vec<[Amaf; 2]>,
+    /// Last good reply: by the previous move's index, each player's reply that last won.
+    replies: Vec<[Option<G::Move>; 2]>,
+    /// `pattern`: where the game's scan for a playout reply starts, turned at each call.
+    pattern_turn: usize,
+    /// Progressive bias: the prior of each node, parallel to `nodes` (empty when off).
+    prior: Vec<f32>,
+    spare_prior: Vec<f32>,
+    /// Move knowledge: each node's [`Features::move_knowledge`], parallel to `nodes` (empty
+    /// when off).
+    know: Vec<f32>,
+    spare_know: Vec<f32>,
+    /// A copy of a position for testing moves (decisive moves, priors, the eval policy).
+    probe: Option<G>,
+    /// Root parallelism: the other trees (`threads - 1`).
+    helpers: Vec<Mcts<G>>,
+}
+
+impl<G: Game + Features> Mcts<G> {
+    /// The size of one node; its incoming move adds `size_of::<G::Move>()`.
+    pub const BYTES_PER_NODE: usize = std::mem::size_of::<Node>();
+
+    /// An MCTS agent with these settings, evaluation (for cut playouts) and generator.
+    #[must_use]
+    pub fn new(spec: MctsSpec, eval: Evaluator, rng: GameRng) -> Self {
+        Mcts {
+            spec,
+            eval,
+            rng,
+            nodes: Vec::new(),
+            moves: Vec::new(),
+            spare_nodes: Vec::new(),
+            spare_moves: Vec::new(),
+            queue: Vec::new(),
+            root: None,
+            last_choice: None,
+            path: Vec::new(),
+            legal: Vec::new(),
+            scratch: Vec::new(),
+            wins: [LengthStats::default(); 2],
+            deepest: 0,
+            amaf: Vec::new(),
+            spare_amaf: Vec::new(),
+            line: Vec::new(),
+            replies: Vec::new(),
+            pattern_turn: 0,
+            last_played: Vec::new(),
+            mast: Vec::new(),
+            prior: Vec::new(),
+            spare_prior: Vec::new(),
+            know: Vec::new(),
+            spare_know: Vec::new(),
+            probe: None,
+            helpers: Vec::new(),
+        }
+    }
+
+    /// Nodes in the tree now.
+    #[must_use]
+    pub fn tree_size(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the root's result is proven, and if so its winner (`None` for a draw) and
+    /// distance in plies.
+    #[must_use]
+    pub fn root_proof(&self) -> Option<(Option<Player>, u16)> {
+        let root = self.nodes.first()?;
+        match root.proven {
+            UNPROVEN => None,
+            DRAW => Some((None, root.proven_distance)),
+            p => Some((Some(Player::new(p as usize)), root.proven_distance)),
+        }
+    }
+
+    /// One iteration: select, expand, play out, back up.
+    fn iterate(&mut self) {
+        let mut state = self.root.clone().expect("a search has a root");
+        let root_ply = state.ply();
+        self.path.clear();
+        self.path.push(0);
+        let mut node = 0;
+        let rave = self.spec.rave.is_some();
+        let record = self.records_line();
+        self.line.clear();
+        loop {
+            if self.nodes[node].proven != UNPROVEN {
+                break;
+            }
+            if state.ply() - root_ply >= FULL_PLAYOUT_PLIES {
+                // A line this deep only grows in a cycle: score it by the evaluation.
+                break;
+            }
+            if self.nodes[node].first_child == UNEXPANDED && !self.expand(node, &state) {
+                break;
+            }
+            let child = self.select(node);
+            if record {
+                let mv = self.moves[child - 1];
+                self.line.push(Step {
+                    index: state.move_index(mv) as u32,
+                    mover: self.nodes[child].mover_into,
+                    mv,
+                });
+            }
+            state.play_unchecked(self.moves[child - 1]);
+            node = child;
+            self.path.push(child as u32);
+            if self.nodes[child].visits == 0 {
+                if let Some(outcome) = state.outcome() {
+                    self.prove(child, outcome, 0);
+                }
+                break;
+            }
+        }
+        self.deepest = self.deepest.max(self.path.len() as u32 - 1);
+
+        let leaf = self.nodes[node];
+        let rewards = if leaf.proven != UNPROVEN {
+            let winner = (leaf.proven < DRAW).then(|| Player::new(leaf.proven as usize));
+            self.rewards(
+                winner,
+                state.ply() - root_ply + u32::from(leaf.proven_distance),
+            )
+        } else {
+            let depth = state.ply() - root_ply;
+            let cap = match self.spec.playout_cap {
+                Some(cap) => cap,
+                None => FULL_PLAYOUT_PLIES.saturating_sub(depth),
+            };
+            let played = self.playout(&mut state, cap);
+            match played {
+                Some(outcome) => self.rewards(outcome.winner(), state.ply() - root_ply),
+                None => {
+                    let r = (self.eval.evaluate(&state, Player::ZERO) / 4.0).tanh();
+                    [r, -r]
+                }
+            }
+        };
+
+        if rave {
+            self.credit_amaf(rewards);
+        }
+        if self.spec.policy == Policy::Mast {
+            for step in &self.line {
+                self.mast[step.index as usize][step.mover as usize]
+                    .add(rewards[step.mover as usize]);
+            }
+        }
+        if self.spec.reply != Reply::Off {
+            self.learn_replies(rewards);
+        }
+        for k in (0..self.path.len()).rev() {
+            let i = self.path[k] as usize;
+            if self.spec.solver && k + 1 < self.path.len() {
+                self.try_prove(i);
+            }
+            let n = &mut self.nodes[i];
+            n.visits += 1;
+            if n.mover_into != NOBODY {
+                n.reward += rewards[n.mover_into as usize];
+            }
+        }
+    }
+
+    /// Searches `state` until `budget` iterations (if any) or `deadline` (if any), or until
+    /// the root is proven; returns the iterations run.
+    fn search(&mut self, state: &G, budget: Option<u64>, deadline: Option<Instant>) -> u64 {
+        self.reroot(state);
+        self.wins = [LengthStats::default(); 2];
+        self.deepest = 0;
+        if self.spec.policy == Policy::Mast {
+            if self.mast.is_empty() {
+                self.mast = vec![[Amaf::default(); 2]; state.move_index_count()];
+            }
+            // Older positions count half as much at each new move.
+            for a in self.mast.iter_mut().flatten() {
+                a.visits /= 2;
+                a.reward /= 2.0;
+            }
+        }
+        let mut iterations = 0;
+        // At least one iteration, so the root is expanded.
+        loop {
+            self.iterate();
+            iterations += 1;
+            let solved = self.spec.solver && self.nodes[0].proven != UNPROVEN;
+            if solved || budget.is_some_and(|n| iterations >= n) {
+                break;
+            }
+            if iterations % 16 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+        }
+        iterations
+    }
+}
+
+impl<G: Game + Features> Agent<G> for Mcts<G> {
+    fn choose(&mut self, state: &G) -> Decision<G::Move> {
+        let started = Instant::now();
+        assert!(
+            state.outcome().is_none(),
+            "choose needs a game that is not over"
+        );
+        let deadline = self.spec.time.map(|t| started + t);
+        let iterations = if self.spec.threads > 1 {
+            self.search_in_parallel(state, deadline)
+        } else {
+            self.search(state, self.spec.iterations, deadline)
+        };
+        if self.nodes[0].first_child == UNEXPANDED {
+            // The arena was too full to expand the root: fall back to a random move.
+            let mv = state
+                .random_move(&mut self.rng, &mut self.scratch)
+                .expect("a live state has a move");
+            return Decision {
+                mv,
+                stats: SearchStats {
+                    iterations,
+                    time: started.elapsed(),
+                    ..SearchStats::default()
+                },
+            };
+        }
+        let (child, value) = self.best_child();
+        self.last_choice = Some(child as u32);
+        let offset = child - self.nodes[0].first_child as usize;
+        for h in &mut self.helpers {
+            h.last_choice = (h.nodes[0].first_child != UNEXPANDED)
+                .then(|| h.nodes[0].first_child + offset as u32);
+        }
+        Decision {
+            mv: self.moves[child - 1],
+            stats: SearchStats {
+                nodes: self.nodes.len() as u64
+                    + self
+                        .helpers
+                        .iter()
+                        .map(|h| h.nodes.len() as u64)
+                        .sum::<u64>(),
+                iterations,
+                depth: self.deepest,
+                time: started.elapsed(),
+                value,
+            },
+        }
+    }
+}
+
+mod parallel;
+mod playout;
+mod select;
+mod tree;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,170 @@
+//! Playouts and what they teach: the playout policy (random, MAST, evaluation; decisive moves,
+//! the game's reply, last good reply), RAVE's AMAF credits and the reply table.
+
+use super::*;
+
+impl<G: Game + Features> Mcts<G> {
+    /// Whether iterations keep their line of moves (for RAVE, MAST or last good reply).
+    pub(super) fn records_line(&self) -> bool {
+        self.spec.rave.is_some()
+            || self.spec.policy == Policy::Mast
+            || self.spec.reply != Reply::Off
+    }
+
+    /// Last good reply: each move of the line by the iteration's winner becomes its mover's
+    /// reply to the move before it; with forgetting, a loser's move is removed where it is
+    /// the stored reply. Nothing is learnt from a draw.
+    pub(super) fn learn_replies(&mut self, rewards: [f64; 2]) {
+        if rewards[0] == rewards[1] {
+            return;
+        }
+        let winner = u8::from(rewards[1] > rewards[0]);
+        if self.replies.is_empty() {
+            let root = self.root.as_ref().expect("a search has a root");
+            self.replies = vec![[None; 2]; root.move_index_count()];
+        }
+        for pair in self.line.windows(2) {
+            let (before, step) = (pair[0], pair[1]);
+            let stored = &mut self.replies[before.index as usize][step.mover as usize];
+            if step.mover == winner {
+                *stored = Some(step.mv);
+            } else if self.spec.reply == Reply::Forget && *stored == Some(step.mv) {
+                *stored = None;
+            }
+        }
+    }
+
+    /// A playout of at most `cap` plies by the playout policy, appending its moves to the
+    /// line when the line is kept; the outcome, or `None` when cut.
+    pub(super) fn playout(&mut self, state: &mut G, cap: u32) -> Option<Outcome> {
+        let record = self.records_line();
+        if !record
+            && self.spec.decisive != Decisive::On
+            && self.spec.policy == Policy::Random
+            && !self.spec.pattern
+        {
+            return random_playout(state, &mut self.rng, &mut self.scratch, cap);
+        }
+        let mut played = 0;
+        loop {
+            if let Some(outcome) = state.outcome() {
+                return Some(outcome);
+            }
+            if played == cap {
+                return None;
+            }
+            let mover = state.to_move().expect("a live state has a mover");
+            let mv = self.playout_move(state, mover);
+            if record {
+                self.line.push(Step {
+                    index: state.move_index(mv) as u32,
+                    mover: mover.index() as u8,
+                    mv,
+                });
+            }
+            state.play_unchecked(mv);
+            played += 1;
+        }
+    }
+
+    /// One playout move, the first of: a decisive or anti-decisive move (`decisive=on`), the
+    /// game's reply to the last move (`pattern=on`), the last good reply to the last move
+    /// (`reply=`), the policy's move.
+    pub(super) fn playout_move(&mut self, state: &G, mover: Player) -> G::Move {
+        if self.spec.decisive == Decisive::On {
+            if let Some(mv) = self.decisive_move(state, mover) {
+                return mv;
+            }
+        }
+        if self.spec.pattern {
+            self.pattern_turn = self.pattern_turn.wrapping_add(1);
+            if let Some(mv) = state.playout_reply(self.pattern_turn) {
+                return mv;
+            }
+        }
+        if self.spec.reply != Reply::Off {
+            let stored = self
+                .line
+                .last()
+                .and_then(|before| self.replies.get(before.index as usize)?[mover.index()]);
+            if let Some(mv) = stored.filter(|&mv| state.is_legal(mv)) {
+                return mv;
+            }
+        }
+        let greedy =
+            self.spec.policy != Policy::Random && self.rng.random::<f64>() >= self.spec.epsilon;
+        if !greedy {
+            return state
+                .random_move(&mut self.rng, &mut self.scratch)
+                .expect("a state with no outcome has a legal move");
+        }
+        state.legal_moves(&mut self.scratch);
+        let (mut best, mut best_value, mut ties) = (self.scratch[0], f64::NEG_INFINITY, 0u32);
+        for k in 0..self.scratch.len() {
+            let mv = self.scratch[k];
+            let value = match self.spec.policy {
+                Policy::Mast => self.mast[state.move_index(mv)][mover.index()]
+                    .mean()
+                    .unwrap_or(0.0),
+                _ => {
+                    let probe = Self::after(&mut self.probe, state, mv);
+                    match probe.outcome() {
+                        Some(Outcome::Win(p)) if p == mover => f64::INFINITY,
+                        _ => self.eval.evaluate(probe, mover),
+                    }
+                }
+            };
+            // The best value; among equals, each equally likely (reservoir sampling).
+            if value > best_value {
+                (best, best_value, ties) = (mv, value, 1);
+            } else if value == best_value {
+                ties += 1;
+                if self.rng.random_range(0..ties) == 0 {
+                    best = mv;
+                }
+            }
+        }
+        best
+    }
+
+    /// A move that wins at once for `mover`, else one that takes the cell of an opponent's
+    /// win at once (where the game can tell), else `None`.
+    pub(super) fn decisive_move(&mut self, state: &G, mover: Player) -> Option<G::Move> {
+        state.legal_moves(&mut self.scratch);
+        Self::decisive_in(&mut self.probe, state, mover, &self.scratch).map(|t| match t {
+            Threat::Win(k) | Threat::Block(k) | Threat::Double(k) => self.scratch[k],
+        })
+    }
+
+    /// RAVE: credits the AMAF statistics of the children of every path node whose move their
+    /// mover played at or after that node's depth in the line (see the module docs).
+    pub(super) fn credit_amaf(&mut self, rewards: [f64; 2]) {
+        let root = self.root.as_ref().expect("a search has a root");
+        if self.last_played.is_empty() {
+            self.last_played = vec![[0; 2]; root.move_index_count()];
+        }
+        for (i, step) in self.line.iter().enumerate() {
+            self.last_played[step.index as usize][step.mover as usize] = i as u32 + 1;
+        }
+        for (depth, &node) in self.path.iter().enumerate() {
+            let n = self.nodes[node as usize];
+            if n.first_child == UNEXPANDED {
+                continue;
+            }
+            let (first, children) = (n.first_child as usize, n.children as usize);
+            // Siblings share their mover: the player to move at `node`.
+            let mover = self.nodes[first].mover_into as usize;
+            // Slices taken once: the loop runs over every child of every path node.
+            let moves = &self.moves[first - 1..first - 1 + children];
+            let amaf = &mut self.amaf[first..first + children];
+            for (a, &mv) in amaf.iter_mut().zip(moves) {
+                if self.last_played[root.move_index(mv)][mover] as usize > depth {
+                    a.add(rewards[mover]);
+                }
+            }
+        }
+        for step in &self.line {
+            self.last_played[step.index as usize] = [0; 2];
+        }
+    }
+}

@@ -1,0 +1,155 @@
+//! Selection: UCT with RAVE's schedules, first-play urgency, progressive bias and move
+//! knowledge (formulas in the module docs of [`super`]), and the final choice of the move played.
+
+use super::*;
+
+impl<G: Game + Features> Mcts<G> {
+    /// The child UCT picks: an immediate proven win, else an unvisited child, else the best
+    /// upper confidence bound, never a proven loss while something else remains.
+    pub(super) fn select(&self, node: usize) -> usize {
+        let n = self.nodes[node];
+        let first = n.first_child as usize;
+        let end = first + n.children as usize;
+        let mover = self.nodes[first].mover_into;
+        // With c = 0 (the strong preset) the exploration term is 0 for every child and is left
+        // out, square root and all: the sums, and so the choice, are the same.
+        let explore =
+            (self.spec.c > 0.0).then(|| self.spec.c * (f64::from(n.visits.max(1))).ln().sqrt());
+        // RAVE's equivalence here: more moves left, longer trust in AMAF.
+        let rave_k = self
+            .spec
+            .rave
+            .map(|k| k + self.spec.rave_grow * f64::from(n.children));
+        let mut best = f64::NEG_INFINITY;
+        let mut choice = first;
+        for i in first..end {
+            let child = &self.nodes[i];
+            if self.spec.solver && child.proven != UNPROVEN {
+                if child.proven == mover {
+                    return i;
+                }
+                if child.proven != DRAW {
+                    continue;
+                }
+            }
+            let bias = self.bias(i, child.visits) + self.knowledge(i, child.visits);
+            let amaf = rave_k.map(|k| (k, self.amaf[i]));
+            let ucb = if child.visits == 0 && amaf.is_none_or(|(_, a)| a.visits == 0) {
+                // First-play urgency, or "visit it first".
+                match self.spec.fpu {
+                    Some(v) => v + bias,
+                    None => return i,
+                }
+            } else {
+                let n = f64::from(child.visits);
+                let q = if child.visits > 0 {
+                    child.reward / n
+                } else {
+                    0.0
+                };
+                let value = match amaf.and_then(|(k, a)| Some((k, a.mean()?))) {
+                    Some((k, q_amaf)) => {
+                        let beta = match self.spec.rave_form {
+                            RaveForm::Sqrt => (k / (3.0 * n + k)).sqrt(),
+                            RaveForm::Hyperbolic => k / (k + n),
+                        };
+                        (1.0 - beta) * q + beta * q_amaf
+                    }
+                    None => q,
+                };
+                match explore {
+                    Some(e) => value + e / n.max(1.0).sqrt() + bias,
+                    None => value + bias,
+                }
+            };
+            if ucb > best {
+                best = ucb;
+                choice = i;
+            }
+        }
+        choice
+    }
+
+    /// Progressive bias's term for child `i` with `visits`: `W·H/(n + 1)`.
+    pub(super) fn bias(&self, i: usize, visits: u32) -> f64 {
+        if self.prior.is_empty() {
+            return 0.0;
+        }
+        self.spec.bias * f64::from(self.prior[i]) / (f64::from(visits) + 1.0)
+    }
+
+    /// Move knowledge's term for child `i` with `visits`: `W·K` while it is unvisited or
+    /// visited once, `W·K/√n` up to 1,000 visits (Castro's fading), then nothing.
+    pub(super) fn knowledge(&self, i: usize, visits: u32) -> f64 {
+        if self.know.is_empty() || visits >= KNOWLEDGE_VISITS || self.know[i] == 0.0 {
+            // Most moves know nothing: no square root for them.
+            return 0.0;
+        }
+        self.spec.know * f64::from(self.know[i]) / f64::from(visits.max(1)).sqrt()
+    }
+
+    /// The root child to play (see the crate docs) and its mean reward. With helper trees
+    /// (root parallelism) each child's visits and rewards are summed over all trees, and a
+    /// child proven lost in any tree counts as lost.
+    pub(super) fn best_child(&self) -> (usize, Option<f64>) {
+        let root = self.nodes[0];
+        let first = root.first_child as usize;
+        let children = first..first + root.children as usize;
+        let mover = self.nodes[first].mover_into;
+        let trees = || {
+            std::iter::once(self).chain(
+                self.helpers
+                    .iter()
+                    .filter(|h| h.nodes[0].first_child != UNEXPANDED),
+            )
+        };
+        let node = |t: &Mcts<G>, i: usize| t.nodes[t.nodes[0].first_child as usize + i - first];
+        let visits = |i: usize| trees().map(|t| u64::from(node(t, i).visits)).sum::<u64>();
+        let mean =
+            |i: usize| trees().map(|t| node(t, i).reward).sum::<f64>() / visits(i).max(1) as f64;
+        let value = |i: usize| (visits(i) > 0).then(|| mean(i));
+        if self.spec.solver {
+            let proven_win = children
+                .clone()
+                .flat_map(|i| trees().map(move |t| (i, node(t, i))))
+                .filter(|(_, n)| n.proven == mover)
+                .min_by_key(|&(i, n)| (n.proven_distance, i));
+            if let Some((i, _)) = proven_win {
+                return (i, value(i));
+            }
+        }
+        let lost = |i: usize| {
+            self.spec.solver
+                && trees().any(|t| {
+                    let n = node(t, i);
+                    n.proven != UNPROVEN && n.proven != DRAW && n.proven != mover
+                })
+        };
+        // Most visits (or most wins); among equals the best mean reward (or most visits),
+        // then the first listed.
+        let rank = |i: usize| {
+            let (n, q) = (visits(i), mean(i));
+            match self.spec.final_choice {
+                FinalChoice::Visits => (n as f64, q),
+                FinalChoice::Wins => (n as f64 * (1.0 + q) / 2.0, n as f64),
+            }
+        };
+        let most_visited = children
+            .clone()
+            .filter(|&i| !lost(i))
+            .map(|i| (i, rank(i)))
+            .fold(None::<(usize, (f64, f64))>, |best, c| match best {
+                Some(b) if b.1 >= c.1 => Some(b),
+                _ => Some(c),
+            });
+        let i = most_visited.map_or_else(
+            || {
+                children
+                    .max_by_key(|&i| (self.nodes[i].proven_distance, std::cmp::Reverse(i)))
+                    .expect("a root with children")
+            },
+            |b| b.0,
+        );
+        (i, value(i))
+    }
+}

@@ -1,0 +1,511 @@
+//! Tests of the search: tree reuse, RAVE's credits and schedules, decisive moves, priors and
+//! knowledge, replies, the final choice, MAST and root parallelism.
+
+use super::*;
+use ringside_engine::games::havannah::{Cell, Havannah};
+use ringside_engine::games::rin::Rin;
+
+fn mcts_for(start: &Rin, iterations: u32) -> Mcts<Rin> {
+    let spec = match crate::AgentSpec::parse(&format!("mcts:iters={iterations}")).unwrap() {
+        crate::AgentSpec::Mcts(s) => s,
+        _ => unreachable!(),
+    };
+    let eval = Evaluator::new(&spec.eval, start).unwrap();
+    Mcts::new(spec, eval, ringside_engine::seeded_rng(3, 0))
+}
+
+#[test]
+fn tree_reuse_keeps_the_chosen_subtree_across_a_double_move() {
+    // Ply 3: Black moves, then Black moves again from the chosen node.
+    let start = Rin::new(6)
+        .unwrap()
+        .set_up("......\n......\n..B...\n...W..\n....W.\n......\nply 3")
+        .unwrap();
+    let mut mcts = mcts_for(&start, 2000);
+    let first = mcts.choose(&start).mv;
+    let chosen = mcts.last_choice.unwrap() as usize;
+    let (visits, subtree) = (mcts.nodes[chosen].visits, subtree_size(&mcts, chosen));
+    let mut state = start;
+    state.play(first);
+    assert_eq!(state.to_move(), Some(Player::ZERO));
+    mcts.reroot(&state);
+    assert_eq!(mcts.nodes[0].visits, visits);
+    assert_eq!(mcts.tree_size(), subtree);
+    assert!(subtree > 100, "{subtree}");
+}
+
+#[test]
+fn tree_reuse_finds_the_position_two_plies_below_and_resets_otherwise() {
+    let start = Rin::new(6).unwrap();
+    let mut mcts = mcts_for(&start, 4000);
+    let first = mcts.choose(&start).mv;
+    let mut state = start;
+    state.play(first);
+    // White's two moves, along the most visited line of the tree.
+    let mut node = mcts.last_choice.unwrap() as usize;
+    for _ in 0..2 {
+        let n = mcts.nodes[node];
+        let first = n.first_child as usize;
+        node = (first..first + n.children as usize)
+            .max_by_key(|&i| mcts.nodes[i].visits)
+            .unwrap();
+        state.play(mcts.moves[node - 1]);
+    }
+    let (visits, subtree) = (mcts.nodes[node].visits, subtree_size(&mcts, node));
+    assert!(visits > 0);
+    mcts.reroot(&state);
+    assert_eq!(mcts.nodes[0].visits, visits, "found, not reset");
+    assert_eq!(mcts.tree_size(), subtree);
+    // A position the tree never saw starts a fresh tree.
+    let unrelated = Rin::new(6)
+        .unwrap()
+        .set_up("B.....\n......\n......\n......\n......\n......\nply 1")
+        .unwrap();
+    mcts.choose(&state);
+    mcts.reroot(&unrelated);
+    assert_eq!((mcts.tree_size(), mcts.nodes[0].visits), (1, 0));
+}
+
+fn rave_for<G: Game + Features>(start: &G, seed: u64) -> Mcts<G> {
+    let spec = match crate::AgentSpec::parse("mcts:iters=300,rave=500").unwrap() {
+        crate::AgentSpec::Mcts(s) => s,
+        _ => unreachable!(),
+    };
+    let eval = Evaluator::new(&spec.eval, start).unwrap();
+    Mcts::new(spec, eval, ringside_engine::seeded_rng(seed, 0))
+}
+
+#[test]
+fn rave_credits_the_children_whose_move_their_mover_played_later_in_the_line() {
+    // Rin at ply 3: Black moves twice in a row, so the movers along the line are B B W W B…
+    let start = Rin::new(6)
+        .unwrap()
+        .set_up("......\n......\n..B...\n...W..\n....W.\n......\nply 3")
+        .unwrap();
+    let mut m = rave_for(&start, 9);
+    m.root = Some(start);
+    m.reset();
+    m.iterate();
+    // After one iteration: the root is expanded, the path is root → its first child.
+    let root = m.nodes[0];
+    let first = root.first_child as usize;
+    let chosen = m.path[1] as usize;
+    let mover = m.nodes[first].mover_into;
+    let credited: Vec<usize> = (first..first + root.children as usize)
+        .filter(|&c| {
+            let index = start.move_index(m.moves[c - 1]) as u32;
+            m.line.iter().any(|s| s.index == index && s.mover == mover)
+        })
+        .collect();
+    assert!(credited.contains(&chosen), "the move played is credited");
+    assert!(credited.len() > 2 && credited.len() < root.children as usize);
+    assert_eq!(chosen, first);
+    // Every credited child carries the reward its mover got, the chosen child's.
+    let reward = m.nodes[chosen].reward;
+    assert_ne!(reward, 0.0);
+    for c in first..first + root.children as usize {
+        let a = m.amaf[c];
+        assert_eq!(a.visits, u32::from(credited.contains(&c)), "child {c}");
+        let expected = if credited.contains(&c) { reward } else { 0.0 };
+        assert_eq!(f64::from(a.reward), expected, "child {c}");
+    }
+    // White's moves in the line never credit Black's children.
+    let whites = m.line.iter().filter(|s| s.mover != mover).count();
+    assert!(whites > 0);
+}
+
+#[test]
+fn rave_search_is_seeded_and_keeps_its_statistics_across_tree_reuse() {
+    let start = Rin::new(6).unwrap();
+    let (mut a, mut b) = (rave_for(&start, 4), rave_for(&start, 4));
+    let (da, db) = (a.choose(&start), b.choose(&start));
+    assert_eq!(da.mv, db.mv);
+    assert_eq!(da.stats.value, db.stats.value);
+    assert_eq!(a.amaf.len(), a.nodes.len());
+    let mut state = start;
+    state.play(da.mv);
+    a.reroot(&state);
+    assert_eq!(a.amaf.len(), a.nodes.len(), "compacted together");
+    assert!(a.amaf[1..].iter().any(|x| x.visits > 0));
+}
+
+fn havannah_agent(text: &str) -> Mcts<Havannah> {
+    let start = Havannah::new(4, false).unwrap();
+    let crate::AgentSpec::Mcts(spec) = crate::AgentSpec::parse(text).unwrap() else {
+        unreachable!()
+    };
+    let eval = Evaluator::new(&spec.eval, &start).unwrap();
+    Mcts::new(spec, eval, ringside_engine::seeded_rng(5, 0))
+}
+
+/// The agent of `text` after one iteration from `h`.
+fn one_iteration(text: &str, h: &Havannah) -> Mcts<Havannah> {
+    let mut m = havannah_agent(text);
+    m.root = Some(h.clone());
+    m.reset();
+    m.iterate();
+    m
+}
+
+/// Size 4: White a1 b1 c1 along the top edge (d1, a corner, would join a1's corner to
+/// it: a bridge), Black d4 e5 far away. Black to move must block d1; White to move wins
+/// there.
+fn bridge_threat(white_to_move: bool) -> Havannah {
+    let mut h = Havannah::new(4, false).unwrap();
+    let moves = if white_to_move {
+        "a1 d4 b1 e5 c1 c4"
+    } else {
+        "a1 d4 b1 e5 c1"
+    };
+    for m in moves.split_whitespace() {
+        h.play(h.parse_move(m).unwrap());
+    }
+    h
+}
+
+#[test]
+fn decisive_playout_moves_take_the_win_in_one_and_block_the_opponents() {
+    let mut m = havannah_agent("mcts:iters=10,decisive=on");
+    for (white_to_move, why) in [(true, "the win"), (false, "the block")] {
+        let h = bridge_threat(white_to_move);
+        let mover = h.to_move().unwrap();
+        let found = m.decisive_move(&h, mover).map(|mv| h.move_text(mv));
+        assert_eq!(found.as_deref(), Some("d1"), "{why}");
+    }
+    // With no threat on the board there is no decisive move.
+    let quiet = Havannah::new(4, false).unwrap();
+    assert_eq!(m.decisive_move(&quiet, Player::ZERO), None);
+    // A playout from the threat ends with White's bridge or Black's block on d1.
+    for white_to_move in [true, false] {
+        let h = bridge_threat(white_to_move);
+        let mut state = h.clone();
+        m.playout_move(&state, state.to_move().unwrap());
+        let mv = m.playout_move(&state, state.to_move().unwrap());
+        state.play(mv);
+        assert_eq!(h.move_text(mv), "d1");
+    }
+}
+
+#[test]
+fn decisive_tree_expansion_proves_the_win_and_the_forced_block_in_one_iteration() {
+    for (white_to_move, why) in [(true, "the win"), (false, "the block")] {
+        let h = bridge_threat(white_to_move);
+        let mut on = havannah_agent("mcts:iters=1,decisive=tree");
+        assert_eq!(h.move_text(on.choose(&h).mv), "d1", "{why}");
+        let n = on.nodes[0];
+        let proven = (n.first_child..n.first_child + u32::from(n.children))
+            .filter(|&c| on.nodes[c as usize].proven != UNPROVEN)
+            .count();
+        if white_to_move {
+            assert_eq!(on.root_proof().map(|p| p.0), Some(Some(Player::ZERO)));
+        } else {
+            assert_eq!(proven, n.children as usize - 1, "all but the block lose");
+        }
+    }
+    // Without the option one iteration proves nothing.
+    let h = bridge_threat(false);
+    let mut off = havannah_agent("mcts:iters=1");
+    off.choose(&h);
+    assert!(off.nodes.iter().all(|n| n.proven == UNPROVEN));
+}
+
+#[test]
+fn decisive_tree_expansion_proves_a_double_threat_lost() {
+    // Size 4: White's a1 b1 c1 a2 a3 would join corner a1 to corner d1 or to corner a4:
+    // two bridges to make, one Black stone to stop them.
+    let mut h = Havannah::new(4, false).unwrap();
+    for m in "a1 d4 b1 e5 c1 e4 a2 f5 a3".split_whitespace() {
+        h.play(h.parse_move(m).unwrap());
+    }
+    let black = h.to_move().unwrap();
+    let threats = ["d1", "a4"].map(|t| h.wins_at_once(black.other(), h.parse_move(t).unwrap()));
+    assert_eq!(threats, [Some(true), Some(true)]);
+    let mut m = one_iteration("mcts:iters=1,decisive=tree", &h);
+    let n = m.nodes[0];
+    let first = n.first_child as usize;
+    for c in first..first + n.children as usize {
+        assert_eq!(m.nodes[c].proven, black.other().index() as u8, "child {c}");
+        assert_eq!(m.nodes[c].proven_distance, 1);
+    }
+    // The playout policy still blocks one of them (the first it meets).
+    let blocked = m.decisive_move(&h, black).map(|mv| h.move_text(mv));
+    assert!(
+        matches!(blocked.as_deref(), Some("d1" | "a4")),
+        "{blocked:?}"
+    );
+    // With a single threat the block is spared (the bridge_threat position).
+    let single = bridge_threat(false);
+    let m = one_iteration("mcts:iters=1,decisive=tree", &single);
+    let n = m.nodes[0];
+    let first = n.first_child as usize;
+    let unproven: Vec<String> = (first..first + n.children as usize)
+        .filter(|&c| m.nodes[c].proven == UNPROVEN)
+        .map(|c| single.move_text(m.moves[c - 1]))
+        .collect();
+    assert_eq!(unproven, ["d1"]);
+}
+
+#[test]
+fn progressive_bias_priors_rank_a_winning_move_first() {
+    let h = bridge_threat(true);
+    let mut m = havannah_agent("mcts:iters=1,bias=1,eval=rich");
+    m.choose(&h);
+    let n = m.nodes[0];
+    let first = n.first_child as usize;
+    let best = (first..first + n.children as usize)
+        .max_by(|&a, &b| m.prior[a].total_cmp(&m.prior[b]))
+        .unwrap();
+    assert_eq!(h.move_text(m.moves[best - 1]), "d1");
+    assert_eq!(m.prior[best], 1.0);
+    assert_eq!(m.prior.len(), m.nodes.len());
+}
+
+#[test]
+fn rave_schedules_weigh_amaf_by_their_formulas() {
+    // An empty size-4 board (37 moves) with every root child visited 30 times. A has
+    // Q = 0.4 and AMAF 0; B has Q = 0 and AMAF 1; the others lose every playout. With
+    // c = 0, B wins exactly when β > 0.4 / 1.4 = 0.286:
+    // - sqrt, K = 10: β = √(10 / (90 + 10)) = 0.316 → B;
+    // - hyp, K = 10: β = 10 / (10 + 30) = 0.25 → A;
+    // - hyp, K = 10 + 1 × 37 moves = 47: β = 47 / 77 = 0.61 → B.
+    let h = Havannah::new(4, false).unwrap();
+    for (options, picks_b) in [
+        ("rave=10", true),
+        ("rave=10,rave_form=hyp", false),
+        ("rave=10,rave_form=hyp,rave_grow=1", true),
+    ] {
+        let mut m = havannah_agent(&format!("mcts:iters=1,c=0,{options}"));
+        m.root = Some(h.clone());
+        m.reset();
+        assert!(m.expand(0, &h));
+        let first = m.nodes[0].first_child as usize;
+        assert_eq!(m.nodes[0].children, 37);
+        for c in first..first + 37 {
+            let (q, amaf) = match c - first {
+                0 => (0.4, 0.0),
+                1 => (0.0, 1.0),
+                _ => (-1.0, -1.0),
+            };
+            m.nodes[c].visits = 30;
+            m.nodes[c].reward = 30.0 * q;
+            m.amaf[c] = Amaf {
+                reward: 30.0 * amaf,
+                visits: 30,
+            };
+        }
+        let expected = if picks_b { first + 1 } else { first };
+        assert_eq!(m.select(0), expected, "{options}");
+    }
+}
+
+#[test]
+fn move_knowledge_is_kept_per_child_and_steers_the_first_visits() {
+    // White b2 and c4 are linked through b3 and c3; Black intrudes on b3. White's c3
+    // answers (0.5), a1 b1 and the other edge cells touch an edge or a corner (0.4).
+    let mut h = Havannah::new(4, false).unwrap();
+    for m in "b2 g7 c4 b3".split_whitespace() {
+        h.play(h.parse_move(m).unwrap());
+    }
+    let mut m = one_iteration("mcts:iters=1,fpu=0,know=1", &h);
+    let first = m.nodes[0].first_child as usize;
+    for c in first..first + m.nodes[0].children as usize {
+        assert_eq!(m.know[c], h.move_knowledge(m.moves[c - 1]) as f32);
+    }
+    assert_eq!(h.move_text(m.moves[m.path[1] as usize - 1]), "c3");
+    // The term fades: full at one visit, a tenth at 100, nothing from 1,000.
+    assert_eq!(m.knowledge(m.path[1] as usize, 1), 0.5);
+    assert!((m.knowledge(m.path[1] as usize, 100) - 0.05).abs() < 1e-9);
+    assert_eq!(m.knowledge(m.path[1] as usize, 1_000), 0.0);
+    // Kept beside the nodes through tree reuse.
+    let d = m.choose(&h);
+    h.play(d.mv);
+    m.reroot(&h);
+    assert_eq!(m.know.len(), m.nodes.len());
+    // With the other options on, the win in one is still found and proven.
+    let threat = bridge_threat(true);
+    let mut strong = havannah_agent("mcts:iters=500,preset=strong,fpu=1");
+    assert_eq!(threat.move_text(strong.choose(&threat).mv), "d1");
+    assert_eq!(strong.root_proof(), Some((Some(Player::ZERO), 1)));
+    // Off, nothing is stored.
+    let mut off = havannah_agent("mcts:iters=5");
+    off.choose(&h);
+    assert!(off.know.is_empty());
+}
+
+/// Havannah 4's cell `text` and its move index.
+fn cell_at(h: &Havannah, text: &str) -> (Cell, usize) {
+    let c = h.parse_move(text).unwrap();
+    (c, h.move_index(c))
+}
+
+#[test]
+fn last_good_reply_keeps_the_winners_replies_and_forgets_the_losers() {
+    let h = Havannah::new(4, false).unwrap();
+    let (a1, b1, c1, e5) = (
+        cell_at(&h, "a1"),
+        cell_at(&h, "b1"),
+        cell_at(&h, "c1"),
+        cell_at(&h, "e5"),
+    );
+    for (text, forgets) in [
+        ("mcts:iters=1,reply=lgr", false),
+        ("mcts:iters=1,reply=lgrf", true),
+    ] {
+        let mut m = havannah_agent(text);
+        m.root = Some(h.clone());
+        // The line White a1, Black b1, White c1, Black d1; White won.
+        let d1 = cell_at(&h, "d1");
+        m.line = [a1, b1, c1, d1]
+            .iter()
+            .enumerate()
+            .map(|(i, &(mv, index))| Step {
+                index: index as u32,
+                mover: (i % 2) as u8,
+                mv,
+            })
+            .collect();
+        // Black's replies from earlier iterations: b1 to a1 (the loser's move here), and
+        // e5 to c1 (not this line's d1).
+        m.replies = vec![[None; 2]; h.move_index_count()];
+        m.replies[a1.1][1] = Some(b1.0);
+        m.replies[c1.1][1] = Some(e5.0);
+        m.learn_replies([1.0, -1.0]);
+        assert_eq!(m.replies[b1.1][0], Some(c1.0), "{text}: the winner's reply");
+        let kept = if forgets { None } else { Some(b1.0) };
+        assert_eq!(m.replies[a1.1][1], kept, "{text}: the loser's reply");
+        assert_eq!(
+            m.replies[c1.1][1],
+            Some(e5.0),
+            "{text}: another reply stays"
+        );
+        let stored = || m.replies.iter().flatten().filter(|r| r.is_some()).count();
+        assert_eq!(stored(), if forgets { 2 } else { 3 }, "{text}");
+        // A draw teaches nothing.
+        let before = m.replies.clone();
+        m.learn_replies([0.0, 0.0]);
+        assert_eq!(m.replies, before, "{text}");
+    }
+
+    // A search fills the table from its iterations' winners.
+    let mut m = havannah_agent("mcts:iters=200,reply=lgrf");
+    m.choose(&h);
+    let stored = m.replies.iter().flatten().filter(|r| r.is_some()).count();
+    assert!(stored > 20, "{stored}");
+}
+
+#[test]
+fn playouts_play_the_stored_reply_and_the_games_link_saving_reply() {
+    // White played e5; Black's stored reply to it is d4, played while it is legal.
+    let mut h = Havannah::new(4, false).unwrap();
+    let ((e5, e5_index), (d4, _)) = (cell_at(&h, "e5"), cell_at(&h, "d4"));
+    h.play(e5);
+    let mut m = havannah_agent("mcts:iters=1,reply=lgr");
+    m.line = vec![Step {
+        index: e5_index as u32,
+        mover: 0,
+        mv: e5,
+    }];
+    m.replies = vec![[None; 2]; h.move_index_count()];
+    m.replies[e5_index][1] = Some(d4);
+    for _ in 0..5 {
+        assert_eq!(m.playout_move(&h, Player::ONE), d4);
+    }
+    // White's table is not Black's.
+    assert_ne!(m.replies[e5_index][0], Some(d4));
+    // A stored reply on a taken cell gives way to the policy's random move.
+    m.replies[e5_index][1] = Some(e5);
+    let random: std::collections::BTreeSet<_> =
+        (0..20).map(|_| m.playout_move(&h, Player::ONE)).collect();
+    assert!(!random.contains(&e5) && random.len() > 5, "{random:?}");
+
+    // `pattern=on`: Black intruded on b3 between White's b2 and c4; White saves the link
+    // on c3 in every playout, and without the option the move is random.
+    let mut h = Havannah::new(4, false).unwrap();
+    for t in "b2 g7 c4 b3".split_whitespace() {
+        h.play(h.parse_move(t).unwrap());
+    }
+    let c3 = h.parse_move("c3").unwrap();
+    let mut p = havannah_agent("mcts:iters=1,pattern=on");
+    for _ in 0..6 {
+        assert_eq!(p.playout_move(&h, Player::ZERO), c3);
+    }
+    let mut plain = havannah_agent("mcts:iters=1");
+    let moves: std::collections::BTreeSet<_> = (0..20)
+        .map(|_| plain.playout_move(&h, Player::ZERO))
+        .collect();
+    assert!(moves.len() > 5, "{moves:?}");
+}
+
+#[test]
+fn final_choice_plays_the_most_visits_or_the_most_wins() {
+    let h = Havannah::new(4, false).unwrap();
+    for (text, pick) in [("mcts:iters=1", 0), ("mcts:iters=1,final=wins", 1)] {
+        let mut m = one_iteration(text, &h);
+        let first = m.nodes[0].first_child as usize;
+        for c in first..first + m.nodes[0].children as usize {
+            (m.nodes[c].visits, m.nodes[c].reward) = (0, 0.0);
+        }
+        // 100 visits at mean 0: 50 wins. 90 visits at mean 0.2: 54 wins.
+        (m.nodes[first].visits, m.nodes[first].reward) = (100, 0.0);
+        (m.nodes[first + 1].visits, m.nodes[first + 1].reward) = (90, 18.0);
+        assert_eq!(m.best_child().0, first + pick, "{text}");
+        // Equal wins (50 each: 100 at 0, 80 at 0.25): the more visited child.
+        (m.nodes[first + 1].visits, m.nodes[first + 1].reward) = (80, 20.0);
+        assert_eq!(m.best_child().0, first, "{text}");
+    }
+}
+
+#[test]
+fn mast_learns_move_averages_and_root_parallelism_repeats_itself() {
+    // One iteration: every move of its line is credited once, with its mover's reward.
+    let h = bridge_threat(false);
+    let mut m = havannah_agent("mcts:iters=1,policy=mast,epsilon=0.5");
+    m.choose(&h);
+    let line = m.line.clone();
+    assert!(line.len() > 5, "{line:?}");
+    let winner = m.nodes[m.path[1] as usize].reward;
+    for (index, row) in m.mast.iter().enumerate() {
+        for (player, a) in row.iter().enumerate() {
+            let played = line
+                .iter()
+                .any(|s| s.index == index as u32 && s.mover == player as u8);
+            assert_eq!(a.visits, u32::from(played), "{index} {player}");
+            if played {
+                // Black moved first here (path[1] is Black's move).
+                let sign = if player == 1 { 1.0 } else { -1.0 };
+                assert_eq!(f64::from(a.reward), sign * winner);
+            }
+        }
+    }
+    // The next search halves what the last one learnt (visits round down).
+    let before: f32 = m.mast.iter().flatten().map(|a| a.reward.abs()).sum();
+    m.spec.iterations = Some(1);
+    m.search(&h, Some(1), None);
+    let seen: u32 = m.mast.iter().flatten().map(|a| a.visits).sum();
+    assert!(
+        seen <= m.line.len() as u32,
+        "old visits halved to 0: {seen}"
+    );
+    let after: f32 = m.mast.iter().flatten().map(|a| a.reward.abs()).sum();
+    assert!(after < before + m.line.len() as f32);
+
+    let run = || {
+        let mut p = havannah_agent("mcts:iters=400,threads=3,rave=300");
+        let d = p.choose(&h);
+        (d.mv, d.stats.value, d.stats.iterations, p.helpers.len())
+    };
+    let (a, b) = (run(), run());
+    assert_eq!(a, b);
+    assert_eq!((a.2, a.3), (400, 2), "the budget is shared by three trees");
+}
+
+fn subtree_size(mcts: &Mcts<Rin>, node: usize) -> usize {
+    let n = mcts.nodes[node];
+    if n.first_child == UNEXPANDED {
+        return 1;
+    }
+    let first = n.first_child as usize;
+    1 + (first..first + n.children as usize)
+        .map(|c| subtree_size(mcts, c))
+        .sum::<usize>()
+}

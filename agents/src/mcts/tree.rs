@@ -1,0 +1,277 @@
+//! The tree and its proofs: the node arena kept between moves (reroot, compaction), expansion
+//! with decisive moves and priors, MCTS-Solver's proofs, and the rewards a finished playout
+//! backs up (win/loss, or move-count scoring).
+
+use super::*;
+
+impl<G: Game + Features> Mcts<G> {
+    pub(super) fn reset(&mut self) {
+        self.nodes.clear();
+        self.moves.clear();
+        self.nodes.push(Node::new(NOBODY));
+        restart(&mut self.amaf, self.spec.rave.is_some());
+        restart(&mut self.prior, self.spec.bias > 0.0);
+        restart(&mut self.know, self.spec.know > 0.0);
+    }
+
+    /// Keeps the subtree of `state` if the last search reached it, else starts afresh.
+    pub(super) fn reroot(&mut self, state: &G) {
+        let found = match (&self.root, self.last_choice) {
+            (Some(old), Some(chosen)) if self.spec.reuse => {
+                let mut after = old.clone();
+                after.play_unchecked(self.moves[chosen as usize - 1]);
+                self.find(chosen, &after, state, REUSE_DEPTH)
+            }
+            _ => None,
+        };
+        match found {
+            Some(node) => self.compact(node),
+            None => self.reset(),
+        }
+        self.root = Some(state.clone());
+        self.last_choice = None;
+    }
+
+    /// The node at or below `node` (whose position is `at`) holding `target`, within `depth`.
+    pub(super) fn find(&self, node: u32, at: &G, target: &G, depth: u32) -> Option<u32> {
+        if at.ply() == target.ply() && at.hash() == target.hash() {
+            return Some(node);
+        }
+        let n = self.nodes[node as usize];
+        if depth == 0 || n.first_child == UNEXPANDED || at.ply() >= target.ply() {
+            return None;
+        }
+        (n.first_child..n.first_child + u32::from(n.children)).find_map(|child| {
+            if self.nodes[child as usize].visits == 0 {
+                return None;
+            }
+            let mut next = at.clone();
+            next.play_unchecked(self.moves[child as usize - 1]);
+            self.find(child, &next, target, depth - 1)
+        })
+    }
+
+    /// Rebuilds the arena with `root` as node 0, keeping its subtree (breadth first), and the
+    /// parallel arrays that are in use with it.
+    pub(super) fn compact(&mut self, root: u32) {
+        let mut nodes = std::mem::take(&mut self.spare_nodes);
+        let mut moves = std::mem::take(&mut self.spare_moves);
+        let mut amaf = std::mem::take(&mut self.spare_amaf);
+        let mut prior = std::mem::take(&mut self.spare_prior);
+        let mut know = std::mem::take(&mut self.spare_know);
+        nodes.clear();
+        moves.clear();
+        amaf.clear();
+        prior.clear();
+        know.clear();
+        self.queue.clear();
+        let mut new_root = self.nodes[root as usize];
+        new_root.mover_into = NOBODY;
+        nodes.push(new_root);
+        self.queue.push(root);
+        let mut next = 0;
+        while next < self.queue.len() {
+            let i = self.queue[next];
+            carry(&mut amaf, &self.amaf, i);
+            carry(&mut prior, &self.prior, i);
+            carry(&mut know, &self.know, i);
+            let old = self.nodes[i as usize];
+            if old.first_child != UNEXPANDED {
+                nodes[next].first_child = nodes.len() as u32;
+                for child in old.first_child..old.first_child + u32::from(old.children) {
+                    nodes.push(self.nodes[child as usize]);
+                    moves.push(self.moves[child as usize - 1]);
+                    self.queue.push(child);
+                }
+            }
+            next += 1;
+        }
+        self.spare_nodes = std::mem::replace(&mut self.nodes, nodes);
+        self.spare_moves = std::mem::replace(&mut self.moves, moves);
+        self.spare_amaf = std::mem::replace(&mut self.amaf, amaf);
+        self.spare_prior = std::mem::replace(&mut self.prior, prior);
+        self.spare_know = std::mem::replace(&mut self.know, know);
+    }
+
+    pub(super) fn prove(&mut self, node: usize, outcome: Outcome, distance: u16) {
+        let n = &mut self.nodes[node];
+        n.proven = match outcome {
+            Outcome::Win(p) => p.index() as u8,
+            Outcome::Draw => DRAW,
+        };
+        n.proven_distance = distance;
+    }
+
+    /// Adds `node`'s children; returns false if it is finished or the arena is full.
+    pub(super) fn expand(&mut self, node: usize, state: &G) -> bool {
+        if let Some(outcome) = state.outcome() {
+            self.prove(node, outcome, 0);
+            return false;
+        }
+        state.legal_moves(&mut self.legal);
+        if self.nodes.len() + self.legal.len() > self.spec.max_nodes as usize {
+            return false;
+        }
+        let mover = state.to_move().expect("a live state has a mover").index() as u8;
+        self.nodes[node].first_child = self.nodes.len() as u32;
+        self.nodes[node].children = self.legal.len() as u16;
+        for &mv in &self.legal {
+            self.nodes.push(Node::new(mover));
+            self.moves.push(mv);
+        }
+        if self.spec.rave.is_some() {
+            self.amaf.resize(self.nodes.len(), Amaf::default());
+        }
+        if self.spec.bias > 0.0 {
+            self.set_priors(node, state);
+        }
+        if self.spec.know > 0.0 {
+            self.know
+                .extend(self.legal.iter().map(|&mv| state.move_knowledge(mv) as f32));
+        }
+        if self.spec.decisive != Decisive::Off {
+            self.prove_decisive(node, state);
+        }
+        true
+    }
+
+    /// `state` after `mv`, played on the reusable copy `probe`.
+    pub(super) fn after<'a>(probe: &'a mut Option<G>, state: &G, mv: G::Move) -> &'a G {
+        let copy = probe.get_or_insert_with(|| state.clone());
+        copy.clone_from(state);
+        copy.play_unchecked(mv);
+        copy
+    }
+
+    /// Among `moves` (legal for `mover`), the first that wins at once for `mover`: the
+    /// game's answer, or else the move played on a copy. Failing that, the moves on which the
+    /// opponent would win at once (where the game can tell): one is a block, two or more a
+    /// lost position.
+    pub(super) fn decisive_in(
+        probe: &mut Option<G>,
+        state: &G,
+        mover: Player,
+        moves: &[G::Move],
+    ) -> Option<Threat> {
+        let mut found = None;
+        for (k, &mv) in moves.iter().enumerate() {
+            let wins = state.wins_at_once(mover, mv).unwrap_or_else(|| {
+                Self::after(probe, state, mv).outcome() == Some(Outcome::Win(mover))
+            });
+            if wins {
+                return Some(Threat::Win(k));
+            }
+            if state.wins_at_once(mover.other(), mv) == Some(true) {
+                found = match found {
+                    None => Some(Threat::Block(k)),
+                    Some(Threat::Block(first) | Threat::Double(first)) => {
+                        Some(Threat::Double(first))
+                    }
+                    Some(Threat::Win(_)) => unreachable!("a win returns at once"),
+                };
+            }
+        }
+        found
+    }
+
+    /// Decisive moves in the tree: a child that wins at once is proven; else, if the
+    /// opponent could win at once on a move the mover can also play (a drop game's threat),
+    /// every other child is proven lost in one more ply; with two such threats, every child
+    /// is (Castro's "minimax 2": one stone blocks one threat, the opponent plays the other).
+    pub(super) fn prove_decisive(&mut self, node: usize, state: &G) {
+        let n = self.nodes[node];
+        let first = n.first_child as usize;
+        let children = first..first + n.children as usize;
+        let mover = state.to_move().expect("an expanded node has a mover");
+        let moves = &self.moves[first - 1..first - 1 + n.children as usize];
+        let spared = match Self::decisive_in(&mut self.probe, state, mover, moves) {
+            None => return,
+            Some(Threat::Win(k)) => return self.prove(first + k, Outcome::Win(mover), 0),
+            Some(Threat::Block(k)) => Some(first + k),
+            Some(Threat::Double(_)) => None,
+        };
+        for c in children.filter(|&c| Some(c) != spared) {
+            self.prove(c, Outcome::Win(mover.other()), 1);
+        }
+    }
+
+    /// Progressive bias: each child's prior, `tanh(eval/4)` of the position after its move
+    /// from its mover's view (1 for a move that wins at once).
+    pub(super) fn set_priors(&mut self, node: usize, state: &G) {
+        let n = self.nodes[node];
+        let first = n.first_child as usize;
+        let mover = state.to_move().expect("an expanded node has a mover");
+        self.prior.resize(self.nodes.len(), 0.0);
+        for c in first..first + n.children as usize {
+            let probe = Self::after(&mut self.probe, state, self.moves[c - 1]);
+            self.prior[c] = match probe.outcome() {
+                Some(Outcome::Win(p)) if p == mover => 1.0,
+                _ => (self.eval.evaluate(probe, mover) / 4.0).tanh() as f32,
+            };
+        }
+    }
+
+    /// Rewards of both players for a game won by `winner` (or drawn) `length` plies from the
+    /// root; see the crate docs for the move-count bonus.
+    pub(super) fn rewards(&mut self, winner: Option<Player>, length: u32) -> [f64; 2] {
+        let Some(w) = winner else { return [0.0, 0.0] };
+        let mut r = 1.0;
+        if self.spec.score == Scoring::Moves {
+            let stats = self.wins[w.index()];
+            let sigma = stats.std_dev();
+            if sigma > 0.0 {
+                let lambda = (stats.mean - f64::from(length)) / sigma;
+                let bonus = 2.0 / (1.0 + (-self.spec.steepness * lambda).exp()) - 1.0;
+                r += self.spec.bonus * bonus;
+            }
+            self.wins[w.index()].add(f64::from(length));
+        }
+        let mut out = [-r; 2];
+        out[w.index()] = r;
+        out
+    }
+
+    /// The proof of `node` from its children, if they settle it.
+    pub(super) fn try_prove(&mut self, node: usize) {
+        let n = self.nodes[node];
+        if n.proven != UNPROVEN || n.first_child == UNEXPANDED {
+            return;
+        }
+        let first = n.first_child as usize;
+        let mover = self.nodes[first].mover_into;
+        let (mut shortest_win, mut all_proven, mut draw, mut longest_loss) =
+            (None::<u16>, true, None::<u16>, 0u16);
+        for child in &self.nodes[first..first + n.children as usize] {
+            match child.proven {
+                p if p == mover => {
+                    shortest_win = Some(
+                        shortest_win
+                            .map_or(child.proven_distance, |d| d.min(child.proven_distance)),
+                    )
+                }
+                UNPROVEN => all_proven = false,
+                DRAW => {
+                    draw =
+                        Some(draw.map_or(child.proven_distance, |d| d.min(child.proven_distance)))
+                }
+                _ => longest_loss = longest_loss.max(child.proven_distance),
+            }
+        }
+        let node_ref = &mut self.nodes[node];
+        if let Some(d) = shortest_win {
+            node_ref.proven = mover;
+            node_ref.proven_distance = d.saturating_add(1);
+        } else if all_proven {
+            match draw {
+                Some(d) => {
+                    node_ref.proven = DRAW;
+                    node_ref.proven_distance = d.saturating_add(1);
+                }
+                None => {
+                    node_ref.proven = mover ^ 1;
+                    node_ref.proven_distance = longest_loss.saturating_add(1);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,5 @@
+//! One game at a time: random games counted, a game replayed and shown, one decision.
+
+pub mod playouts;
+pub mod position;
+pub mod think;

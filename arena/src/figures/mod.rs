@@ -1,0 +1,10 @@
+//! What the games say: statistics, the SPRT, the per-pairing fold, game-design metrics, reports, studies, plots and board pictures.
+
+pub mod metrics;
+pub mod picture;
+pub mod plot;
+pub mod report;
+pub mod sprt;
+pub mod stats;
+pub mod study;
+pub mod summary;

@@ -1,0 +1,4 @@
+//! Programs and people: Ringside as a GTP engine, a person at the board.
+
+pub mod gtp;
+pub mod people;

@@ -1,0 +1,9 @@
+//! Games on disk: typed rows, the games CSV with its streaming reader, the replay that checks a row, the settings sidecar, finished ids, merging shards, durable writes.
+
+pub mod durable;
+pub mod games_csv;
+pub mod idset;
+pub mod merge;
+pub mod row;
+pub mod sidecar;
+pub mod validate;

@@ -1,0 +1,8 @@
+//! A run planned and played: the plan, experiment files and sweeps, one game, the parallel runner, reproduction.
+
+pub mod experiment;
+pub mod plan;
+pub mod play;
+pub mod runner;
+pub mod sweep;
+pub mod verify;
