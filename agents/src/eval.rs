@@ -29,16 +29,17 @@ impl Evaluator {
             };
         }
         for (name, &w) in spec.weights.iter().chain(&spec.overrides) {
-            let i = set
-                .iter()
-                .position(|f| f.name == name)
-                .ok_or_else(|| SpecError {
-                    reason: format!(
-                        "weights: {} has no feature '{name}'; its features: {}",
-                        state.name(),
-                        state.feature_names().collect::<Vec<_>>().join(", ")
-                    ),
-                })?;
+            let i =
+                set.iter()
+                    .position(|f| f.name == name)
+                    .ok_or_else(|| crate::spec::SpecError {
+                        kind: crate::spec::SpecErrorKind::Weights,
+                        reason: format!(
+                            "weights: {} has no feature '{name}'; its features: {}",
+                            state.name(),
+                            state.feature_names().collect::<Vec<_>>().join(", ")
+                        ),
+                    })?;
             weights[i] = w;
         }
         Ok(Evaluator {

@@ -74,7 +74,7 @@ pub use eval::Evaluator;
 pub use gtp::{AgentFault, FaultKind, GtpAgent};
 pub use mcts::Mcts;
 pub use random::RandomAgent;
-pub use spec::{AgentSpec, EvalKind, EvalSpec, Scoring, SpecError, read_weights};
+pub use spec::{AgentSpec, EvalKind, EvalSpec, Scoring, SpecError, SpecErrorKind, read_weights};
 
 /// What one decision cost.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -196,6 +196,7 @@ impl AgentSpec {
             AgentSpec::Gtp(s) => {
                 if !s.coords.fits(state) {
                     return Err(SpecError {
+                        kind: SpecErrorKind::WrongGame,
                         reason: format!(
                             "gtp: coords={} is not a notation of {} (it knows: ringside{})",
                             s.coords.as_str(),

@@ -7,9 +7,34 @@ use std::time::Duration;
 
 /// A spec that cannot be read: names the kind or key at fault and what is allowed.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SpecError {
-    /// What is wrong and what is allowed.
+    /// What kind of mistake it is: what tests and callers match.
+    pub kind: SpecErrorKind,
+    /// What is wrong and what is allowed, for people.
     pub reason: String,
+}
+
+/// The kinds of [`SpecError`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum SpecErrorKind {
+    /// No agent of that name.
+    UnknownAgent,
+    /// An option that is not `key=value`, or an unclosed quote.
+    Malformed,
+    /// A key given twice.
+    Repeated,
+    /// A key the agent does not have.
+    UnknownKey,
+    /// A value of the wrong type or out of its range, or options that do not go together.
+    BadValue,
+    /// A required key is missing.
+    Missing,
+    /// A weights file that cannot be read, or a weight for a feature the game lacks.
+    Weights,
+    /// The agent cannot play this game (a notation the game does not know).
+    WrongGame,
 }
 
 impl fmt::Display for SpecError {
@@ -21,7 +46,11 @@ impl fmt::Display for SpecError {
 impl std::error::Error for SpecError {}
 
 fn error(reason: String) -> SpecError {
-    SpecError { reason }
+    error_of(SpecErrorKind::BadValue, reason)
+}
+
+pub(crate) fn error_of(kind: SpecErrorKind, reason: String) -> SpecError {
+    SpecError { kind, reason }
 }
 
 /// How a search scores a finished game (see the crate docs for the formulas).
@@ -318,8 +347,12 @@ impl Options<'_> {
         let weights_file = self.take("weights");
         let weights = match &weights_file {
             None => BTreeMap::new(),
-            Some(path) => (self.weights)(path)
-                .map_err(|e| error(format!("{}: weights file {path}: {e}", self.kind)))?,
+            Some(path) => (self.weights)(path).map_err(|e| {
+                error_of(
+                    SpecErrorKind::Weights,
+                    format!("{}: weights file {path}: {e}", self.kind),
+                )
+            })?,
         };
         let mut overrides = BTreeMap::new();
         let keys: Vec<String> = self
@@ -361,10 +394,10 @@ impl Options<'_> {
                     .iter()
                     .find(|(k, _)| *k == self.kind)
                     .map_or("", |(_, a)| a);
-                Err(error(format!(
-                    "{}: unknown key '{key}'; allowed: {allowed}",
-                    self.kind
-                )))
+                Err(error_of(
+                    SpecErrorKind::UnknownKey,
+                    format!("{}: unknown key '{key}'; allowed: {allowed}", self.kind),
+                ))
             }
         }
     }
@@ -409,24 +442,33 @@ impl AgentSpec {
             .iter()
             .map(|(k, _)| *k)
             .find(|k| *k == kind)
-            .ok_or_else(|| error(format!("unknown agent '{kind}'; agents: {}", kinds())))?;
+            .ok_or_else(|| {
+                error_of(
+                    SpecErrorKind::UnknownAgent,
+                    format!("unknown agent '{kind}'; agents: {}", kinds()),
+                )
+            })?;
         let mut items = Vec::new();
         for item in split_items(rest)
-            .map_err(|e| error(format!("{kind}: {e}")))?
+            .map_err(|e| error_of(SpecErrorKind::Malformed, format!("{kind}: {e}")))?
             .iter()
             .map(|s| s.trim())
             .filter(|s| !s.is_empty())
         {
             let (k, v) = item.split_once('=').ok_or_else(|| {
-                error(format!(
-                    "{kind}: option '{item}' is not of the form key=value"
-                ))
+                error_of(
+                    SpecErrorKind::Malformed,
+                    format!("{kind}: option '{item}' is not of the form key=value"),
+                )
             })?;
             if items
                 .iter()
                 .any(|(key, _): &(String, String)| key == k.trim())
             {
-                return Err(error(format!("{kind}: key '{}' is given twice", k.trim())));
+                return Err(error_of(
+                    SpecErrorKind::Repeated,
+                    format!("{kind}: key '{}' is given twice", k.trim()),
+                ));
             }
             items.push((k.trim().to_string(), v.trim().to_string()));
         }
@@ -585,9 +627,12 @@ impl AgentSpec {
                 AgentSpec::Mcts(spec)
             }
             "gtp" => {
-                let cmd = o
-                    .take("cmd")
-                    .ok_or_else(|| error("gtp: cmd=PROGRAM is required".into()))?;
+                let cmd = o.take("cmd").ok_or_else(|| {
+                    error_of(
+                        SpecErrorKind::Missing,
+                        "gtp: cmd=PROGRAM is required".into(),
+                    )
+                })?;
                 let argv = crate::gtp::split_command(&cmd).map_err(error)?;
                 let coords = match o.choice("coords", &["ringside", "castro"])? {
                     Some("castro") => crate::gtp::Coords::Castro,
@@ -932,6 +977,35 @@ mod tests {
         assert_eq!(
             AgentSpec::parse("alphabeta").unwrap().to_string(),
             "alphabeta:depth=3,eval=material,score=win,tt_bits=16"
+        );
+    }
+
+    #[test]
+    fn bad_specs_are_told_apart_by_kind() {
+        let kind = |t: &str| AgentSpec::parse(t).unwrap_err().kind;
+        assert_eq!(kind("minimax"), SpecErrorKind::UnknownAgent);
+        assert_eq!(kind("mcts:iters"), SpecErrorKind::Malformed);
+        assert_eq!(kind("gtp:cmd=\"x"), SpecErrorKind::Malformed);
+        assert_eq!(kind("mcts:iters=1,iters=2"), SpecErrorKind::Repeated);
+        assert_eq!(kind("mcts:depth=3"), SpecErrorKind::UnknownKey);
+        assert_eq!(kind("alphabeta:depth=0"), SpecErrorKind::BadValue);
+        assert_eq!(kind("mcts:c=nan"), SpecErrorKind::BadValue);
+        assert_eq!(kind("mcts:rave_form=hyp"), SpecErrorKind::BadValue);
+        assert_eq!(kind("gtp"), SpecErrorKind::Missing);
+        assert_eq!(
+            kind("alphabeta:weights=/nonexistent/w.json"),
+            SpecErrorKind::Weights
+        );
+        let rin = ringside_engine::games::rin::Rin::new(6).unwrap();
+        let wrong = AgentSpec::parse("gtp:cmd=x,coords=castro").unwrap();
+        assert_eq!(
+            wrong.build(&rin, 0).err().map(|e| e.kind),
+            Some(SpecErrorKind::WrongGame)
+        );
+        let weights = AgentSpec::parse("alphabeta:w.nonsense=1").unwrap();
+        assert_eq!(
+            weights.build(&rin, 0).err().map(|e| e.kind),
+            Some(SpecErrorKind::Weights)
         );
     }
 

@@ -27,6 +27,53 @@ pub enum ErrorKind {
     NotReproduced,
 }
 
+/// A run setting an error is about. The library names it in words at the start of the
+/// message ([`Setting::name`]); a front end names it as its user typed it (the `arena` binary
+/// puts the flag there), so the library never names a command-line flag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Setting {
+    /// Worker threads.
+    Threads,
+    /// The number of games.
+    Games,
+    /// The SPRT's hypotheses and error rates.
+    Sprt,
+    /// The shard of a run.
+    Shard,
+    /// The folder a tuning run writes into.
+    OutFolder,
+    /// A tuned parameter.
+    Param,
+    /// SPSA's iterations.
+    Iterations,
+    /// SPSA's pairs an iteration.
+    Pairs,
+    /// The games of a tuning run's closing check.
+    VerifyGames,
+    /// The ply of a picture.
+    Ply,
+}
+
+impl Setting {
+    /// How the library names the setting at the start of a message.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Setting::Threads => "threads",
+            Setting::Games => "games",
+            Setting::Sprt => "SPRT",
+            Setting::Shard => "shard",
+            Setting::OutFolder => "output folder",
+            Setting::Param => "parameter",
+            Setting::Iterations => "iterations",
+            Setting::Pairs => "pairs",
+            Setting::VerifyGames => "verification games",
+            Setting::Ply => "ply",
+        }
+    }
+}
+
 /// An error of the arena library.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Error {
@@ -34,6 +81,8 @@ pub struct Error {
     pub kind: ErrorKind,
     /// One line for people.
     pub message: String,
+    /// The run setting the message is about, named by [`Setting::name`] at its start.
+    pub setting: Option<Setting>,
 }
 
 impl Error {
@@ -42,6 +91,18 @@ impl Error {
         Error {
             kind,
             message: message.into(),
+            setting: None,
+        }
+    }
+
+    /// A bad value of `setting`: `message` follows the setting's name (after a space, unless
+    /// it starts with a colon).
+    pub fn about(setting: Setting, message: impl std::fmt::Display) -> Error {
+        let message = message.to_string();
+        let gap = if message.starts_with(':') { "" } else { " " };
+        Error {
+            setting: Some(setting),
+            ..Error::setting(format!("{}{gap}{message}", setting.name()))
         }
     }
 

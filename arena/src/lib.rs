@@ -56,4 +56,4 @@ pub mod records;
 pub mod run;
 pub mod tune;
 
-pub use error::{Error, ErrorKind, Result};
+pub use error::{Error, ErrorKind, Result, Setting};

@@ -64,9 +64,51 @@ impl std::error::Error for PositionError {}
 
 /// A game name or game option that the registry does not know, or an option value out of range.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct GameSpecError {
-    /// What is wrong, naming the game or the option and what is allowed.
+    /// What kind of mistake it is: what tests and callers match.
+    pub kind: SpecErrorKind,
+    /// What is wrong, naming the game or the option and what is allowed, for people.
     pub reason: String,
+}
+
+/// The kinds of [`GameSpecError`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum SpecErrorKind {
+    /// The spec names no game.
+    NoGame,
+    /// No game of that name.
+    UnknownGame,
+    /// An option that is not `key=value`.
+    Malformed,
+    /// An option given twice.
+    Repeated,
+    /// An option the game does not have.
+    UnknownOption,
+    /// A value of the wrong type or out of range, or options that do not fit together.
+    BadValue,
+    /// One of two options that go together given without the other.
+    Incomplete,
+    /// A board size asked of a game whose board has one size.
+    FixedBoard,
+}
+
+impl GameSpecError {
+    /// An error of `kind`.
+    #[must_use]
+    pub fn new(kind: SpecErrorKind, reason: impl Into<String>) -> GameSpecError {
+        GameSpecError {
+            kind,
+            reason: reason.into(),
+        }
+    }
+
+    /// A value out of range: what a game's constructor says of its options.
+    #[must_use]
+    pub fn bad_value(reason: impl Into<String>) -> GameSpecError {
+        GameSpecError::new(SpecErrorKind::BadValue, reason)
+    }
 }
 
 impl fmt::Display for GameSpecError {

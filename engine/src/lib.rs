@@ -29,7 +29,7 @@ pub mod registry;
 pub mod square;
 pub mod zobrist;
 
-pub use error::{GameSpecError, IllegalMove, ParseMoveError, PositionError};
+pub use error::{GameSpecError, IllegalMove, ParseMoveError, PositionError, SpecErrorKind};
 pub use features::{Feature, Features, MAX_FEATURES};
 pub use game::{BoardSize, Game, Outcome, Player, random_playout};
 

@@ -24,7 +24,7 @@
 //! assert_eq!(game.to_string(), "rin:size=6");
 //! ```
 
-use crate::error::GameSpecError;
+use crate::error::{GameSpecError, SpecErrorKind};
 use crate::games::advance::Advance;
 use crate::games::havannah::Havannah;
 use crate::games::hexxagon::Hexxagon;
@@ -101,26 +101,27 @@ impl GameSpec {
         let text = text.trim();
         let (name, rest) = text.split_once(':').unwrap_or((text, ""));
         if name.is_empty() {
-            return Err(spec_error(format!(
-                "no game named; known games: {}",
-                known_games()
-            )));
+            return Err(spec_error(
+                SpecErrorKind::NoGame,
+                format!("no game named; known games: {}", known_games()),
+            ));
         }
         let mut options = Vec::new();
         for item in rest.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let (key, value) = item.split_once('=').ok_or_else(|| {
-                spec_error(format!(
-                    "{name}: option '{item}' is not of the form key=value"
-                ))
+                spec_error(
+                    SpecErrorKind::Malformed,
+                    format!("{name}: option '{item}' is not of the form key=value"),
+                )
             })?;
             if options
                 .iter()
                 .any(|(k, _): &(String, String)| k == key.trim())
             {
-                return Err(spec_error(format!(
-                    "{name}: option '{}' is given twice",
-                    key.trim()
-                )));
+                return Err(spec_error(
+                    SpecErrorKind::Repeated,
+                    format!("{name}: option '{}' is given twice", key.trim()),
+                ));
             }
             options.push((key.trim().to_string(), value.trim().to_string()));
         }
@@ -131,8 +132,8 @@ impl GameSpec {
     }
 }
 
-fn spec_error(reason: String) -> GameSpecError {
-    GameSpecError { reason }
+fn spec_error(kind: SpecErrorKind, reason: String) -> GameSpecError {
+    GameSpecError::new(kind, reason)
 }
 
 fn known_games() -> String {
@@ -154,10 +155,13 @@ impl Options {
             Some(i) => {
                 let (_, value) = self.items.remove(i);
                 value.parse().map_err(|_| {
-                    spec_error(format!(
-                        "{}: option {key} takes a whole number, not '{value}'",
-                        self.game
-                    ))
+                    spec_error(
+                        SpecErrorKind::BadValue,
+                        format!(
+                            "{}: option {key} takes a whole number, not '{value}'",
+                            self.game
+                        ),
+                    )
                 })
             }
         }
@@ -177,11 +181,14 @@ impl Options {
                     .copied()
                     .find(|c| *c == value)
                     .ok_or_else(|| {
-                        spec_error(format!(
-                            "{}: option {key} must be one of {}, not '{value}'",
-                            self.game,
-                            choices.join("|")
-                        ))
+                        spec_error(
+                            SpecErrorKind::BadValue,
+                            format!(
+                                "{}: option {key} must be one of {}, not '{value}'",
+                                self.game,
+                                choices.join("|")
+                            ),
+                        )
                     })
             }
         }
@@ -195,10 +202,13 @@ impl Options {
     fn finish(self) -> Result<(), GameSpecError> {
         match self.items.first() {
             None => Ok(()),
-            Some((key, _)) => Err(spec_error(format!(
-                "{}: unknown option '{key}'; allowed: {}",
-                self.game, self.allowed
-            ))),
+            Some((key, _)) => Err(spec_error(
+                SpecErrorKind::UnknownOption,
+                format!(
+                    "{}: unknown option '{key}'; allowed: {}",
+                    self.game, self.allowed
+                ),
+            )),
         }
     }
 }
@@ -277,10 +287,10 @@ impl AnyGame {
     /// fixed board or the other options do not fit the new size.
     pub fn with_board_size(&self, value: usize) -> Result<AnyGame, GameSpecError> {
         let Some(size) = self.board_size() else {
-            return Err(spec_error(format!(
-                "{}: the board has one size",
-                self.name()
-            )));
+            return Err(spec_error(
+                SpecErrorKind::FixedBoard,
+                format!("{}: the board has one size", self.name()),
+            ));
         };
         let mut spec = GameSpec::parse(&self.spec())?;
         spec.options.retain(|(k, _)| k != size.option);
@@ -335,11 +345,14 @@ pub fn with_game<V: GameVisitor>(spec: &str, visitor: V) -> Result<V::Output, Ga
 fn build(spec: &str) -> Result<AnyGame, GameSpecError> {
     let spec = GameSpec::parse(spec)?;
     let info = GAMES.iter().find(|g| g.name == spec.name).ok_or_else(|| {
-        spec_error(format!(
-            "unknown game '{}'; known games: {}",
-            spec.name,
-            known_games()
-        ))
+        spec_error(
+            SpecErrorKind::UnknownGame,
+            format!(
+                "unknown game '{}'; known games: {}",
+                spec.name,
+                known_games()
+            ),
+        )
     })?;
     let mut options = Options {
         game: info.name,
@@ -371,6 +384,7 @@ fn build(spec: &str) -> Result<AnyGame, GameSpecError> {
                 (Some(x), Some(o)) => Advance::with_start_cells(side, &x, &o)?,
                 _ => {
                     return Err(spec_error(
+                        SpecErrorKind::Incomplete,
                         "advance: give both x= and o= start cells, or neither".into(),
                     ));
                 }
@@ -393,6 +407,7 @@ fn build(spec: &str) -> Result<AnyGame, GameSpecError> {
                 (Some(l), Some(d)) => Ikabegama::with_nest_cells(side, &l, &d)?,
                 _ => {
                     return Err(spec_error(
+                        SpecErrorKind::Incomplete,
                         "ikabegama: give both light= and dark= nests, or neither".into(),
                     ));
                 }
@@ -534,6 +549,25 @@ mod tests {
             with_game("life:drops=anywhere", Spec).unwrap(),
             "life:drops=anywhere"
         );
+    }
+
+    #[test]
+    fn bad_specs_are_told_apart_by_kind() {
+        use SpecErrorKind::*;
+        let kind = |s: &str| AnyGame::parse(s).unwrap_err().kind;
+        assert_eq!(kind(""), NoGame);
+        assert_eq!(kind("chess"), UnknownGame);
+        assert_eq!(kind("rin:size"), Malformed);
+        assert_eq!(kind("rin:size=8,size=10"), Repeated);
+        assert_eq!(kind("rin:colour=red"), UnknownOption);
+        assert_eq!(kind("rin:size=big"), BadValue);
+        assert_eq!(kind("rin:size=7"), BadValue);
+        assert_eq!(kind("life:drops=nowhere"), BadValue);
+        assert_eq!(kind("hexxagon:side=2"), BadValue);
+        assert_eq!(kind("ikabegama:light=a1"), Incomplete);
+        assert_eq!(kind("advance:x=z9,o=a1"), BadValue);
+        let life = AnyGame::parse("life").unwrap();
+        assert_eq!(life.with_board_size(19).unwrap_err().kind, FixedBoard);
     }
 
     #[test]

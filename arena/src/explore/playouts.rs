@@ -88,7 +88,7 @@ pub fn tally(
     cap: Option<u32>,
 ) -> Result<Tally> {
     if games == 0 {
-        return Err(Error::setting("-n/--games must be at least 1"));
+        return Err(Error::about(crate::Setting::Games, "must be at least 1"));
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(crate::run::runner::thread_count(threads)?)

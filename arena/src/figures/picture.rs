@@ -286,10 +286,10 @@ pub fn svg_of_game(game: &AnyGame, moves: &str, ply: Option<usize>) -> Result<St
     let texts: Vec<String> = moves.split_whitespace().map(str::to_string).collect();
     let ply = ply.unwrap_or(texts.len());
     if ply > texts.len() {
-        return Err(crate::Error::setting(format!(
-            "--ply {ply}: the game has {} plies",
-            texts.len()
-        )));
+        return Err(crate::Error::about(
+            crate::Setting::Ply,
+            format_args!("{ply}: the game has {} plies", texts.len()),
+        ));
     }
     game.visit(Draw { moves: &texts, ply })
 }

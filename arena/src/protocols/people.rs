@@ -59,7 +59,7 @@ pub fn play(table: &Table<'_>, input: &mut dyn BufRead, output: &mut dyn Write) 
         let existing = open_games(&plan, path)?;
         if existing.ids.contains(id) {
             return Err(Error::setting(format!(
-                "{} already holds game {id} of this run; save to another file or use another --seed",
+                "{} already holds game {id} of this run; save to another file or use another seed",
                 path.display()
             )));
         }

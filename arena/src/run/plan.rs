@@ -21,7 +21,7 @@ use ringside_engine::zobrist::splitmix64;
 use ringside_engine::{Features, Game};
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Setting};
 
 /// Most games a pairing may have: ids stay far inside `u64`, and nothing is allocated per
 /// planned game.
@@ -84,9 +84,12 @@ impl Shard {
     pub fn from_slurm(var: impl Fn(&str) -> Option<String>) -> Result<Shard> {
         let number = |name: &str| -> Result<u64> {
             let text = var(name).ok_or_else(|| {
-                Error::setting(format!(
-                    "--shard auto needs {name}: run it as a task of a Slurm job array (sbatch --array=1-N)"
-                ))
+                Error::about(
+                    Setting::Shard,
+                    format_args!(
+                        "auto needs {name}: run it as a task of a Slurm job array (sbatch --array=1-N)"
+                    ),
+                )
             })?;
             text.trim()
                 .parse()
@@ -95,9 +98,10 @@ impl Shard {
         if let Some(step) = var("SLURM_ARRAY_TASK_STEP")
             && step.trim() != "1"
         {
-            return Err(Error::setting(format!(
-                "--shard auto needs a contiguous job array, not one with step {step}"
-            )));
+            return Err(Error::about(
+                Setting::Shard,
+                format_args!("auto needs a contiguous job array, not one with step {step}"),
+            ));
         }
         let (id, count, min) = (
             number("SLURM_ARRAY_TASK_ID")?,
@@ -156,9 +160,10 @@ impl SprtConfig {
     pub fn parse(text: &str) -> Result<SprtConfig> {
         let parts: Vec<&str> = text.split(',').map(str::trim).collect();
         let shape = || {
-            Error::setting(format!(
-                "--sprt '{text}' is not elo0,elo1,alpha,beta[,logistic|normalized]"
-            ))
+            Error::about(
+                Setting::Sprt,
+                format_args!("'{text}' is not elo0,elo1,alpha,beta[,logistic|normalized]"),
+            )
         };
         if !(4..=5).contains(&parts.len()) {
             return Err(shape());
@@ -171,9 +176,10 @@ impl SprtConfig {
             None | Some("logistic") => EloModel::Logistic,
             Some("normalized") => EloModel::Normalized,
             Some(other) => {
-                return Err(Error::setting(format!(
-                    "--sprt: the Elo model must be logistic or normalized, not '{other}'"
-                )));
+                return Err(Error::about(
+                    Setting::Sprt,
+                    format_args!(": the Elo model must be logistic or normalized, not '{other}'"),
+                ));
             }
         };
         let [elo0, elo1, alpha, beta] = numbers;
@@ -192,14 +198,16 @@ impl SprtConfig {
     pub fn checked(self) -> Result<SprtConfig> {
         let numbers = [self.elo0, self.elo1, self.alpha, self.beta];
         if numbers.iter().any(|x| !x.is_finite()) {
-            return Err(Error::setting(
-                "--sprt: elo0, elo1, alpha and beta must be finite numbers",
+            return Err(Error::about(
+                Setting::Sprt,
+                ": elo0, elo1, alpha and beta must be finite numbers",
             ));
         }
         let rate = |x: f64| x > 0.0 && x < 0.5;
         if self.elo0 >= self.elo1 || !rate(self.alpha) || !rate(self.beta) {
-            return Err(Error::setting(
-                "--sprt: need elo0 < elo1 and 0 < alpha, beta < 0.5",
+            return Err(Error::about(
+                Setting::Sprt,
+                ": need elo0 < elo1 and 0 < alpha, beta < 0.5",
             ));
         }
         Ok(self)
@@ -498,8 +506,9 @@ impl RunPlan {
         if let Some(sprt) = raw.sprt {
             sprt.checked()?;
             if raw.pairings.len() != 1 {
-                return Err(Error::setting(
-                    "--sprt needs exactly two agents (one pairing)",
+                return Err(Error::about(
+                    Setting::Sprt,
+                    "needs exactly two agents (one pairing)",
                 ));
             }
         }

@@ -85,7 +85,7 @@ pub struct RunReport {
 /// The number of worker threads: `threads`, or one per core.
 pub fn thread_count(threads: Option<usize>) -> Result<usize> {
     match threads {
-        Some(0) => Err(Error::setting("--threads must be at least 1")),
+        Some(0) => Err(Error::about(crate::Setting::Threads, "must be at least 1")),
         Some(n) => Ok(n),
         None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
     }
@@ -314,7 +314,7 @@ pub fn open_games_with(plan: &RunPlan, path: &Path, reading: Reading<'_>) -> Res
     }
     if !sidecar_path(path).exists() {
         return Err(Error::corrupt(format!(
-            "{} holds games but has no settings file {} beside it; use another --out file",
+            "{} holds games but has no settings file {} beside it; use another games file",
             path.display(),
             sidecar_path(path).display()
         )));
@@ -325,7 +325,7 @@ pub fn open_games_with(plan: &RunPlan, path: &Path, reading: Reading<'_>) -> Res
         return Err(Error::new(
             crate::ErrorKind::OtherSettings,
             format!(
-                "{} was made with other settings ({}); use another --out file or the same settings",
+                "{} was made with other settings ({}); use another games file or the same settings",
                 path.display(),
                 differences.join(", ")
             ),

@@ -22,7 +22,7 @@
 use rand::RngExt;
 use ringside_engine::seeded_rng;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Setting};
 
 /// fishtest's α.
 pub const ALPHA: f64 = 0.602;
@@ -51,7 +51,7 @@ pub struct Param {
 impl Param {
     /// Parses `name,start,min,max,c_end[,r_end]`.
     pub fn parse(text: &str) -> Result<Param> {
-        let bad = |why: String| Error::setting(format!("--param '{text}': {why}"));
+        let bad = |why: String| Error::about(Setting::Param, format_args!("'{text}': {why}"));
         let parts: Vec<&str> = text.split(',').map(str::trim).collect();
         if !(5..=6).contains(&parts.len()) || parts[0].is_empty() {
             return Err(bad("expected name,start,min,max,c_end[,r_end]".into()));

@@ -23,7 +23,7 @@ use ringside_agents::AgentSpec;
 use ringside_engine::seeded_rng;
 
 use super::spsa::{Param, Probe, Spsa};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result, Setting};
 use crate::figures::plot::{Labels, Series, write_line_plot};
 use crate::figures::report::elo_text;
 use crate::records::durable::write_atomically;
@@ -103,18 +103,22 @@ impl SpsaSettings {
     /// or a weight of the game, at every value of its range), the game, the counts.
     pub fn check(&self) -> Result<()> {
         if self.params.is_empty() {
-            return Err(Error::setting("give at least one --param"));
+            return Err(Error::about(Setting::Param, ": give at least one"));
         }
-        if self.iterations == 0 || self.pairs_per_iteration == 0 {
-            return Err(Error::setting(
-                "--iterations and --pairs must be at least 1",
-            ));
+        if self.iterations == 0 {
+            return Err(Error::about(Setting::Iterations, "must be at least 1"));
+        }
+        if self.pairs_per_iteration == 0 {
+            return Err(Error::about(Setting::Pairs, "must be at least 1"));
         }
         if self.verify_games % 2 == 1 {
-            return Err(Error::setting(format!(
-                "--verify-games must be even (colour-swapped pairs), not {}",
-                self.verify_games
-            )));
+            return Err(Error::about(
+                Setting::VerifyGames,
+                format_args!(
+                    "must be even (colour-swapped pairs), not {}",
+                    self.verify_games
+                ),
+            ));
         }
         let base = self.base()?;
         for p in &self.params {
@@ -308,10 +312,10 @@ pub fn run_spsa(
 ) -> Result<SpsaOutcome> {
     settings.check()?;
     if out.is_file() {
-        return Err(Error::setting(format!(
-            "--out {} is a file; give a folder",
-            out.display()
-        )));
+        return Err(Error::about(
+            Setting::OutFolder,
+            format_args!("{} is a file; give a folder", out.display()),
+        ));
     }
     std::fs::create_dir_all(out).map_err(|e| Error::io("create", out, &e))?;
     let settings_path = out.join("spsa.settings.json");
@@ -320,7 +324,7 @@ pub fn run_spsa(
             return Err(Error::new(
                 ErrorKind::OtherSettings,
                 format!(
-                    "{} holds an SPSA run with other settings; use another --out folder",
+                    "{} holds an SPSA run with other settings; use another output folder",
                     out.display()
                 ),
             ));
@@ -470,7 +474,7 @@ fn summary_markdown(s: &SpsaSettings, o: &SpsaOutcome) -> String {
         None => {
             let _ = writeln!(
                 md,
-                "No verification match was asked for (`--verify-games 0`).\n"
+                "No verification match was asked for (0 verification games).\n"
             );
         }
         Some(v) => {

@@ -213,7 +213,7 @@ pub fn extract(files: &[PathBuf], filter: &PositionFilter) -> Result<Extracted> 
     }
     if out.train.is_empty() {
         return Err(Error::setting(format!(
-            "no training positions in {} game(s): check --skip-plies, --drop-decided and --validation",
+            "no training positions in {} game(s): check the position filter (plies skipped at the start, plies dropped at the end, the validation share)",
             out.games.1
         )));
     }

@@ -11,7 +11,7 @@ use ringside_engine::registry::{AnyGame, GameVisitor};
 use ringside_engine::{Features, Game};
 
 use super::texel::{FitOptions, FitStep, PositionFilter, extract, fit, fit_k};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Setting};
 use crate::figures::plot::{Labels, Series, write_line_plot};
 use crate::records::durable::{write_atomically, write_with};
 
@@ -75,10 +75,10 @@ fn start_weights(game: &AnyGame, eval: &EvalSpec) -> Result<Vec<f64>> {
 /// Runs Texel tuning and writes its four files; `progress` hears each step.
 pub fn run_texel(run: &TexelRun, mut progress: impl FnMut(&FitStep)) -> Result<TexelOutcome> {
     if run.out.is_file() {
-        return Err(Error::setting(format!(
-            "--out {} is a file; give a folder",
-            run.out.display()
-        )));
+        return Err(Error::about(
+            Setting::OutFolder,
+            format_args!("{} is a file; give a folder", run.out.display()),
+        ));
     }
     let clock = Instant::now();
     let data = extract(&run.files, &run.filter)?;

@@ -15,6 +15,7 @@ mod commands;
 mod output;
 
 use cli::{Cli, Command};
+use ringside_arena::{Error, Setting};
 
 /// Set by the first Ctrl-C: runs finish the games in play, write them and their summary, and
 /// stop (exit code 130). A second Ctrl-C ends the program at once; what was written stays.
@@ -69,7 +70,7 @@ fn main() -> ExitCode {
         Ok(()) if INTERRUPTED.load(Ordering::SeqCst) => ExitCode::from(130),
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", as_typed(&e));
             ExitCode::from(2)
         }
     }
@@ -108,4 +109,55 @@ fn one_line(message: &str) -> String {
         .join(" ")
         .trim_start_matches("error: ")
         .to_string()
+}
+
+/// The flag that sets a run setting.
+fn flag(setting: Setting) -> &'static str {
+    match setting {
+        Setting::Threads => "--threads",
+        Setting::Games => "-n/--games",
+        Setting::Sprt => "--sprt",
+        Setting::Shard => "--shard",
+        Setting::OutFolder => "--out",
+        Setting::Param => "--param",
+        Setting::Iterations => "--iterations",
+        Setting::Pairs => "--pairs",
+        Setting::VerifyGames => "--verify-games",
+        Setting::Ply => "--ply",
+        _ => "",
+    }
+}
+
+/// The library's message with the setting it is about named as the user typed it: its flag.
+fn as_typed(e: &Error) -> String {
+    match e.setting {
+        Some(s) if !flag(s).is_empty() && e.message.starts_with(s.name()) => {
+            format!("{}{}", flag(s), &e.message[s.name().len()..])
+        }
+        _ => e.message.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ringside_arena::run::plan::SprtConfig;
+    use ringside_arena::run::runner::thread_count;
+
+    #[test]
+    fn library_errors_name_settings_in_words_and_the_binary_names_the_flag() {
+        let threads = thread_count(Some(0)).unwrap_err();
+        assert_eq!(threads.setting, Some(Setting::Threads));
+        assert!(!threads.message.contains("--"), "{}", threads.message);
+        assert_eq!(as_typed(&threads), "--threads must be at least 1");
+        let sprt = SprtConfig::parse("1,0,0.05,0.05").unwrap_err();
+        assert!(!sprt.message.contains("--"), "{}", sprt.message);
+        assert_eq!(
+            as_typed(&sprt),
+            "--sprt: need elo0 < elo1 and 0 < alpha, beta < 0.5"
+        );
+        // A message about no setting is printed as it is.
+        let other = Error::setting("unknown game 'chess'");
+        assert_eq!(as_typed(&other), "unknown game 'chess'");
+    }
 }

@@ -73,6 +73,7 @@ impl Default for Advance {
 
 fn spec_error(reason: String) -> GameSpecError {
     GameSpecError {
+        kind: crate::error::SpecErrorKind::BadValue,
         reason: format!("advance: {reason}"),
     }
 }

@@ -170,6 +170,7 @@ impl Havannah {
     pub fn new(base: usize, swap: bool) -> Result<Havannah, GameSpecError> {
         if !BASES.contains(&base) {
             return Err(GameSpecError {
+                kind: crate::error::SpecErrorKind::BadValue,
                 reason: format!("havannah: size must be from 4 to 10, not {base}"),
             });
         }

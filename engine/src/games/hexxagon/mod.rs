@@ -28,6 +28,7 @@ impl Hexxagon {
     pub fn new(side: usize) -> Result<Hexxagon, GameSpecError> {
         if !(3..=hex::MAX_SIDE).contains(&side) {
             return Err(GameSpecError {
+                kind: crate::error::SpecErrorKind::BadValue,
                 reason: format!(
                     "hexxagon: side must be from 3 to {}, not {side}",
                     hex::MAX_SIDE

@@ -30,6 +30,7 @@ impl Default for Ikabegama {
 
 fn spec_error(reason: String) -> GameSpecError {
     GameSpecError {
+        kind: crate::error::SpecErrorKind::BadValue,
         reason: format!("ikabegama: {reason}"),
     }
 }

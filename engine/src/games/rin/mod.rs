@@ -211,6 +211,7 @@ impl Rin {
     pub fn new(size: usize) -> Result<Rin, crate::error::GameSpecError> {
         if !SIZES.contains(&size) {
             return Err(crate::error::GameSpecError {
+                kind: crate::error::SpecErrorKind::BadValue,
                 reason: format!("rin: size must be an even number from 6 to 16, not {size}"),
             });
         }
