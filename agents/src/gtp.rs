@@ -172,11 +172,11 @@ pub(crate) fn split_command(cmd: &str) -> Result<Vec<String>, String> {
 /// the first-listed colour and `w` for the other.
 #[must_use]
 pub fn gtp_colour<G: Game>(state: &G, player: Player) -> &'static str {
-    match state.player_name(player) {
-        "black" => "b",
-        "white" => "w",
-        _ if player == Player::ZERO => "b",
-        _ => "w",
+    match state.stone(player) {
+        Some(ringside_engine::Stone::Black) => "b",
+        Some(ringside_engine::Stone::White) => "w",
+        None if player == Player::ZERO => "b",
+        None => "w",
     }
 }
 

@@ -88,6 +88,26 @@ pub struct BoardSize {
     pub value: usize,
 }
 
+/// The shape of a game's cells, for drawing its board.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CellShape {
+    /// Square cells in rows and columns (Rin, the Life duel).
+    Square,
+    /// Hexagons, rows offset by half a cell (the hex games); [`Game::board_rows`] indents
+    /// them.
+    Hex,
+}
+
+/// The colour of a player's stones where the game plays black against white (what GTP's
+/// `b` and `w` name, and what a picture fills them with).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Stone {
+    /// Black stones.
+    Black,
+    /// White stones.
+    White,
+}
+
 /// A rules engine: a game state that knows its own options (board size and the like).
 ///
 /// The trait serves three users:
@@ -118,6 +138,18 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// The board's size and the spec option that sets it, for games whose board comes in
     /// several sizes; `None` (the default) for a fixed board.
     fn board_size(&self) -> Option<BoardSize> {
+        None
+    }
+
+    /// The shape of the board's cells. The default is square.
+    fn cell_shape(&self) -> CellShape {
+        CellShape::Square
+    }
+
+    /// The colour of `player`'s stones, for games of black against white; `None` (the
+    /// default) for games whose colours have other names (light and dark, x and o).
+    fn stone(&self, player: Player) -> Option<Stone> {
+        let _ = player;
         None
     }
 

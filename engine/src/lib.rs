@@ -31,7 +31,7 @@ pub mod zobrist;
 
 pub use error::{GameSpecError, IllegalMove, ParseMoveError, PositionError, SpecErrorKind};
 pub use features::{Feature, Features, MAX_FEATURES};
-pub use game::{BoardSize, Game, Outcome, Player, random_playout};
+pub use game::{BoardSize, CellShape, Game, Outcome, Player, Stone, random_playout};
 
 use rand::SeedableRng;
 

@@ -552,6 +552,31 @@ mod tests {
     }
 
     #[test]
+    fn every_game_knows_its_cell_shape_and_its_stones() {
+        struct Look;
+        impl GameVisitor for Look {
+            type Output = (crate::CellShape, bool, [Option<crate::Stone>; 2]);
+            fn visit<G: Game + crate::Features>(self, start: G) -> Self::Output {
+                // Text rows of a hex board put a space between cells.
+                let spaced = start.board_rows().iter().any(|r| r.trim().contains(' '));
+                let stones = [crate::Player::ZERO, crate::Player::ONE].map(|p| start.stone(p));
+                (start.cell_shape(), spaced, stones)
+            }
+        }
+        use crate::{CellShape::*, Stone::*};
+        for info in GAMES {
+            let (shape, spaced, stones) = AnyGame::parse(info.name).unwrap().visit(Look);
+            assert_eq!(shape == Hex, spaced, "{}", info.name);
+            let expected = match info.name {
+                "rin" | "life" => [Some(Black), Some(White)],
+                "havannah" => [Some(White), Some(Black)],
+                _ => [None, None],
+            };
+            assert_eq!(stones, expected, "{}", info.name);
+        }
+    }
+
+    #[test]
     fn bad_specs_are_told_apart_by_kind() {
         use SpecErrorKind::*;
         let kind = |s: &str| AnyGame::parse(s).unwrap_err().kind;

@@ -14,7 +14,7 @@
 use std::fmt::Write as _;
 
 use ringside_engine::registry::{AnyGame, GameVisitor};
-use ringside_engine::{Features, Game, Player};
+use ringside_engine::{CellShape, Features, Game, Player, Stone};
 
 use crate::error::Result;
 use crate::explore::position::play_one;
@@ -56,17 +56,12 @@ fn colour_of<G: Game>(state: &G, c: char) -> Option<Player> {
     })
 }
 
-/// Whether text rows draw a hex board: its rows have spaces between cells.
-fn is_hex(rows: &[String]) -> bool {
-    rows.iter().any(|r| r.trim().contains(' '))
-}
-
 /// The board of `state` as cells.
 #[must_use]
 pub fn board<G: Game>(state: &G) -> Board {
     let rows = state.board_rows();
     let names = state.cell_names();
-    let hex = is_hex(&rows);
+    let hex = state.cell_shape() == CellShape::Hex;
     let mut cells = Vec::new();
     for (row, text) in rows.iter().enumerate() {
         let mut place = 0;
@@ -121,7 +116,7 @@ pub fn cells_of_move(text: &str) -> Vec<String> {
 pub fn board_text<G: Game>(state: &G) -> String {
     let rows = state.board_rows();
     let names = state.cell_names();
-    let hex = is_hex(&rows);
+    let hex = state.cell_shape() == CellShape::Hex;
     let width = names.iter().flatten().map(String::len).max().unwrap_or(0);
     let mut out = String::new();
     for (row, text) in rows.iter().enumerate() {
@@ -144,13 +139,14 @@ pub fn board_text<G: Game>(state: &G) -> String {
     out
 }
 
-/// Fill colours: black and white where the game says so, else red and blue.
+/// Fill colours: black and white where the game plays with black and white stones, else red
+/// and blue.
 fn fill<G: Game>(state: &G, p: Player) -> &'static str {
-    match state.player_name(p) {
-        "black" => "#1b1b1b",
-        "white" => "#f4f4f4",
-        _ if p == Player::ZERO => "#d03a2f",
-        _ => "#2f5fd0",
+    match state.stone(p) {
+        Some(Stone::Black) => "#1b1b1b",
+        Some(Stone::White) => "#f4f4f4",
+        None if p == Player::ZERO => "#d03a2f",
+        None => "#2f5fd0",
     }
 }
 

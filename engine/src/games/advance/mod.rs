@@ -298,6 +298,10 @@ impl Game for Advance {
         }
     }
 
+    fn cell_shape(&self) -> crate::CellShape {
+        crate::CellShape::Hex
+    }
+
     fn player_name(&self, player: Player) -> &'static str {
         ["x", "o"][player.index()]
     }

@@ -409,6 +409,15 @@ impl Game for Havannah {
         }
     }
 
+    fn stone(&self, player: Player) -> Option<crate::Stone> {
+        use crate::Stone;
+        Some([Stone::White, Stone::Black][player.index()])
+    }
+
+    fn cell_shape(&self) -> crate::CellShape {
+        crate::CellShape::Hex
+    }
+
     fn player_name(&self, player: Player) -> &'static str {
         ["white", "black"][player.index()]
     }

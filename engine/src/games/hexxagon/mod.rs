@@ -89,6 +89,10 @@ impl Game for Hexxagon {
         }
     }
 
+    fn cell_shape(&self) -> crate::CellShape {
+        crate::CellShape::Hex
+    }
+
     fn player_name(&self, player: Player) -> &'static str {
         ["light", "dark"][player.index()]
     }

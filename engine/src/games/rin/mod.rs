@@ -365,6 +365,11 @@ impl Game for Rin {
         }
     }
 
+    fn stone(&self, player: Player) -> Option<crate::Stone> {
+        use crate::Stone;
+        Some([Stone::Black, Stone::White][player.index()])
+    }
+
     fn player_name(&self, player: Player) -> &'static str {
         ["black", "white"][player.index()]
     }
