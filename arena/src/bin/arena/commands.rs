@@ -4,6 +4,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use ringside_arena::Error;
 use ringside_arena::explore::position::{ReplayStyle, replay as replay_moves};
 use ringside_arena::explore::{playouts, think as thinking};
 use ringside_arena::figures::{metrics, report, study};
@@ -11,15 +12,12 @@ use ringside_arena::records::games_csv::read_games_with;
 use ringside_arena::records::merge as merging;
 use ringside_arena::records::row::GameRow;
 use ringside_arena::records::sidecar::read_sidecar;
+use ringside_arena::run::conduct::{Conduct, Conductor, Phase, conduct};
 use ringside_arena::run::experiment;
-use ringside_arena::run::plan::{PlanBuilder, RunPlan, Shard};
+use ringside_arena::run::plan::{PlanBuilder, Shard};
 use ringside_arena::run::runner::{
-    Observer, Opened, Reading, RunReport, continue_run, is_finished, open_games_with, run_to_csv,
-    thread_count,
+    Observer, Reading, RunReport, open_games_with, run_to_csv, thread_count,
 };
-use ringside_arena::run::sweep::Sweep;
-use ringside_arena::run::verify::VerifyReport;
-use ringside_arena::{Error, ErrorKind};
 use ringside_engine::registry::AnyGame;
 
 use crate::cli::{
@@ -68,6 +66,33 @@ impl Progress {
             fixed: false,
             cell: String::new(),
         }
+    }
+}
+
+impl Conductor for Progress {
+    fn phase(&mut self, phase: Phase) {
+        match phase {
+            Phase::Verify { games, pairings } | Phase::Play { games, pairings } => {
+                self.bar.reset();
+                self.bar.set_length(games);
+                self.wdl = [0; 3];
+                self.unshown = 0;
+                self.pairings = pairings;
+                self.cell.clear();
+                // A sweep's play stage counts every cell's games on one bar.
+                self.fixed = matches!(phase, Phase::Play { .. });
+            }
+            Phase::Cell { label } => self.cell = format!("{label} | "),
+            Phase::Done => {
+                self.show();
+                self.bar.finish_and_clear();
+                self.fixed = false;
+            }
+        }
+    }
+
+    fn note(&mut self, line: &str) {
+        self.bar.suspend(|| eprintln!("{line}"));
     }
 }
 
@@ -155,171 +180,26 @@ fn say_report(report: &RunReport, out: &Path) {
     if let Some(note) = report.repaired.describe(out) {
         eprintln!("repaired: {note}");
     }
-    let mut line = format!(
-        "{} games played, {} already in {} ({:.2} s, {:.0} games/s)",
-        report.played,
-        report.resumed,
-        out.display(),
-        report.seconds,
-        report.played as f64 / report.seconds.max(1e-9)
-    );
-    if let Some(d) = report.sprt {
-        line.push_str(&format!("; SPRT: {d}"));
-    }
-    if report.interrupted {
-        line.push_str("; interrupted: run the same command to resume");
-    }
-    eprintln!("{line}");
+    eprintln!("{}", report.describe(out));
 }
 
-/// Runs `arena run`.
+/// Runs `arena run`: the library conducts the experiment; the progress bar and the lines on
+/// standard error are this program's.
 pub fn run_experiment(args: &RunArgs) -> Result<()> {
     let exp = experiment::read(&args.experiment)?;
-    thread_count(args.threads)?;
-    let dir = args.results.join(&exp.name);
-    if let Some(sweep) = &exp.sweep {
-        return run_sweep(&exp.name, sweep, &dir, args);
-    }
-    std::fs::create_dir_all(&dir).map_err(|e| Error::io("create", &dir, &e))?;
-    let games = dir.join("games.csv");
-    let existing = open_checked(&exp.plan, &games, args)?;
-    let verified = existing.verified.is_some();
-    let mut progress = Progress::new(!args.quiet, exp.plan.pairings.len());
-    let report = continue_run(&exp.plan, &games, existing, args.threads, &mut progress)?;
-    drop(progress);
-    if !verified || report.played > 0 {
-        say_report(&report, &games);
-    }
-    let mut md = report::markdown(
-        &exp.plan,
-        &report.tally,
-        &format!("Experiment {}", exp.name),
-        &[],
-    );
-    if !exp.published.is_empty() {
-        md.push_str(&report::published_comparison(
-            &exp.plan,
-            &report.tally,
-            &exp.published,
-        ));
-    }
-    md.push_str(&metrics::markdown(
-        &exp.plan,
-        &metrics::of_tally(&report.tally),
-    ));
-    md.push_str(&study::run_figures(&exp.plan, &report.tally, &dir)?);
-    write_summary_files(&dir, &md, &report::csv(&exp.plan, &report.tally))?;
-    print(&format!("{md}\n"))
-}
-
-/// Runs a sweep: every cell opened and checked first (finished cells verified in the same
-/// pass), then the missing games of every cell under one progress bar, then the study's
-/// summary and plots.
-fn run_sweep(name: &str, sweep: &Sweep, dir: &Path, args: &RunArgs) -> Result<()> {
-    let mut opened = Vec::with_capacity(sweep.cells.len());
-    for cell in &sweep.cells {
-        let cell_dir = dir.join("cells").join(&cell.folder);
-        std::fs::create_dir_all(&cell_dir).map_err(|e| Error::io("create", &cell_dir, &e))?;
-        let games = cell_dir.join("games.csv");
-        let existing = open_checked(&cell.plan, &games, args)?;
-        opened.push((cell, cell_dir, games, existing));
-    }
-    let pending: u64 = opened
-        .iter()
-        .map(|(cell, _, _, existing)| {
-            cell.plan
-                .games_in_shard()
-                .saturating_sub(existing.ids.len())
-        })
-        .sum();
-    let mut progress = Progress::new(!args.quiet, sweep.match_names.len());
-    progress.bar.set_length(pending);
-    progress.fixed = true;
-    let started = Instant::now();
-    let (mut played, mut resumed) = (0, 0);
-    let mut measured = Vec::with_capacity(opened.len());
-    for (i, (cell, cell_dir, games, existing)) in opened.into_iter().enumerate() {
-        progress.cell = format!("{} | ", cell.label);
-        let report = continue_run(&cell.plan, &games, existing, args.threads, &mut progress)?;
-        if let Some(note) = report.repaired.describe(&games) {
-            eprintln!("repaired: {note}");
-        }
-        played += report.played;
-        resumed += report.resumed;
-        let title = format!("Experiment {name}, cell {}", cell.label);
-        let mut md = report::markdown(&cell.plan, &report.tally, &title, &[]);
-        md.push_str(&study::run_figures(&cell.plan, &report.tally, &cell_dir)?);
-        write_summary_files(&cell_dir, &md, &report::csv(&cell.plan, &report.tally))?;
-        measured.extend(study::cell_metrics(i, &report.tally));
-    }
-    drop(progress);
-    eprintln!(
-        "{played} games played, {resumed} already recorded, in {} cells ({:.1} s)",
-        sweep.cells.len(),
-        started.elapsed().as_secs_f64()
-    );
-    let md = study::write_measured(dir, name, sweep, &measured)?;
-    print(&format!("{md}\n"))
-}
-
-/// Opens a run's games file in one pass: every row checked and replayed once (the metrics'
-/// facts gathered from that replay), and, on a finished run, every game played again with
-/// its agents and compared with its row (unless `--no-verify`). A game that does not
-/// reproduce is an error.
-fn open_checked(plan: &RunPlan, games: &Path, args: &RunArgs) -> Result<Opened> {
-    let verify = !args.no_verify && is_finished(plan, games)?;
-    if verify && plan.uses_time() {
-        eprintln!(
-            "the run is finished; its agents decide by the clock, so its games cannot be re-played exactly"
-        );
-    } else if verify {
-        eprintln!(
-            "{} is finished: re-playing its {} games to check that each reproduces its row (--no-verify skips this)",
-            games.display(),
-            plan.games_in_shard()
-        );
-    }
-    let started = Instant::now();
-    let mut progress = Progress::new(!args.quiet, plan.pairings.len());
-    let reading = Reading {
-        facts: true,
-        verify: (verify && !plan.uses_time()).then_some((args.threads, &mut progress as _)),
+    let how = Conduct {
+        results: args.results.clone(),
+        threads: args.threads,
+        verify: !args.no_verify,
     };
-    let opened = open_games_with(plan, games, reading)?;
+    let mut progress = Progress::new(!args.quiet, exp.plan.pairings.len());
+    let done = conduct(&exp, &how, &mut progress)?;
     drop(progress);
-    if let Some(report) = &opened.verified {
-        say_verified(report, started)?;
-    }
-    Ok(opened)
+    print(&format!("{}\n", done.markdown))
 }
 
-/// The verdict of a reproduction: an error naming the first game that differs, or a line
-/// saying how many reproduced.
-fn say_verified(report: &VerifyReport, started: Instant) -> Result<()> {
-    if let Some((id, columns)) = &report.first_difference {
-        return Err(Error::new(
-            ErrorKind::NotReproduced,
-            format!(
-                "{} of {} games reproduced; game {id} differs in {columns} (another build or platform?)",
-                report.reproduced, report.checked
-            ),
-        ));
-    }
-    eprintln!(
-        "{} of {} games reproduced ({:.1} s)",
-        report.reproduced,
-        report.checked,
-        started.elapsed().as_secs_f64()
-    );
-    Ok(())
-}
-
-/// Writes `summary.md` and `summary.csv` into `dir`, each by write-then-rename.
 fn write_summary_files(dir: &Path, md: &str, csv: &str) -> Result<()> {
-    for (name, text) in [("summary.md", md), ("summary.csv", csv)] {
-        ringside_arena::records::durable::write_atomically(&dir.join(name), text.as_bytes())?;
-    }
-    Ok(())
+    ringside_arena::run::conduct::write_summary_files(dir, md, csv)
 }
 
 /// Runs `arena summary`: one streaming pass over the file (each row checked and replayed
