@@ -32,7 +32,8 @@
 //!   pair, seat mapping), `experiment` and `sweep` (experiment files and their grids, one plan
 //!   a cell), `play` (one game, agent faults turned into lost games), `runner` (the parallel
 //!   run, resume, shards, the SPRT stop, Ctrl-C, opening a file in one pass), `verify`
-//!   (reproducing recorded games).
+//!   (reproducing recorded games), `conduct` (an experiment from start to figures: what
+//!   `arena run` calls, reporting to a `Conductor`).
 //! - [`records`]: games on disk. `row` (one finished game, typed), `games_csv` (the CSV, its
 //!   streaming reader and its writer), `validate` (a row replayed against the rules and the
 //!   plan, gathering the metrics' facts), `sidecar` (the settings beside a CSV), `idset` (the
