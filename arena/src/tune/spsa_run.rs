@@ -129,7 +129,7 @@ impl SpsaSettings {
                 )));
             }
             for value in [p.start, p.min, p.max] {
-                base.with_number(&p.name, value).map_err(|e| {
+                base.set(&p.name, value).map_err(|e| {
                     Error::setting(format!("parameter '{}' at {value}: {e}", p.name))
                 })?;
             }
@@ -154,7 +154,7 @@ impl SpsaSettings {
         let mut spec = self.base()?;
         for (p, &value) in self.params.iter().zip(theta) {
             spec = spec
-                .with_number(&p.name, value)
+                .set(&p.name, value)
                 .map_err(|e| Error::setting(format!("parameter '{}': {e}", p.name)))?;
         }
         Ok(spec)

@@ -403,7 +403,7 @@ pub struct PlayoutsArgs {
 /// The agent kinds, for `arena agents`.
 pub fn agents_text() -> String {
     let mut out = String::new();
-    for (kind, keys) in ringside_agents::spec::AGENT_KINDS {
+    for (kind, keys) in ringside_agents::spec::agent_kinds() {
         out.push_str(&format!("{kind:<10} {keys}\n"));
     }
     out

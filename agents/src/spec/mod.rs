@@ -1,9 +1,18 @@
 //! Agent specs: `kind[:key=value,…]`, parsed into a checked [`AgentSpec`] and printed back in
 //! full (every option, defaults included), so a CSV row names exactly what played.
+//!
+//! Alpha-beta's and MCTS's options are declared once, one row an option, in [`alphabeta`]
+//! and [`mcts`] ([`options::OptionDef`]): parsing, checking, printing, help and the typed
+//! setter [`AgentSpec::set`] all read those rows. The other kinds (`gtp`, `faulty`, `random`,
+//! `human`) take few options and read them here.
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::time::Duration;
+
+pub mod alphabeta;
+pub mod mcts;
+pub mod options;
 
 /// A spec that cannot be read: names the kind or key at fault and what is allowed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -129,6 +138,18 @@ pub struct EvalSpec {
     pub overrides: BTreeMap<String, f64>,
 }
 
+impl Default for EvalSpec {
+    /// `eval=material`, no weights.
+    fn default() -> EvalSpec {
+        EvalSpec {
+            kind: EvalKind::Material,
+            weights_file: None,
+            weights: BTreeMap::new(),
+            overrides: BTreeMap::new(),
+        }
+    }
+}
+
 /// Alpha-beta settings.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AlphaBetaSpec {
@@ -240,45 +261,37 @@ pub enum AgentSpec {
     },
 }
 
-/// The kinds of agents and their keys, for `--help` and error messages.
-pub const AGENT_KINDS: &[(&str, &str)] = &[
-    ("random", "no options"),
-    (
-        "human",
-        "no options: a person at `arena play` (named in saved games; not for matches)",
-    ),
-    (
-        "alphabeta",
-        "depth=N (3), nodes=N, time_ms=N, eval=material|rich (material), weights=FILE.json, w.FEATURE=F, score=win|moves (win), tt_bits=10..26 (16)",
-    ),
-    (
-        "faulty",
-        "panic_at=N or illegal_at=N (N >= 2): random moves, then a planned fault, for testing harnesses",
-    ),
-    (
-        "gtp",
-        "cmd=PROGRAM ARGS (required; \"...\" around a value with commas), name=LABEL, coords=ringside|castro (ringside), time_ms=N (10000), margin_ms=N (1000), setup=CMD;CMD",
-    ),
-    (
-        "mcts",
-        "iters=N (1000), time_ms=N, c=F (1.4), playout=N plies (full game, at most 1000), eval=material|rich (material), weights=FILE.json, w.FEATURE=F, score=win|moves (win), solver=on|off (on), reuse=on|off (on), a=F (0.25), k=F (1.0), max_nodes=N (4000000), rave=K (off; e.g. 1000: RAVE/AMAF with equivalence K), rave_form=sqrt|hyp (sqrt), rave_grow=D (0), decisive=off|tree|on (off), fpu=F (off), bias=W (0), know=W (0), policy=random|mast|eval (random), epsilon=F (0.1), pattern=on|off (off), reply=off|lgr|lgrf (off), final=visits|wins (visits), threads=N (1), preset=strong",
-    ),
-];
+/// The kinds of agents and their keys, for `--help` and error messages; alpha-beta's and
+/// MCTS's come from their option tables.
+#[must_use]
+pub fn agent_kinds() -> Vec<(&'static str, String)> {
+    vec![
+        ("random", "no options".into()),
+        (
+            "human",
+            "no options: a person at `arena play` (named in saved games; not for matches)".into(),
+        ),
+        (
+            "alphabeta",
+            options::usage(alphabeta::OPTIONS) + ", weights=FILE.json, w.FEATURE=F",
+        ),
+        (
+            "faulty",
+            "panic_at=N or illegal_at=N (N >= 2): random moves, then a planned fault, for testing harnesses".into(),
+        ),
+        (
+            "gtp",
+            "cmd=PROGRAM ARGS (required; \"...\" around a value with commas), name=LABEL, coords=ringside|castro (ringside), time_ms=N (10000), margin_ms=N (1000), setup=CMD;CMD".into(),
+        ),
+        (
+            "mcts",
+            options::usage(mcts::OPTIONS) + ", weights=FILE.json, w.FEATURE=F, preset=strong",
+        ),
+    ]
+}
 
 /// The prefix of a weight given in the spec: `w.immune=0.7` sets feature `immune`'s weight.
 pub const WEIGHT_PREFIX: &str = "w.";
-
-/// Options that take whole numbers; [`AgentSpec::with_number`] rounds values for them.
-const WHOLE_NUMBER_KEYS: &[&str] = &[
-    "depth",
-    "nodes",
-    "time_ms",
-    "tt_bits",
-    "iters",
-    "playout",
-    "max_nodes",
-    "threads",
-];
 
 /// Where a `weights=FILE` option's weights come from: the disk ([`read_weights`]) or a
 /// run's record.
@@ -333,12 +346,6 @@ impl Options<'_> {
         }
     }
 
-    fn on_off(&mut self, key: &str, default: bool) -> Result<bool, SpecError> {
-        Ok(self
-            .choice(key, &["on", "off"])?
-            .map_or(default, |v| v == "on"))
-    }
-
     fn eval(&mut self) -> Result<EvalSpec, SpecError> {
         let kind = match self.choice("eval", &["material", "rich"])? {
             Some("rich") => EvalKind::Rich,
@@ -379,21 +386,25 @@ impl Options<'_> {
         })
     }
 
-    fn score(&mut self) -> Result<Scoring, SpecError> {
-        Ok(match self.choice("score", &["win", "moves"])? {
-            Some("moves") => Scoring::Moves,
-            _ => Scoring::Win,
-        })
+    /// Reads every option of `table` that was given into `spec`, checked.
+    fn table<S>(&mut self, table: &[options::OptionDef<S>], spec: &mut S) -> Result<(), SpecError> {
+        for def in table {
+            if let Some(text) = self.take(def.key) {
+                let value = def.read(self.kind, &text)?;
+                (def.set)(spec, value);
+            }
+        }
+        Ok(())
     }
 
     fn finish(self) -> Result<(), SpecError> {
         match self.items.first() {
             None => Ok(()),
             Some((key, _)) => {
-                let allowed = AGENT_KINDS
-                    .iter()
+                let allowed = agent_kinds()
+                    .into_iter()
                     .find(|(k, _)| *k == self.kind)
-                    .map_or("", |(_, a)| a);
+                    .map_or(String::new(), |(_, a)| a);
                 Err(error_of(
                     SpecErrorKind::UnknownKey,
                     format!("{}: unknown key '{key}'; allowed: {allowed}", self.kind),
@@ -431,14 +442,9 @@ impl AgentSpec {
     ) -> Result<AgentSpec, SpecError> {
         let text = text.trim();
         let (kind, rest) = text.split_once(':').unwrap_or((text, ""));
-        let kinds = || {
-            AGENT_KINDS
-                .iter()
-                .map(|(k, _)| *k)
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let kind: &'static str = AGENT_KINDS
+        let known = agent_kinds();
+        let kinds = || known.iter().map(|(k, _)| *k).collect::<Vec<_>>().join(", ");
+        let kind: &'static str = known
             .iter()
             .map(|(k, _)| *k)
             .find(|k| *k == kind)
@@ -477,35 +483,16 @@ impl AgentSpec {
             items,
             weights,
         };
-        let time = |ms: Option<u64>| ms.map(Duration::from_millis);
         let spec = match kind {
             "random" => AgentSpec::Random,
             "human" => AgentSpec::Human,
             "alphabeta" => {
-                let depth = o
-                    .number("depth", "a whole number from 1 to 64")?
-                    .unwrap_or(3);
-                if !(1..=64).contains(&depth) {
-                    return Err(error(format!(
-                        "alphabeta: depth must be from 1 to 64, not {depth}"
-                    )));
-                }
-                let tt_bits = o
-                    .number("tt_bits", "a whole number from 10 to 26")?
-                    .unwrap_or(16);
-                if !(10..=26).contains(&tt_bits) {
-                    return Err(error(format!(
-                        "alphabeta: tt_bits must be from 10 to 26, not {tt_bits}"
-                    )));
-                }
-                AgentSpec::AlphaBeta(AlphaBetaSpec {
-                    depth,
-                    nodes: o.number("nodes", "a whole number")?,
-                    time: time(o.number("time_ms", "a whole number of milliseconds")?),
+                let mut spec = AlphaBetaSpec {
                     eval: o.eval()?,
-                    score: o.score()?,
-                    tt_bits,
-                })
+                    ..AlphaBetaSpec::default()
+                };
+                o.table(alphabeta::OPTIONS, &mut spec)?;
+                AgentSpec::AlphaBeta(spec)
             }
             "mcts" => {
                 if let Some(preset) = o.take("preset") {
@@ -521,109 +508,12 @@ impl AgentSpec {
                         }
                     }
                 }
-                let iterations: Option<u64> = o.number("iters", "a whole number")?;
-                let time = time(o.number("time_ms", "a whole number of milliseconds")?);
-                let c: f64 = o.number("c", "a number")?.unwrap_or(1.4);
-                let playout_cap = o.number("playout", "a whole number of plies")?;
-                let spec = MctsSpec {
-                    iterations: if iterations.is_none() && time.is_none() {
-                        Some(1000)
-                    } else {
-                        iterations
-                    },
-                    time,
-                    c,
-                    playout_cap,
+                let mut spec = MctsSpec {
                     eval: o.eval()?,
-                    score: o.score()?,
-                    solver: o.on_off("solver", true)?,
-                    reuse: o.on_off("reuse", true)?,
-                    bonus: o.number("a", "a number")?.unwrap_or(0.25),
-                    steepness: o.number("k", "a number")?.unwrap_or(1.0),
-                    max_nodes: o
-                        .number("max_nodes", "a whole number")?
-                        .unwrap_or(4_000_000),
-                    rave: o.number("rave", "a number")?,
-                    rave_form: match o.choice("rave_form", &["sqrt", "hyp"])? {
-                        Some("hyp") => RaveForm::Hyperbolic,
-                        _ => RaveForm::Sqrt,
-                    },
-                    rave_grow: o.number("rave_grow", "a number")?.unwrap_or(0.0),
-                    decisive: match o.choice("decisive", &["off", "tree", "on"])? {
-                        Some("tree") => Decisive::Tree,
-                        Some("on") => Decisive::On,
-                        _ => Decisive::Off,
-                    },
-                    fpu: o.number("fpu", "a number")?,
-                    bias: o.number("bias", "a number")?.unwrap_or(0.0),
-                    know: o.number("know", "a number")?.unwrap_or(0.0),
-                    policy: match o.choice("policy", &["random", "mast", "eval"])? {
-                        Some("mast") => Policy::Mast,
-                        Some("eval") => Policy::Eval,
-                        _ => Policy::Random,
-                    },
-                    epsilon: o.number("epsilon", "a number from 0 to 1")?.unwrap_or(0.1),
-                    pattern: o.on_off("pattern", false)?,
-                    reply: match o.choice("reply", &["off", "lgr", "lgrf"])? {
-                        Some("lgr") => Reply::Lgr,
-                        Some("lgrf") => Reply::Forget,
-                        _ => Reply::Off,
-                    },
-                    final_choice: match o.choice("final", &["visits", "wins"])? {
-                        Some("wins") => FinalChoice::Wins,
-                        _ => FinalChoice::Visits,
-                    },
-                    threads: o
-                        .number("threads", "a whole number from 1 to 64")?
-                        .unwrap_or(1),
+                    ..MctsSpec::default()
                 };
-                if !(0.0..=1.0).contains(&spec.epsilon) {
-                    return Err(error(format!(
-                        "mcts: epsilon must be from 0 to 1, not {}",
-                        spec.epsilon
-                    )));
-                }
-                if !(1..=64).contains(&spec.threads) {
-                    return Err(error(format!(
-                        "mcts: threads must be from 1 to 64, not {}",
-                        spec.threads
-                    )));
-                }
-                if spec.fpu.is_some_and(|v| !v.is_finite()) {
-                    return Err(error("mcts: fpu must be a finite number".into()));
-                }
-                if spec.rave.is_none()
-                    && (spec.rave_form != RaveForm::Sqrt || spec.rave_grow != 0.0)
-                {
-                    return Err(error("mcts: rave_form and rave_grow need rave=K".into()));
-                }
-                if let Some(k) = spec.rave {
-                    if !(k > 0.0 && k.is_finite()) {
-                        return Err(error(format!(
-                            "mcts: rave must be a finite number above 0, not {k}"
-                        )));
-                    }
-                }
-                for (key, value) in [
-                    ("c", spec.c),
-                    ("a", spec.bonus),
-                    ("k", spec.steepness),
-                    ("bias", spec.bias),
-                    ("know", spec.know),
-                    ("rave_grow", spec.rave_grow),
-                ] {
-                    if !(value >= 0.0 && value.is_finite()) {
-                        return Err(error(format!(
-                            "mcts: {key} must be a finite number from 0 up, not {value}"
-                        )));
-                    }
-                }
-                if spec.iterations == Some(0) {
-                    return Err(error("mcts: iters must be at least 1".into()));
-                }
-                if spec.max_nodes < 2 {
-                    return Err(error("mcts: max_nodes must be at least 2".into()));
-                }
+                o.table(mcts::OPTIONS, &mut spec)?;
+                mcts::finish(&mut spec)?;
                 AgentSpec::Mcts(spec)
             }
             "gtp" => {
@@ -686,7 +576,7 @@ impl AgentSpec {
                 }
                 AgentSpec::Faulty { fault, at }
             }
-            _ => unreachable!("kinds come from AGENT_KINDS"),
+            _ => unreachable!("kinds come from agent_kinds()"),
         };
         o.finish()?;
         Ok(spec)
@@ -721,14 +611,37 @@ impl AgentSpec {
 
     /// The same agent with option `key` set to `value` (rounded for whole-number options such
     /// as `depth` or `playout`): any numeric option of the spec, or a feature weight
-    /// `w.NAME`. The result is checked as a typed spec is (an unknown key, a value out of
-    /// range); a weights file keeps the content already read.
+    /// `w.NAME`. The result is checked as a parsed spec is (an unknown key, a value out of
+    /// range, options that do not go together); a weights file keeps the content already read.
+    /// Alpha-beta and MCTS set the typed field through their option tables; the others go
+    /// through their text.
+    pub fn set(&self, key: &str, value: f64) -> Result<AgentSpec, SpecError> {
+        match self {
+            AgentSpec::AlphaBeta(s) => {
+                let mut s = s.clone();
+                set_in("alphabeta", alphabeta::OPTIONS, &mut s, key, value, |s| {
+                    &mut s.eval
+                })?;
+                Ok(AgentSpec::AlphaBeta(s))
+            }
+            AgentSpec::Mcts(s) => {
+                let mut s = s.clone();
+                set_in("mcts", mcts::OPTIONS, &mut s, key, value, |s| &mut s.eval)?;
+                mcts::finish(&mut s)?;
+                Ok(AgentSpec::Mcts(s))
+            }
+            _ => self.set_by_text(key, value),
+        }
+    }
+
+    /// [`AgentSpec::set`]; the name tuners have used.
     pub fn with_number(&self, key: &str, value: f64) -> Result<AgentSpec, SpecError> {
-        let value_text = if WHOLE_NUMBER_KEYS.contains(&key) {
-            format!("{}", value.round())
-        } else {
-            format!("{value}")
-        };
+        self.set(key, value)
+    }
+
+    /// Sets a whole-number option of a kind without a table (`gtp`'s times, `faulty`'s
+    /// decision) by editing the printed spec and parsing it again.
+    fn set_by_text(&self, key: &str, value: f64) -> Result<AgentSpec, SpecError> {
         let printed = self.to_string();
         let (kind, options) = printed.split_once(':').unwrap_or((&printed, ""));
         let mut items: Vec<String> = split_items(options)
@@ -737,10 +650,9 @@ impl AgentSpec {
             .map(|item| quote_item(&item))
             .filter(|item| !item.is_empty() && item.split_once('=').map(|(k, _)| k) != Some(key))
             .collect();
-        items.push(format!("{key}={value_text}"));
-        let recorded = self.file_weights().cloned().unwrap_or_default();
+        items.push(format!("{key}={}", value.round()));
         AgentSpec::parse_with_weights(&format!("{kind}:{}", items.join(",")), &|_| {
-            Ok(recorded.clone())
+            Ok(BTreeMap::new())
         })
     }
 
@@ -765,6 +677,50 @@ impl AgentSpec {
             AgentSpec::Mcts(s) => s.time.is_some(),
         }
     }
+}
+
+/// Sets option `key` (or weight `w.NAME`) of the typed spec `spec` of agent `kind` to `value`,
+/// checked by its row of `table`.
+fn set_in<S>(
+    kind: &str,
+    table: &[options::OptionDef<S>],
+    spec: &mut S,
+    key: &str,
+    value: f64,
+    eval: fn(&mut S) -> &mut EvalSpec,
+) -> Result<(), SpecError> {
+    if let Some(name) = key.strip_prefix(WEIGHT_PREFIX) {
+        if !value.is_finite() {
+            return Err(error(format!(
+                "{kind}: {key} must be a finite number, not {value}"
+            )));
+        }
+        eval(spec).overrides.insert(name.to_string(), value);
+        return Ok(());
+    }
+    let def = table
+        .iter()
+        .find(|d| d.key == key && !matches!(d.takes, options::Takes::Choice(_)))
+        .ok_or_else(|| {
+            error_of(
+                SpecErrorKind::UnknownKey,
+                format!("{kind}: unknown key '{key}' (not a numeric option, nor a weight w.NAME)"),
+            )
+        })?;
+    let typed = if def.is_whole() {
+        if !(value.is_finite() && value.round() >= 0.0) {
+            return Err(error(format!(
+                "{kind}: {key} takes {}, not {value}",
+                def.what()
+            )));
+        }
+        options::Value::Whole(value.round() as u64)
+    } else {
+        options::Value::Number(value)
+    };
+    let checked = def.check(kind, typed)?;
+    (def.set)(spec, checked);
+    Ok(())
 }
 
 /// Splits `key=value,key=value` at the commas outside double quotes; a double-quoted part
@@ -856,87 +812,9 @@ impl fmt::Display for AgentSpec {
                 crate::faulty::Fault::Illegal => write!(f, "faulty:illegal_at={at}"),
             },
             AgentSpec::AlphaBeta(s) => {
-                write!(f, "alphabeta:depth={}", s.depth)?;
-                if let Some(n) = s.nodes {
-                    write!(f, ",nodes={n}")?;
-                }
-                if let Some(t) = s.time {
-                    write!(f, ",time_ms={}", t.as_millis())?;
-                }
-                write!(
-                    f,
-                    ",{},score={},tt_bits={}",
-                    eval_text(&s.eval),
-                    score_text(s.score),
-                    s.tt_bits
-                )
+                write!(f, "alphabeta:{}", options::print(alphabeta::OPTIONS, s))
             }
-            AgentSpec::Mcts(s) => {
-                f.write_str("mcts:")?;
-                let mut parts = Vec::new();
-                if let Some(n) = s.iterations {
-                    parts.push(format!("iters={n}"));
-                }
-                if let Some(t) = s.time {
-                    parts.push(format!("time_ms={}", t.as_millis()));
-                }
-                parts.push(format!("c={}", s.c));
-                if let Some(p) = s.playout_cap {
-                    parts.push(format!("playout={p}"));
-                }
-                parts.push(eval_text(&s.eval));
-                parts.push(format!("score={}", score_text(s.score)));
-                parts.push(format!("solver={}", if s.solver { "on" } else { "off" }));
-                parts.push(format!("reuse={}", if s.reuse { "on" } else { "off" }));
-                parts.push(format!(
-                    "a={},k={},max_nodes={}",
-                    s.bonus, s.steepness, s.max_nodes
-                ));
-                // Printed only when on, so the full specs of earlier runs stay as they were.
-                if let Some(k) = s.rave {
-                    parts.push(format!("rave={k}"));
-                    if s.rave_form == RaveForm::Hyperbolic {
-                        parts.push("rave_form=hyp".into());
-                    }
-                    if s.rave_grow > 0.0 {
-                        parts.push(format!("rave_grow={}", s.rave_grow));
-                    }
-                }
-                match s.decisive {
-                    Decisive::Off => {}
-                    Decisive::Tree => parts.push("decisive=tree".into()),
-                    Decisive::On => parts.push("decisive=on".into()),
-                }
-                if let Some(v) = s.fpu {
-                    parts.push(format!("fpu={v}"));
-                }
-                if s.bias > 0.0 {
-                    parts.push(format!("bias={}", s.bias));
-                }
-                if s.know > 0.0 {
-                    parts.push(format!("know={}", s.know));
-                }
-                match s.policy {
-                    Policy::Random => {}
-                    Policy::Mast => parts.push(format!("policy=mast,epsilon={}", s.epsilon)),
-                    Policy::Eval => parts.push(format!("policy=eval,epsilon={}", s.epsilon)),
-                }
-                if s.pattern {
-                    parts.push("pattern=on".into());
-                }
-                match s.reply {
-                    Reply::Off => {}
-                    Reply::Lgr => parts.push("reply=lgr".into()),
-                    Reply::Forget => parts.push("reply=lgrf".into()),
-                }
-                if s.final_choice == FinalChoice::Wins {
-                    parts.push("final=wins".into());
-                }
-                if s.threads > 1 {
-                    parts.push(format!("threads={}", s.threads));
-                }
-                f.write_str(&parts.join(","))
-            }
+            AgentSpec::Mcts(s) => write!(f, "mcts:{}", options::print(mcts::OPTIONS, s)),
         }
     }
 }
@@ -1080,6 +958,106 @@ mod tests {
     }
 
     #[test]
+    fn the_typed_setter_agrees_with_editing_the_spec_text() {
+        for text in [
+            "alphabeta:depth=3,nodes=500,eval=rich",
+            "mcts:iters=300,rave=500,policy=mast",
+            "mcts:preset=strong,iters=100",
+        ] {
+            let spec = AgentSpec::parse(text).unwrap();
+            let keys: Vec<(&str, bool)> = match &spec {
+                AgentSpec::AlphaBeta(_) => alphabeta::OPTIONS
+                    .iter()
+                    .map(|d| (d.key, d.is_whole()))
+                    .collect(),
+                _ => mcts::OPTIONS
+                    .iter()
+                    .map(|d| (d.key, d.is_whole()))
+                    .collect(),
+            };
+            for (key, whole) in keys {
+                for value in [0.0, 0.4, 1.0, 2.6, 17.0, 1e9, -1.0] {
+                    let typed = spec.set(key, value);
+                    let text_value = if whole {
+                        format!("{}", value.round())
+                    } else {
+                        format!("{value}")
+                    };
+                    let printed = spec.to_string();
+                    let (kind, rest) = printed.split_once(':').unwrap();
+                    let kept: Vec<&str> = rest
+                        .split(',')
+                        .filter(|i| i.split_once('=').map(|(k, _)| k) != Some(key))
+                        .collect();
+                    let edited =
+                        AgentSpec::parse(&format!("{kind}:{},{key}={text_value}", kept.join(",")));
+                    match (typed, edited) {
+                        (Ok(a), Ok(b)) => assert_eq!(a, b, "{text} {key}={value}"),
+                        (Err(_), Err(_)) => {}
+                        (a, b) => {
+                            // Words (eval=, score=, …) are not numbers: the setter refuses them.
+                            let is_word = matches!(
+                                (key, &a),
+                                (
+                                    "eval"
+                                        | "score"
+                                        | "solver"
+                                        | "reuse"
+                                        | "rave_form"
+                                        | "decisive"
+                                        | "policy"
+                                        | "pattern"
+                                        | "reply"
+                                        | "final",
+                                    Err(_)
+                                )
+                            );
+                            assert!(is_word, "{text} {key}={value}: {a:?} vs {b:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_committed_spec_prints_as_it_was_recorded() {
+        let results = concat!(env!("CARGO_MANIFEST_DIR"), "/../results");
+        let mut seen = 0;
+        let mut stack = vec![std::path::PathBuf::from(results)];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                if !path.to_string_lossy().ends_with(".settings.json") {
+                    continue;
+                }
+                let sidecar: serde_json::Value =
+                    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+                // A games file's sidecar; other settings files (SPSA's) hold no agent list.
+                let Some(agents) = sidecar["settings"]["agents"].as_array() else {
+                    continue;
+                };
+                for agent in agents {
+                    let spec = agent["spec"].as_str().unwrap();
+                    let weights: BTreeMap<String, f64> = agent
+                        .get("weights")
+                        .map(|w| serde_json::from_value(w.clone()).unwrap())
+                        .unwrap_or_default();
+                    let parsed =
+                        AgentSpec::parse_with_weights(spec, &|_| Ok(weights.clone())).unwrap();
+                    assert_eq!(parsed.to_string(), spec, "{}", path.display());
+                    seen += 1;
+                }
+            }
+        }
+        assert!(seen > 50, "only {seen} specs found under results/");
+    }
+
+    #[test]
     fn with_number_sets_options_and_weights_and_checks_them() {
         let base = AgentSpec::parse("mcts:iters=100,c=1.4").unwrap();
         let AgentSpec::Mcts(m) = base.with_number("c", 0.7).unwrap() else {
@@ -1094,11 +1072,17 @@ mod tests {
             panic!("still mcts")
         };
         assert_eq!(m.eval.overrides.get("material"), Some(&2.5));
+        assert_eq!(
+            base.with_number("cc", 1.0).unwrap_err().kind,
+            SpecErrorKind::UnknownKey
+        );
+        assert_eq!(
+            base.with_number("policy", 1.0).unwrap_err().kind,
+            SpecErrorKind::UnknownKey
+        );
         assert!(
-            base.with_number("cc", 1.0)
-                .unwrap_err()
-                .reason
-                .contains("unknown key 'cc'")
+            base.with_number("rave_grow", 5.0).is_err(),
+            "rave_grow needs rave"
         );
         assert!(base.with_number("c", -1.0).is_err());
         let ab = AgentSpec::parse("alphabeta:depth=3").unwrap();

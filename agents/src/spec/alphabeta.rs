@@ -1,0 +1,102 @@
+//! Alpha-beta's options, one row each ([`super::options`]); the search is documented in
+//! [`crate::alphabeta`].
+
+use std::time::Duration;
+
+use super::options::{OptionDef, Takes};
+use super::{AlphaBetaSpec, EvalSpec, Scoring, eval_text, score_text};
+
+impl Default for AlphaBetaSpec {
+    /// Every option at its default.
+    fn default() -> AlphaBetaSpec {
+        AlphaBetaSpec {
+            depth: 3,
+            nodes: None,
+            time: None,
+            eval: EvalSpec::default(),
+            score: Scoring::Win,
+            tt_bits: 16,
+        }
+    }
+}
+
+/// Alpha-beta's options, in the order the canonical spec prints them.
+pub const OPTIONS: &[OptionDef<AlphaBetaSpec>] = &[
+    OptionDef {
+        key: "depth",
+        takes: Takes::Whole {
+            min: 1,
+            max: Some(64),
+            unit: "",
+        },
+        default: "3",
+        help: "the deepest iteration of iterative deepening",
+        source: "",
+        set: |s, v| s.depth = v.whole() as u32,
+        print: |s| Some(format!("depth={}", s.depth)),
+    },
+    OptionDef {
+        key: "nodes",
+        takes: Takes::Whole {
+            min: 0,
+            max: None,
+            unit: "",
+        },
+        default: "",
+        help: "stop after N nodes (the last finished iteration's move is played)",
+        source: "",
+        set: |s, v| s.nodes = Some(v.whole()),
+        print: |s| s.nodes.map(|n| format!("nodes={n}")),
+    },
+    OptionDef {
+        key: "time_ms",
+        takes: Takes::Whole {
+            min: 0,
+            max: None,
+            unit: " of milliseconds",
+        },
+        default: "",
+        help: "stop after this much time",
+        source: "",
+        set: |s, v| s.time = Some(Duration::from_millis(v.whole())),
+        print: |s| s.time.map(|t| format!("time_ms={}", t.as_millis())),
+    },
+    OptionDef {
+        key: "eval",
+        takes: Takes::Choice(&["material", "rich"]),
+        default: "material",
+        help: "the evaluation at the horizon; weights=FILE.json and w.FEATURE=F set its weights",
+        source: "",
+        // Read with `weights=` and `w.FEATURE=` by the spec's reader, before the table.
+        set: |_, _| {},
+        print: |s| Some(eval_text(&s.eval)),
+    },
+    OptionDef {
+        key: "score",
+        takes: Takes::Choice(&["win", "moves"]),
+        default: "win",
+        help: "win/loss values, or win fast and lose slowly",
+        source: "seed 004",
+        set: |s, v| {
+            s.score = if v.word() == "moves" {
+                Scoring::Moves
+            } else {
+                Scoring::Win
+            }
+        },
+        print: |s| Some(format!("score={}", score_text(s.score))),
+    },
+    OptionDef {
+        key: "tt_bits",
+        takes: Takes::Whole {
+            min: 10,
+            max: Some(26),
+            unit: "",
+        },
+        default: "16",
+        help: "log2 of the transposition table's entries",
+        source: "",
+        set: |s, v| s.tt_bits = v.whole() as u8,
+        print: |s| Some(format!("tt_bits={}", s.tt_bits)),
+    },
+];

@@ -1,0 +1,212 @@
+//! Agent options declared once. Each option of an agent kind is one [`OptionDef`] row: its
+//! key, what it takes (type and range), its default, a line of help, where the idea comes
+//! from, and how it is stored in and printed from the typed spec. Parsing, checking,
+//! printing, help text, rounding for tuners and the typed setter ([`super::AgentSpec::set`])
+//! all read the same rows.
+
+use super::{SpecError, error};
+
+/// How a whole number's range reads in messages.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Takes {
+    /// A whole number from `min` to `max` (`None`: no upper bound other than the type's).
+    /// `unit` follows "a whole number" in messages (" of milliseconds").
+    Whole {
+        /// Smallest value.
+        min: u64,
+        /// Largest value, if the option has one of its own.
+        max: Option<u64>,
+        /// Words after "a whole number" in messages.
+        unit: &'static str,
+    },
+    /// A finite number within a bound.
+    Number(Bound),
+    /// One of these words.
+    Choice(&'static [&'static str]),
+}
+
+/// The range of a number option.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bound {
+    /// Any finite number.
+    Finite,
+    /// A finite number from 0 up.
+    FromZero,
+    /// A finite number above 0.
+    AboveZero,
+    /// From 0 to 1.
+    Unit,
+}
+
+/// A value read for an option, checked against what it takes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Value {
+    /// A whole number.
+    Whole(u64),
+    /// A number.
+    Number(f64),
+    /// One of the option's words.
+    Word(&'static str),
+}
+
+impl Value {
+    /// The whole number (0 for other values; rows only ask what their option takes).
+    #[must_use]
+    pub fn whole(self) -> u64 {
+        match self {
+            Value::Whole(n) => n,
+            _ => 0,
+        }
+    }
+
+    /// The number.
+    #[must_use]
+    pub fn number(self) -> f64 {
+        match self {
+            Value::Number(x) => x,
+            Value::Whole(n) => n as f64,
+            Value::Word(_) => 0.0,
+        }
+    }
+
+    /// The word.
+    #[must_use]
+    pub fn word(self) -> &'static str {
+        match self {
+            Value::Word(w) => w,
+            _ => "",
+        }
+    }
+}
+
+/// One option of an agent kind whose typed spec is `S`.
+pub struct OptionDef<S> {
+    /// The key in the spec.
+    pub key: &'static str,
+    /// What it takes.
+    pub takes: Takes,
+    /// Its default as help shows it (empty: unset or off unless given).
+    pub default: &'static str,
+    /// One line of help.
+    pub help: &'static str,
+    /// Where the idea comes from (empty for plain settings).
+    pub source: &'static str,
+    /// Stores a checked value.
+    pub set: fn(&mut S, Value),
+    /// The `key=value` text the canonical spec prints, or `None` where it prints nothing
+    /// (so specs of earlier runs, made before an option existed, print as they did).
+    pub print: fn(&S) -> Option<String>,
+}
+
+impl<S> OptionDef<S> {
+    /// What the option takes, in the words of messages ("a whole number from 1 to 64").
+    #[must_use]
+    pub fn what(&self) -> String {
+        match self.takes {
+            Takes::Whole {
+                min,
+                max: Some(max),
+                unit,
+            } => format!("a whole number{unit} from {min} to {max}"),
+            Takes::Whole { unit, .. } => format!("a whole number{unit}"),
+            Takes::Number(Bound::Unit) => "a number from 0 to 1".into(),
+            Takes::Number(_) => "a number".into(),
+            Takes::Choice(words) => words.join("|"),
+        }
+    }
+
+    /// `text` read as this option's value and checked; the error names agent `kind`.
+    pub fn read(&self, kind: &str, text: &str) -> Result<Value, SpecError> {
+        let key = self.key;
+        let value = match self.takes {
+            Takes::Choice(words) => words
+                .iter()
+                .copied()
+                .find(|w| *w == text)
+                .map(Value::Word)
+                .ok_or_else(|| {
+                    error(format!(
+                        "{kind}: {key} must be one of {}, not '{text}'",
+                        words.join("|")
+                    ))
+                })?,
+            Takes::Whole { .. } => Value::Whole(text.parse().map_err(|_| {
+                error(format!("{kind}: {key} takes {}, not '{text}'", self.what()))
+            })?),
+            Takes::Number(_) => Value::Number(text.parse().map_err(|_| {
+                error(format!("{kind}: {key} takes {}, not '{text}'", self.what()))
+            })?),
+        };
+        self.check(kind, value)
+    }
+
+    /// `value` if it lies in the option's range; the error names agent `kind`.
+    pub fn check(&self, kind: &str, value: Value) -> Result<Value, SpecError> {
+        let key = self.key;
+        match (self.takes, value) {
+            (Takes::Whole { min, max, .. }, Value::Whole(n)) => match max {
+                Some(max) if !(min..=max).contains(&n) => Err(error(format!(
+                    "{kind}: {key} must be from {min} to {max}, not {n}"
+                ))),
+                None if n < min => Err(error(format!("{kind}: {key} must be at least {min}"))),
+                _ => Ok(value),
+            },
+            (Takes::Number(bound), Value::Number(x)) => {
+                let (fits, words) = match bound {
+                    Bound::Finite => (x.is_finite(), "a finite number"),
+                    Bound::FromZero => (x.is_finite() && x >= 0.0, "a finite number from 0 up"),
+                    Bound::AboveZero => (x.is_finite() && x > 0.0, "a finite number above 0"),
+                    Bound::Unit => ((0.0..=1.0).contains(&x), "from 0 to 1"),
+                };
+                if fits {
+                    Ok(value)
+                } else {
+                    Err(error(format!("{kind}: {key} must be {words}, not {x}")))
+                }
+            }
+            (Takes::Choice(_), Value::Word(_)) => Ok(value),
+            _ => Err(error(format!("{kind}: {key} takes {}", self.what()))),
+        }
+    }
+
+    /// Whether the option takes whole numbers (a tuner rounds its values).
+    #[must_use]
+    pub fn is_whole(&self) -> bool {
+        matches!(self.takes, Takes::Whole { .. })
+    }
+
+    /// The option as help lists it: `key=N (default)`, `key=a|b (default)`, `key=F`.
+    #[must_use]
+    pub fn usage(&self) -> String {
+        let shape = match self.takes {
+            Takes::Whole { .. } => "N".to_string(),
+            Takes::Number(_) => "F".to_string(),
+            Takes::Choice(words) => words.join("|"),
+        };
+        if self.default.is_empty() {
+            format!("{}={shape}", self.key)
+        } else {
+            format!("{}={shape} ({})", self.key, self.default)
+        }
+    }
+}
+
+/// Help for a kind's options: each option's usage, separated by commas.
+#[must_use]
+pub fn usage<S>(table: &[OptionDef<S>]) -> String {
+    table
+        .iter()
+        .map(OptionDef::usage)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The canonical text of `spec`'s options: each printed option in table order.
+#[must_use]
+pub fn print<S>(table: &[OptionDef<S>], spec: &S) -> String {
+    table
+        .iter()
+        .filter_map(|d| (d.print)(spec))
+        .collect::<Vec<_>>()
+        .join(",")
+}
