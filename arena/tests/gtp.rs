@@ -309,3 +309,14 @@ fn two_outside_engines_play_a_match_through_the_binary_with_a_csv_summary_and_fa
     ok(&["summary", path(&csv)]);
     assert!(Path::new(&csv).exists());
 }
+
+#[test]
+fn boardsize_keeps_the_games_other_options() {
+    // With the swap rule the second player may take the first stone's cell; without it, not.
+    let script = "boardsize 4\nplay w a1\nplay b a1\n";
+    let swap = session("havannah:size=5,swap=on", "mcts:iters=20", script);
+    assert_eq!(swap, ["=", "=", "="], "swap=on survives boardsize");
+    let plain = session("havannah:size=5", "mcts:iters=20", script);
+    assert_eq!(plain[..2], ["=", "="]);
+    assert!(plain[2].starts_with("? illegal move"), "{}", plain[2]);
+}
