@@ -588,7 +588,11 @@ pub fn write_header(file: &mut impl Write) -> std::io::Result<()> {
 }
 
 /// Writes `rows` to `file` after whatever it holds.
-pub fn write_rows(file: &mut impl Write, plan: &RunPlan, rows: &[GameRow]) -> std::io::Result<()> {
+pub fn write_rows<'r>(
+    file: &mut impl Write,
+    plan: &RunPlan,
+    rows: impl IntoIterator<Item = &'r GameRow>,
+) -> std::io::Result<()> {
     let mut w = csv::WriterBuilder::new()
         .has_headers(false)
         .from_writer(std::io::BufWriter::new(file));

@@ -1,15 +1,17 @@
 //! Joining the shard files of one run into one games CSV. Every input is checked against its
-//! own sidecar (rows replayed); the result is written by write-then-rename, sidecar first, so
-//! a kill leaves no games file or the whole one. A merge of some of the shards says which are
-//! missing and records it in the sidecar.
+//! own sidecar (rows replayed) and streamed into the output a chunk at a time, so a merge holds
+//! a chunk of rows and the set of ids seen (as runs), never the games. Rows keep the inputs'
+//! order (readers take rows in any order). The result is written by write-then-rename, its
+//! sidecar written just before the rename, so a kill leaves no games file or the whole one. A
+//! merge of some of the shards says which are missing and records it in the sidecar.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::records::durable::write_with;
-use crate::records::games_csv::{read_games, write_header, write_rows};
-use crate::records::row::GameRow;
+use crate::records::games_csv::{read_games_with, write_header, write_rows};
+use crate::records::idset::IdSet;
 use crate::records::sidecar::{MergeRecord, Sidecar, read_sidecar, write_sidecar};
 
 /// What a merge did.
@@ -44,12 +46,10 @@ pub fn merge_with(
         )));
     }
     let mut plan = None;
-    let mut rows: Vec<GameRow> = Vec::new();
-    let mut ids = HashSet::new();
+    let mut input_plans = Vec::with_capacity(inputs.len());
     let mut shards = BTreeSet::new();
     let mut shard_counts = BTreeSet::new();
     let mut unsharded = false;
-    let mut notes = Vec::new();
     for input in inputs {
         let (input_plan, _) = read_sidecar(input)?;
         let mut whole = input_plan.clone();
@@ -86,46 +86,61 @@ pub fn merge_with(
             }
             None => unsharded = true,
         }
-        let file = read_games(input, &input_plan)?;
-        notes.extend(file.tail.describe(input));
-        for row in file.rows {
-            if !ids.insert(row.id) {
-                return Err(Error::new(
-                    ErrorKind::Merge,
-                    format!(
-                        "game {} appears in more than one input ({})",
-                        row.id,
-                        input.display()
-                    ),
-                ));
-            }
-            rows.push(row);
-        }
+        input_plans.push(input_plan);
     }
     let plan = plan.ok_or_else(|| Error::setting("merge needs at least one input"))?;
     let missing_shards: Vec<u64> = match (shard_counts.first(), unsharded) {
         (Some(&count), false) => (1..=count).filter(|i| !shards.contains(i)).collect(),
         _ => Vec::new(),
     };
-    rows.sort_by_key(|r| r.id);
     let mut sidecar = Sidecar::new(&plan);
-    sidecar.merged = Some(MergeRecord {
-        shards: shards.iter().copied().collect(),
-        missing_shards: missing_shards.clone(),
-        games: rows.len() as u64,
-        planned: plan.total_games(),
-    });
-    write_sidecar(out, &sidecar)?;
-    write_with(out, |file| {
+    let mut ids = IdSet::new();
+    let mut notes = Vec::new();
+    // The library error behind a failed fill, which `write_with` sees only as an I/O error.
+    let mut failure: Option<Error> = None;
+    let written = write_with(out, |file| {
+        let mut fail = |e: Error| {
+            failure = Some(e);
+            std::io::Error::other("merge stopped")
+        };
         write_header(file)?;
-        for (k, chunk) in rows.chunks(256).enumerate() {
-            write_rows(file, &plan, chunk)?;
-            after_row(((k + 1) * 256).min(rows.len()) as u64)?;
+        for (input, input_plan) in inputs.iter().zip(&input_plans) {
+            let read = read_games_with(input, input_plan, false, &mut |chunk| {
+                for r in chunk {
+                    if !ids.insert(r.row.id) {
+                        return Err(Error::new(
+                            ErrorKind::Merge,
+                            format!(
+                                "game {} appears in more than one input ({})",
+                                r.row.id,
+                                input.display()
+                            ),
+                        ));
+                    }
+                }
+                write_rows(file, &plan, chunk.iter().map(|r| &r.row))
+                    .and_then(|()| after_row(ids.len()))
+                    .map_err(|e| Error::io("write", out, &e))
+            });
+            match read {
+                Ok(report) => notes.extend(report.tail.describe(input)),
+                Err(e) => return Err(fail(e)),
+            }
         }
-        Ok(())
-    })?;
+        sidecar.merged = Some(MergeRecord {
+            shards: shards.iter().copied().collect(),
+            missing_shards: missing_shards.clone(),
+            games: ids.len(),
+            planned: plan.total_games(),
+        });
+        write_sidecar(out, &sidecar).map_err(&mut fail)
+    });
+    if let Err(e) = written {
+        return Err(failure.unwrap_or(e));
+    }
+    let rows_len = ids.len();
     Ok(MergeReport {
-        games: rows.len() as u64,
+        games: rows_len,
         planned: plan.total_games(),
         missing_shards,
         notes,
