@@ -14,7 +14,21 @@ use ringside_arena::run::runner::{Silent, fault_log_path, run_in_memory};
 use ringside_engine::registry::GAMES;
 
 const ARENA: &str = env!("CARGO_BIN_EXE_arena");
-const FAKE: &str = env!("CARGO_BIN_EXE_gtp-fake-engine");
+/// The scripted engine of `tests/fixtures/`, which `cargo test` builds as an example beside
+/// the test binaries (`target/<profile>/examples/`).
+static FAKE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let deps = std::env::current_exe().unwrap();
+    let profile = deps.parent().unwrap().parent().unwrap();
+    let fake = profile
+        .join("examples")
+        .join(format!("gtp-fake-engine{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        fake.exists(),
+        "{} is missing: `cargo test` builds it (a run limited with --test does not: `cargo build --release --example gtp-fake-engine`)",
+        fake.display()
+    );
+    fake.to_string_lossy().into_owned()
+});
 
 /// Serves `script` and returns the answers, one string an answer (without the blank line).
 fn session(game: &str, agent: &str, script: &str) -> Vec<String> {
@@ -190,7 +204,10 @@ fn every_engine_fault_loses_the_game_with_its_reason_and_leaves_no_process() {
         ("resign", Reason::Resign),
     ];
     for (mode, reason) in cases {
-        let engine = format!("gtp:cmd={FAKE} havannah:size=4 {mode} 2,time_ms=300,margin_ms=200");
+        let engine = format!(
+            "gtp:cmd={} havannah:size=4 {mode} 2,time_ms=300,margin_ms=200",
+            *FAKE
+        );
         let plan = pair("havannah:size=4", &engine);
         let started = std::time::Instant::now();
         let rows = run_in_memory(&plan, Some(2), &mut Silent).unwrap();
@@ -219,7 +236,7 @@ fn every_engine_fault_loses_the_game_with_its_reason_and_leaves_no_process() {
     // An engine that ignores `quit` is killed after the grace period; its games are fine.
     let plan = pair(
         "havannah:size=4",
-        &format!("gtp:cmd={FAKE} havannah:size=4 deaf 0"),
+        &format!("gtp:cmd={} havannah:size=4 deaf 0", *FAKE),
     );
     let rows = run_in_memory(&plan, Some(1), &mut Silent).unwrap();
     assert!(
@@ -280,7 +297,7 @@ fn two_outside_engines_play_a_match_through_the_binary_with_a_csv_summary_and_fa
     let dir = scratch("gtp-match");
     let csv = dir.join("games.csv");
     let served = format!("gtp:cmd={ARENA} gtp --game havannah --agent mcts:iters=30");
-    let crashing = format!("gtp:cmd={FAKE} havannah:size=5 crash 3,name=fake");
+    let crashing = format!("gtp:cmd={} havannah:size=5 crash 3,name=fake", *FAKE);
     let o = ok(&[
         "match",
         "--game",
