@@ -522,3 +522,69 @@ fn a_tournament_experiment_draws_its_rating_table_as_a_dot_plot() {
     let md = std::fs::read_to_string(dir.join("t").join("summary.md")).unwrap();
     assert!(md.contains("![Ratings](ratings.svg)") && md.contains("| DecisionMoves |"));
 }
+
+/// A front end that asks the run to stop once `after` games have finished.
+struct StopAfter {
+    after: u64,
+    seen: u64,
+}
+
+impl ringside_arena::run::runner::Observer for StopAfter {
+    fn finished(&mut self, _row: &ringside_arena::records::row::GameRow) {
+        self.seen += 1;
+    }
+    fn interrupted(&self) -> bool {
+        self.seen >= self.after
+    }
+}
+
+impl ringside_arena::run::conduct::Conductor for StopAfter {}
+
+#[test]
+fn an_interrupted_sweep_stops_between_cells_and_resumes_to_the_same_games() {
+    use ringside_arena::run::conduct::{Conduct, conduct};
+    let dir = scratch("conduct-interrupt");
+    let exp = experiment::parse(SWEEP, Path::new("s.toml")).unwrap();
+    let how = |results: &Path| Conduct {
+        results: results.to_path_buf(),
+        threads: Some(1),
+        verify: true,
+    };
+    let mut stop = StopAfter { after: 1, seen: 0 };
+    let first = conduct(&exp, &how(&dir.join("a")), &mut stop).unwrap();
+    assert!(first.markdown.contains("interrupted"), "{}", first.markdown);
+    assert!(first.played < 32, "{} games of 32", first.played);
+    assert!(!dir.join("a").join("s").join("metrics.csv").exists());
+    let mut silent = StopAfter {
+        after: u64::MAX,
+        seen: 0,
+    };
+    let resumed = conduct(&exp, &how(&dir.join("a")), &mut silent).unwrap();
+    assert_eq!(resumed.played + resumed.resumed, 32);
+    assert_eq!(resumed.resumed, first.played);
+    let mut whole = StopAfter {
+        after: u64::MAX,
+        seen: 0,
+    };
+    conduct(&exp, &how(&dir.join("b")), &mut whole).unwrap();
+    for cell in &exp.sweep.as_ref().unwrap().cells {
+        let games = |root: &str| {
+            let path = dir.join(root).join("s").join("cells").join(&cell.folder);
+            let mut reader = csv::Reader::from_path(path.join("games.csv")).unwrap();
+            let mut rows: Vec<Vec<String>> = reader
+                .records()
+                .map(|r| {
+                    // Every column but the decision times (16 and 17).
+                    let r = r.unwrap();
+                    (0..r.len())
+                        .filter(|&i| i != 16 && i != 17)
+                        .map(|i| r[i].to_string())
+                        .collect()
+                })
+                .collect();
+            rows.sort();
+            rows
+        };
+        assert_eq!(games("a"), games("b"), "{}", cell.label);
+    }
+}

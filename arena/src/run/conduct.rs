@@ -160,6 +160,18 @@ fn conduct_sweep(
     let (mut played, mut resumed) = (0, 0);
     let mut measured = Vec::with_capacity(opened.len());
     for (i, (cell, cell_dir, games, existing)) in opened.into_iter().enumerate() {
+        if conductor.interrupted() {
+            // The cells played so far are written; the study waits for a complete grid.
+            conductor.phase(Phase::Done);
+            return Ok(Conducted {
+                markdown: format!(
+                    "Experiment {name} interrupted after {played} new games; run it again to resume.\n"
+                ),
+                played,
+                resumed,
+                reproduced,
+            });
+        }
         conductor.phase(Phase::Cell {
             label: cell.label.clone(),
         });
