@@ -155,11 +155,10 @@ fn length_percentiles_from_counts_equal_nearest_rank_on_sorted_lengths() {
     }
 }
 
-#[test]
-fn a_file_of_several_chunks_reads_into_the_figures_of_the_rows_in_memory() {
-    let dir = scratch("streaming-chunks");
-    let csv = dir.join("g.csv");
-    let games = (2 * CHUNK_ROWS + 502).to_string();
+/// A games file of `games` random Rin 6×6 games (seed 1), written by `arena match`.
+fn random_rin_file(name: &str, games: usize) -> std::path::PathBuf {
+    let csv = scratch(name).join("g.csv");
+    let games = games.to_string();
     ok(&[
         "match",
         "--game",
@@ -173,6 +172,12 @@ fn a_file_of_several_chunks_reads_into_the_figures_of_the_rows_in_memory() {
         path(&csv),
         "--quiet",
     ]);
+    csv
+}
+
+#[test]
+fn a_file_of_several_chunks_reads_into_the_figures_of_the_rows_in_memory() {
+    let csv = random_rin_file("streaming-chunks", 2 * CHUNK_ROWS + 502);
     let (plan, _) = read_sidecar(&csv).unwrap();
     let mut streamed = Tally::new(&plan);
     let mut chunks = Vec::new();
@@ -211,24 +216,7 @@ fn a_file_of_several_chunks_reads_into_the_figures_of_the_rows_in_memory() {
 
 #[test]
 fn a_bad_row_after_the_first_chunk_is_named_by_its_line() {
-    let dir = scratch("streaming-bad-row");
-    let csv = dir.join("g.csv");
-    let games = (CHUNK_ROWS + 100).to_string();
-    ok(&[
-        "match",
-        "--game",
-        "rin:size=6",
-        "--agents",
-        "random",
-        "random",
-        "--games",
-        &games,
-        "--out",
-        path(&csv),
-        "--quiet",
-        "--threads",
-        "1",
-    ]);
+    let csv = random_rin_file("streaming-bad-row", CHUNK_ROWS + 100);
     let content = std::fs::read_to_string(&csv).unwrap();
     let mut lines: Vec<String> = content.lines().map(String::from).collect();
     // Line 4,150 (index 4,149): its last move replaced by a move already played.
