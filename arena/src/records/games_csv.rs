@@ -25,7 +25,7 @@ use crate::error::{Error, Result};
 use crate::figures::metrics::GameFacts;
 use crate::records::idset::IdSet;
 use crate::records::row::{GameRow, Reason, Winner};
-use crate::records::validate::replay_row;
+use crate::records::validate::replay_gathering;
 use crate::run::plan::RunPlan;
 
 /// The columns, in order.
@@ -180,6 +180,21 @@ pub struct ReadRow {
     pub row: GameRow,
     /// The metrics' facts from its replay, when asked for.
     pub facts: Option<GameFacts>,
+    /// Feature differences at the plies [`Gather::features_at`] chose, one row of the game's
+    /// features a ply (empty unless asked for).
+    pub features: Vec<f64>,
+}
+
+/// Which plies of a row to record the features at (sorted; ply 0 is the start).
+pub type PliesOf<'a> = &'a (dyn Fn(&GameRow) -> Vec<u32> + Sync);
+
+/// What a read gathers from each row's one replay, besides its checks.
+#[derive(Clone, Copy, Default)]
+pub struct Gather<'a> {
+    /// The metrics' facts.
+    pub facts: bool,
+    /// The positions a tuner fits: feature differences at the plies this chooses.
+    pub features_at: Option<PliesOf<'a>>,
 }
 
 /// What a streaming read found besides the rows it handed over.
@@ -217,22 +232,36 @@ pub fn read_games_with(
     facts: bool,
     on_chunk: &mut dyn FnMut(&[ReadRow]) -> Result<()>,
 ) -> Result<ReadReport> {
-    struct Read<'a> {
+    let gather = Gather {
+        facts,
+        features_at: None,
+    };
+    read_games_gathering(path, plan, gather, on_chunk)
+}
+
+/// [`read_games_with`], gathering what `gather` asks for from each row's one replay.
+pub fn read_games_gathering(
+    path: &Path,
+    plan: &RunPlan,
+    gather: Gather<'_>,
+    on_chunk: &mut dyn FnMut(&[ReadRow]) -> Result<()>,
+) -> Result<ReadReport> {
+    struct Read<'a, 'g> {
         path: &'a Path,
         plan: &'a RunPlan,
-        facts: bool,
+        gather: Gather<'g>,
         on_chunk: &'a mut dyn FnMut(&[ReadRow]) -> Result<()>,
     }
-    impl GameVisitor for Read<'_> {
+    impl GameVisitor for Read<'_, '_> {
         type Output = Result<ReadReport>;
         fn visit<G: Game + Features>(self, start: G) -> Result<ReadReport> {
-            read_file(&start, self.path, self.plan, self.facts, self.on_chunk)
+            read_file(&start, self.path, self.plan, self.gather, self.on_chunk)
         }
     }
     plan.game.visit(Read {
         path,
         plan,
-        facts,
+        gather,
         on_chunk,
     })
 }
@@ -266,7 +295,7 @@ fn read_file<G: Game + Features>(
     start: &G,
     path: &Path,
     plan: &RunPlan,
-    facts: bool,
+    gather: Gather<'_>,
     on_chunk: &mut dyn FnMut(&[ReadRow]) -> Result<()>,
 ) -> Result<ReadReport> {
     let at = |line: u64, reason: &str| {
@@ -339,20 +368,27 @@ fn read_file<G: Game + Features>(
             line,
             row,
             facts: None,
+            features: Vec::new(),
         });
         if chunk.len() == CHUNK_ROWS {
-            replay_chunk(start, plan, facts, &mut chunk).map_err(|(l, r)| at(l, &r))?;
+            replay_chunk(start, plan, gather, &mut chunk).map_err(|(l, r)| at(l, &r))?;
             on_chunk(&chunk)?;
             chunk.clear();
         }
     }
-    replay_chunk(start, plan, facts, &mut chunk).map_err(|(l, r)| at(l, &r))?;
+    replay_chunk(start, plan, gather, &mut chunk).map_err(|(l, r)| at(l, &r))?;
     let line = last_line + 1;
     if !rest.is_empty() {
         let last = last_row(&rest, plan).filter(|row| !report.ids.contains(row.id));
         let replayed = last.and_then(|row| {
-            let facts = replay_row(start, plan, &row, facts).ok()?;
-            Some(ReadRow { line, row, facts })
+            let mut last = ReadRow {
+                line,
+                row,
+                facts: None,
+                features: Vec::new(),
+            };
+            replay_one(start, plan, gather, &mut last).ok()?;
+            Some(last)
         });
         report.tail = match replayed {
             Some(r) => {
@@ -376,20 +412,30 @@ fn read_file<G: Game + Features>(
 fn replay_chunk<G: Game + Features>(
     start: &G,
     plan: &RunPlan,
-    facts: bool,
+    gather: Gather<'_>,
     chunk: &mut [ReadRow],
 ) -> std::result::Result<(), (u64, String)> {
     chunk
         .par_iter_mut()
-        .filter_map(|r| match replay_row(start, plan, &r.row, facts) {
-            Ok(f) => {
-                r.facts = f;
-                None
-            }
-            Err(e) => Some((r.line, e)),
+        .filter_map(|r| {
+            replay_one(start, plan, gather, r)
+                .err()
+                .map(|e| (r.line, e))
         })
         .min_by_key(|(line, _)| *line)
         .map_or(Ok(()), Err)
+}
+
+/// Replays one row read, storing what `gather` asks for in it.
+fn replay_one<G: Game + Features>(
+    start: &G,
+    plan: &RunPlan,
+    gather: Gather<'_>,
+    r: &mut ReadRow,
+) -> std::result::Result<(), String> {
+    let plies = gather.features_at.map(|at| at(&r.row)).unwrap_or_default();
+    r.facts = replay_gathering(start, plan, &r.row, gather.facts, &plies, &mut r.features)?;
+    Ok(())
 }
 
 /// The unterminated last line as a row, if it parses (its replay is the caller's).

@@ -6,7 +6,7 @@
 
 use rayon::prelude::*;
 use ringside_engine::registry::GameVisitor;
-use ringside_engine::{Features, Game, Outcome, Player, seeded_rng};
+use ringside_engine::{Features, Game, MAX_FEATURES, Outcome, Player, seeded_rng};
 
 use crate::figures::metrics::{FactsFold, GameFacts};
 use crate::records::row::{GameRow, Reason, Winner};
@@ -55,7 +55,24 @@ pub fn replay_row<G: Game + Features>(
     row: &GameRow,
     facts: bool,
 ) -> Result<Option<GameFacts>, String> {
+    replay_gathering(start, plan, row, facts, &[], &mut Vec::new())
+}
+
+/// [`replay_row`], also appending to `features` the position's feature differences
+/// (`Player::ZERO`'s values minus `Player::ONE`'s, one value a feature) before each ply of
+/// `plies` (sorted; ply 0 is the start): the positions a tuner fits, from the same replay.
+pub fn replay_gathering<G: Game + Features>(
+    start: &G,
+    plan: &RunPlan,
+    row: &GameRow,
+    facts: bool,
+    plies: &[u32],
+    features: &mut Vec<f64>,
+) -> Result<Option<GameFacts>, String> {
     let (mut state, mut rng, first) = pair_start(start, row.seed);
+    let mut wanted = plies.iter().peekable();
+    let width = start.feature_set().len();
+    let (mut mine, mut theirs) = ([0.0; MAX_FEATURES], [0.0; MAX_FEATURES]);
     let mut fold = facts.then(|| FactsFold::<G>::new(first));
     if state.spec() != row.game {
         return Err(format!(
@@ -73,6 +90,11 @@ pub fn replay_row<G: Game + Features>(
         let at = |reason: String| format!("move {} of {total} ('{text}'): {reason}", i + 1);
         if let Some(fold) = fold.as_mut() {
             fold.before_move(&state);
+        }
+        if wanted.next_if(|&&p| p == i as u32).is_some() {
+            state.features(Player::ZERO, &mut mine);
+            state.features(Player::ONE, &mut theirs);
+            features.extend((0..width).map(|j| mine[j] - theirs[j]));
         }
         let mv = state.parse_move(text).map_err(|e| at(e.to_string()))?;
         if (i as u32) < row.opening_plies {

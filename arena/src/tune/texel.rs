@@ -29,7 +29,7 @@ use ringside_engine::registry::{AnyGame, GameVisitor};
 use ringside_engine::{Features, Game, MAX_FEATURES, Player, seeded_rng};
 
 use crate::error::{Error, Result};
-use crate::records::games_csv::read_games_with;
+use crate::records::games_csv::{Gather, read_games_gathering};
 use crate::records::row::{GameRow, Winner};
 use crate::records::sidecar::read_sidecar;
 use crate::records::validate::pair_start;
@@ -160,8 +160,8 @@ pub fn extract(files: &[PathBuf], filter: &PositionFilter) -> Result<Extracted> 
             }
         }
     }
-    /// One file's positions, read a chunk at a time (each chunk's games in parallel) and
-    /// appended in file order.
+    /// One file's positions, from the read's one replay of each game (the features at the
+    /// plies the filter keeps), appended in file order.
     struct File<'a> {
         file: &'a Path,
         plan: &'a RunPlan,
@@ -171,23 +171,36 @@ pub fn extract(files: &[PathBuf], filter: &PositionFilter) -> Result<Extracted> 
     impl GameVisitor for File<'_> {
         type Output = Result<()>;
         fn visit<G: Game + Features>(self, start: G) -> Result<()> {
-            let out = self.out;
-            read_games_with(self.file, self.plan, false, &mut |chunk| {
-                let per_game: Vec<(bool, Positions)> = chunk
-                    .par_iter()
-                    .filter(|r| !r.row.reason.is_fault())
-                    .map(|r| game_positions(&start, &r.row, self.filter))
-                    .collect();
-                out.games.0 += chunk.len();
-                out.games.1 += per_game.len();
-                for (validation, positions) in per_game {
+            let (out, filter) = (self.out, self.filter);
+            let width = start.feature_set().len();
+            let plies = |row: &GameRow| {
+                if row.reason.is_fault() {
+                    Vec::new()
+                } else {
+                    selection(row, filter).1
+                }
+            };
+            let gather = Gather {
+                facts: false,
+                features_at: Some(&plies),
+            };
+            read_games_gathering(self.file, self.plan, gather, &mut |chunk| {
+                for r in chunk {
+                    out.games.0 += 1;
+                    if r.row.reason.is_fault() {
+                        continue;
+                    }
+                    out.games.1 += 1;
+                    let validation = selection(&r.row, filter).0;
+                    let label = zero_points(&start, &r.row);
                     let into = if validation {
                         &mut out.validation
                     } else {
                         &mut out.train
                     };
-                    into.diffs.extend_from_slice(&positions.diffs);
-                    into.labels.extend_from_slice(&positions.labels);
+                    for diffs in r.features.chunks(width) {
+                        into.push(diffs, label);
+                    }
                 }
                 Ok(())
             })?;
@@ -220,26 +233,11 @@ pub fn extract(files: &[PathBuf], filter: &PositionFilter) -> Result<Extracted> 
     Ok(out)
 }
 
-/// Whether game `row` goes to validation, and its kept positions.
-fn game_positions<G: Game + Features>(
-    start: &G,
-    row: &GameRow,
-    filter: &PositionFilter,
-) -> (bool, Positions) {
-    let width = start.feature_set().len();
+/// Whether game `row` goes to validation, and the plies whose positions it keeps (sorted; a
+/// position is taken before the ply's move), drawn from the filter's seed and the game's id.
+fn selection(row: &GameRow, filter: &PositionFilter) -> (bool, Vec<u32>) {
     let mut rng = seeded_rng(filter.seed, row.id);
     let validation = rng.random::<f64>() < filter.validation_share;
-    let (mut state, _, first) = pair_start(start, row.seed);
-    let winner = match row.winner {
-        Winner::First => Some(first),
-        Winner::Second => Some(first.other()),
-        Winner::Draw => None,
-    };
-    let zero_points = match winner {
-        None => 0.5,
-        Some(p) if p == Player::ZERO => 1.0,
-        Some(_) => 0.0,
-    };
     let last = row.plies.saturating_sub(filter.drop_decided);
     let candidates: Vec<u32> = (filter.skip_plies..last).collect();
     let keep: Vec<u32> = match filter.per_game {
@@ -256,29 +254,22 @@ fn game_positions<G: Game + Features>(
         }
         _ => candidates,
     };
-    let mut positions = Positions::new(width);
-    let (mut mine, mut theirs) = ([0.0; MAX_FEATURES], [0.0; MAX_FEATURES]);
-    let mut wanted = keep.iter().peekable();
-    let mut diffs = [0.0; MAX_FEATURES];
-    for (ply, text) in row.moves.split_whitespace().enumerate() {
-        if wanted.peek().is_some_and(|&&p| p == ply as u32) {
-            wanted.next();
-            state.features(Player::ZERO, &mut mine);
-            state.features(Player::ONE, &mut theirs);
-            for j in 0..width {
-                diffs[j] = mine[j] - theirs[j];
-            }
-            positions.push(&diffs[..width], zero_points);
-        }
-        if wanted.peek().is_none() {
-            break;
-        }
-        let mv = state
-            .parse_move(text)
-            .expect("read_games_with replayed every move");
-        state.play_unchecked(mv);
+    (validation, keep)
+}
+
+/// The label of game `row`'s positions: the points of `Player::ZERO` (1, ½ or 0).
+fn zero_points<G: Game>(start: &G, row: &GameRow) -> f64 {
+    let (_, _, first) = pair_start(start, row.seed);
+    let winner = match row.winner {
+        Winner::First => Some(first),
+        Winner::Second => Some(first.other()),
+        Winner::Draw => None,
+    };
+    match winner {
+        None => 0.5,
+        Some(p) if p == Player::ZERO => 1.0,
+        Some(_) => 0.0,
     }
-    (validation, positions)
 }
 
 /// The logistic function.
