@@ -244,3 +244,21 @@ fn a_bad_row_after_the_first_chunk_is_named_by_its_line() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains(&format!("line {}", victim + 1)));
 }
+
+#[test]
+fn summary_only_reads_even_a_file_without_rows() {
+    // A merged file's sidecar holds what this build would not write afresh: the merge record.
+    let csv = random_rin_file("streaming-summary-reads", 4);
+    let merged = csv.with_file_name("m.csv");
+    ok(&["merge", path(&csv), "--out", path(&merged)]);
+    std::fs::write(&merged, "").unwrap();
+    let sidecar = ringside_arena::records::sidecar::sidecar_path(&merged);
+    let before = std::fs::read(&sidecar).unwrap();
+    let o = ok(&["summary", path(&merged)]);
+    assert!(text(&o.stdout).contains("0 of 4 planned games"));
+    assert_eq!(
+        std::fs::read(&sidecar).unwrap(),
+        before,
+        "the sidecar is not rewritten"
+    );
+}

@@ -59,7 +59,7 @@ use ringside_engine::{Features, Game, MAX_FEATURES, Player, seeded_rng};
 use crate::error::{Error, Result};
 use crate::figures::summary::Tally;
 use crate::records::row::{GameRow, Reason, Winner};
-use crate::records::validate::pair_start;
+use crate::records::validate::replay_row;
 use crate::run::plan::RunPlan;
 
 /// Resamples of the bootstrap.
@@ -104,9 +104,11 @@ impl GameFacts {
     }
 }
 
-/// Replays every row (in parallel) and gathers its facts, in the rows' order.
+/// Replays every row (in parallel, each checked as a read checks it) and gathers its facts,
+/// in the rows' order.
 pub fn game_facts(plan: &RunPlan, rows: &[GameRow]) -> Result<Vec<GameFacts>> {
     struct Visit<'a> {
+        plan: &'a RunPlan,
         rows: &'a [GameRow],
     }
     impl GameVisitor for Visit<'_> {
@@ -115,14 +117,16 @@ pub fn game_facts(plan: &RunPlan, rows: &[GameRow]) -> Result<Vec<GameFacts>> {
             self.rows
                 .par_iter()
                 .map(|row| {
-                    facts_of(&start, row).map_err(|e| {
-                        Error::corrupt(format!("game {} does not replay: {e}", row.id))
-                    })
+                    replay_row(&start, self.plan, row, true)
+                        .map(|facts| facts.expect("facts were asked for"))
+                        .map_err(|e| {
+                            Error::corrupt(format!("game {} does not replay: {e}", row.id))
+                        })
                 })
                 .collect()
         }
     }
-    plan.game.visit(Visit { rows })
+    plan.game.visit(Visit { plan, rows })
 }
 
 /// The evaluation of `state` for `first` minus that for the other colour, by the game's
@@ -139,22 +143,6 @@ fn evaluation<G: Features>(state: &G, first: Player, values: &mut [f64; MAX_FEAT
         diff -= f.default_weight * v;
     }
     diff
-}
-
-/// The facts of a game `row` records, by replaying its moves (not checked: for rows just
-/// played, or already read).
-pub fn facts_of<G: Game + Features>(
-    start: &G,
-    row: &GameRow,
-) -> std::result::Result<GameFacts, String> {
-    let (mut state, _, first) = pair_start(start, row.seed);
-    let mut facts = FactsFold::<G>::new(first);
-    for text in row.moves.split_whitespace() {
-        facts.before_move(&state);
-        let mv = state.parse_move(text).map_err(|e| e.to_string())?;
-        state.try_play(mv).map_err(|e| e.to_string())?;
-    }
-    Ok(facts.finish(row))
 }
 
 /// A game's facts gathered ply by ply as it is replayed: counts only, nothing a ply.
@@ -595,17 +583,6 @@ pub fn quantile(sorted: &[f64], q: f64) -> f64 {
         Some(next) => sorted[i] + frac * (next - sorted[i]),
         None => sorted[i],
     }
-}
-
-/// The metrics of every pairing of a run: `(pairing, estimates)` for pairings with games.
-pub fn by_pairing(plan: &RunPlan, rows: &[GameRow]) -> Result<Vec<(usize, Vec<Estimate>)>> {
-    let facts = game_facts(plan, rows)?;
-    Ok((0..plan.pairings.len())
-        .filter_map(|p| {
-            let games: Vec<GameFacts> = facts.iter().filter(|f| f.pair.0 == p).cloned().collect();
-            (!games.is_empty()).then(|| (p, estimates(&games)))
-        })
-        .collect())
 }
 
 /// The metrics of every pairing of a tally whose games came with their facts:

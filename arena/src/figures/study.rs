@@ -18,7 +18,6 @@ use crate::figures::plot::{
 };
 use crate::figures::summary::{Lengths, Tally, ratings};
 use crate::records::durable::write_atomically;
-use crate::records::games_csv::read_games_with;
 use crate::run::plan::RunPlan;
 use crate::run::sweep::Sweep;
 
@@ -43,33 +42,6 @@ impl CellMetrics {
     pub fn get(&self, metric: Metric) -> Option<&Estimate> {
         self.estimates.iter().find(|e| e.metric == metric)
     }
-}
-
-/// Reads every cell's games (one streaming pass a cell, each game replayed once) and computes
-/// its metrics, cell by cell, match by match. Cells without a games file yet are skipped.
-pub fn measure(dir: &Path, sweep: &Sweep) -> Result<Vec<CellMetrics>> {
-    let mut out = Vec::new();
-    for (i, cell) in sweep.cells.iter().enumerate() {
-        let path = dir.join("cells").join(&cell.folder).join("games.csv");
-        if !path.exists() {
-            continue;
-        }
-        let tally = read_tally(&path, &cell.plan)?;
-        out.extend(cell_metrics(i, &tally));
-    }
-    Ok(out)
-}
-
-/// The tally of a games file with the metrics' facts, read in one streaming pass.
-pub fn read_tally(path: &Path, plan: &RunPlan) -> Result<Tally> {
-    let mut tally = Tally::new(plan);
-    read_games_with(path, plan, true, &mut |chunk| {
-        for r in chunk {
-            tally.add(&r.row, r.facts.as_ref());
-        }
-        Ok(())
-    })?;
-    Ok(tally)
 }
 
 /// The metrics of each match of cell `cell`, from its tally.
@@ -178,19 +150,10 @@ pub fn metric_series(sweep: &Sweep, measured: &[CellMetrics], metric: Metric) ->
         .collect()
 }
 
-/// Computes the study of a sweep whose cells are in `dir/cells/`, writes `metrics.csv`,
-/// the figures and `summary.md` into `dir`, and returns the summary's text.
-pub fn write(dir: &Path, name: &str, sweep: &Sweep) -> Result<String> {
-    write_measured(dir, name, sweep, &measure(dir, sweep)?)
-}
-
-/// [`write()`] from metrics already measured (by the run that played or read the cells).
-pub fn write_measured(
-    dir: &Path,
-    name: &str,
-    sweep: &Sweep,
-    measured: &[CellMetrics],
-) -> Result<String> {
+/// Writes the study of a sweep whose cells are in `dir/cells/` from their metrics, measured
+/// by the run that played or read the cells ([`cell_metrics`]): `metrics.csv`, the figures
+/// and `summary.md` into `dir`. Returns the summary's text.
+pub fn write(dir: &Path, name: &str, sweep: &Sweep, measured: &[CellMetrics]) -> Result<String> {
     write_atomically(
         &dir.join("metrics.csv"),
         metrics_csv(sweep, measured).as_bytes(),

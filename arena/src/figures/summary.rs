@@ -11,6 +11,7 @@ use crate::figures::metrics::{GameFacts, MetricFold};
 use crate::figures::stats::{
     PairFold, PairingResult, Penta, RatingGroup, Wdl, Z95, elo_interval, los, rate_groups, wilson,
 };
+use crate::records::games_csv::{Tail, read_games_with};
 use crate::records::row::{GameRow, Reason};
 use crate::run::plan::{RunPlan, Seat};
 
@@ -166,6 +167,20 @@ impl Tally {
         tally
     }
 
+    /// The tally of the games file `path` of `plan`, with the metrics, read in one streaming
+    /// pass (each row checked and replayed once); and what followed its last complete line.
+    /// Reads only: a file without rows gives an empty tally.
+    pub fn read(path: &std::path::Path, plan: &RunPlan) -> crate::Result<(Tally, Tail)> {
+        let mut tally = Tally::new(plan);
+        let report = read_games_with(path, plan, true, &mut |chunk| {
+            for r in chunk {
+                tally.add(&r.row, r.facts.as_ref());
+            }
+            Ok(())
+        })?;
+        Ok((tally, report.tail))
+    }
+
     /// Counts one game; `facts` (from its replay) feed the metrics.
     pub fn add(&mut self, row: &GameRow, facts: Option<&GameFacts>) {
         let Some(p) = self.pairings.get_mut(row.slot.pairing) else {
@@ -207,16 +222,6 @@ impl Tally {
     pub fn pairing(&self, i: usize) -> Option<&PairingSummary> {
         self.pairings.get(i)
     }
-}
-
-/// Builds the summaries of every pairing that has games.
-#[must_use]
-pub fn pairings(plan: &RunPlan, rows: &[GameRow]) -> Vec<PairingSummary> {
-    Tally::of_rows(plan, rows)
-        .pairings()
-        .into_iter()
-        .cloned()
-        .collect()
 }
 
 /// The figures derived from one pairing's counts, computed once for the Markdown and the CSV.

@@ -185,6 +185,18 @@ pub struct ReadRow {
     pub features: Vec<f64>,
 }
 
+impl ReadRow {
+    /// A row read at `line`, before its replay.
+    fn new(line: u64, row: GameRow) -> ReadRow {
+        ReadRow {
+            line,
+            row,
+            facts: None,
+            features: Vec::new(),
+        }
+    }
+}
+
 /// Which plies of a row to record the features at (sorted; ply 0 is the start).
 pub type PliesOf<'a> = &'a (dyn Fn(&GameRow) -> Vec<u32> + Sync);
 
@@ -364,12 +376,7 @@ fn read_file<G: Game + Features>(
         if !report.ids.insert(row.id) {
             return Err(at(line, &format!("game {} appears twice", row.id)));
         }
-        chunk.push(ReadRow {
-            line,
-            row,
-            facts: None,
-            features: Vec::new(),
-        });
+        chunk.push(ReadRow::new(line, row));
         if chunk.len() == CHUNK_ROWS {
             replay_chunk(start, plan, gather, &mut chunk).map_err(|(l, r)| at(l, &r))?;
             on_chunk(&chunk)?;
@@ -381,12 +388,7 @@ fn read_file<G: Game + Features>(
     if !rest.is_empty() {
         let last = last_row(&rest, plan).filter(|row| !report.ids.contains(row.id));
         let replayed = last.and_then(|row| {
-            let mut last = ReadRow {
-                line,
-                row,
-                facts: None,
-                features: Vec::new(),
-            };
+            let mut last = ReadRow::new(line, row);
             replay_one(start, plan, gather, &mut last).ok()?;
             Some(last)
         });

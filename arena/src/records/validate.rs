@@ -4,38 +4,11 @@
 //! replay gathers what the game-design metrics need ([`crate::figures::metrics::FactsFold`]), so a
 //! record read is replayed once.
 
-use rayon::prelude::*;
-use ringside_engine::registry::GameVisitor;
 use ringside_engine::{Features, Game, MAX_FEATURES, Outcome, Player, seeded_rng};
 
 use crate::figures::metrics::{FactsFold, GameFacts};
 use crate::records::row::{GameRow, Reason, Winner};
 use crate::run::plan::RunPlan;
-
-/// Replays every row (in parallel); the error is the index of the first bad row and why.
-pub fn replay_rows(plan: &RunPlan, rows: &[GameRow]) -> Result<(), (usize, String)> {
-    struct Replay<'a> {
-        plan: &'a RunPlan,
-        rows: &'a [GameRow],
-    }
-    impl GameVisitor for Replay<'_> {
-        type Output = Result<(), (usize, String)>;
-        fn visit<G: Game + Features>(self, start: G) -> Self::Output {
-            let bad = self
-                .rows
-                .par_iter()
-                .enumerate()
-                .filter_map(|(i, row)| {
-                    replay_row(&start, self.plan, row, false)
-                        .err()
-                        .map(|e| (i, e))
-                })
-                .min_by_key(|(i, _)| *i);
-            bad.map_or(Ok(()), Err)
-        }
-    }
-    plan.game.visit(Replay { plan, rows })
-}
 
 /// The colour-independent opening of a pair: the start after the seed's draw, and who moves
 /// first there.

@@ -193,7 +193,7 @@ fn conduct_sweep(
         sweep.cells.len(),
         started.elapsed().as_secs_f64()
     ));
-    let md = study::write_measured(dir, name, sweep, &measured)?;
+    let md = study::write(dir, name, sweep, &measured)?;
     Ok(Conducted {
         markdown: md,
         played,

@@ -23,13 +23,14 @@ use ringside_engine::registry::GameVisitor;
 use ringside_engine::{Features, Game};
 
 use crate::error::{Error, Result};
-use crate::figures::metrics::{GameFacts, facts_of};
+use crate::figures::metrics::GameFacts;
 use crate::figures::sprt::{Decision, Sprt};
 use crate::figures::summary::Tally;
 use crate::records::games_csv::{RowWriter, Tail, read_games_with};
 use crate::records::idset::IdSet;
 use crate::records::row::GameRow;
 use crate::records::sidecar::{Sidecar, read_sidecar, sidecar_path, write_sidecar};
+use crate::records::validate::replay_row;
 use crate::run::plan::RunPlan;
 use crate::run::play::play_game;
 use crate::run::verify::{Reproducer, VerifyReport};
@@ -145,7 +146,10 @@ pub fn play_ids(
                             let next = ids.lock().map(|mut it| it.next()).unwrap_or(None);
                             let Some(id) = next else { break };
                             let row = play_game(start, plan, id);
-                            let facts = facts.then(|| facts_of(start, &row)).and_then(|f| f.ok());
+                            // A played game replays; its facts come from the reader's replay.
+                            let facts = facts
+                                .then(|| replay_row(start, plan, &row, true).ok().flatten())
+                                .flatten();
                             if tx.send((row, facts)).is_err() {
                                 break;
                             }
@@ -245,8 +249,9 @@ pub struct Opened {
 pub struct Reading<'a> {
     /// Gather the metrics' facts from each row's replay.
     pub facts: bool,
-    /// On a finished run whose agents do not decide by the clock, play each recorded game
-    /// again on these threads and compare it with its row, telling the observer of each.
+    /// Play each recorded game again on these threads and compare it with its row, telling
+    /// the observer of each (agents that decide by the clock are not checked). The caller
+    /// asks for it on a finished run ([`is_finished`]).
     pub verify: Option<(Option<usize>, &'a mut dyn Observer)>,
 }
 
@@ -265,7 +270,7 @@ pub fn open_games(plan: &RunPlan, path: &Path) -> Result<Opened> {
 }
 
 /// Whether `path` holds a finished run of `plan`, by counting its lines (cheap: no row is
-/// parsed): what decides whether [`Reading::verify`] plays its games again.
+/// parsed): when a caller asks [`Reading::verify`] to play its games again.
 pub fn is_finished(plan: &RunPlan, path: &Path) -> Result<bool> {
     use std::io::Read;
     let Ok(mut file) = std::fs::File::open(path) else {
@@ -331,15 +336,9 @@ pub fn open_games_with(plan: &RunPlan, path: &Path, reading: Reading<'_>) -> Res
             ),
         ));
     }
-    let mut reproducer = match reading.verify {
-        Some((threads, observer)) if is_finished(plan, path)? => Some(Reproducer::new(
-            plan,
-            threads,
-            observer,
-            plan.games_in_shard(),
-        )),
-        _ => None,
-    };
+    let mut reproducer = reading
+        .verify
+        .map(|(threads, observer)| Reproducer::new(plan, threads, observer, plan.games_in_shard()));
     let (tally, sprt) = (&mut opened.tally, &mut opened.sprt);
     let read = read_games_with(path, plan, reading.facts, &mut |chunk| {
         for r in chunk {

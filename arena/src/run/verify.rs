@@ -109,16 +109,3 @@ impl<'a> Reproducer<'a> {
         self.report
     }
 }
-
-/// Plays every game of `rows` again on `threads` threads and compares; `observer` hears of
-/// each replayed game.
-pub fn reproduce(
-    plan: &RunPlan,
-    rows: &[GameRow],
-    threads: Option<usize>,
-    observer: &mut dyn Observer,
-) -> Result<VerifyReport> {
-    let mut reproducer = Reproducer::new(plan, threads, observer, rows.len() as u64);
-    reproducer.check(plan, rows)?;
-    Ok(reproducer.finish())
-}

@@ -7,17 +7,16 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ringside_arena::Error;
 use ringside_arena::explore::position::{ReplayStyle, replay as replay_moves};
 use ringside_arena::explore::{playouts, think as thinking};
+use ringside_arena::figures::summary::Tally;
 use ringside_arena::figures::{metrics, report, study};
 use ringside_arena::records::games_csv::read_games_with;
 use ringside_arena::records::merge as merging;
 use ringside_arena::records::row::GameRow;
 use ringside_arena::records::sidecar::read_sidecar;
-use ringside_arena::run::conduct::{Conduct, Conductor, Phase, conduct};
+use ringside_arena::run::conduct::{Conduct, Conductor, Phase, conduct, write_summary_files};
 use ringside_arena::run::experiment;
 use ringside_arena::run::plan::{PlanBuilder, Shard};
-use ringside_arena::run::runner::{
-    Observer, Reading, RunReport, open_games_with, run_to_csv, thread_count,
-};
+use ringside_arena::run::runner::{Observer, RunReport, run_to_csv, thread_count};
 use ringside_engine::registry::AnyGame;
 
 use crate::cli::{
@@ -198,23 +197,12 @@ pub fn run_experiment(args: &RunArgs) -> Result<()> {
     print(&format!("{}\n", done.markdown))
 }
 
-fn write_summary_files(dir: &Path, md: &str, csv: &str) -> Result<()> {
-    ringside_arena::run::conduct::write_summary_files(dir, md, csv)
-}
-
 /// Runs `arena summary`: one streaming pass over the file (each row checked and replayed
 /// once, folded into the figures and the metrics), then the figures.
 pub fn summary(args: &SummaryArgs) -> Result<()> {
     let (plan, sidecar) = read_sidecar(&args.csv)?;
-    let opened = open_games_with(
-        &plan,
-        &args.csv,
-        Reading {
-            facts: true,
-            verify: None,
-        },
-    )?;
-    if let Some(note) = opened.tail.describe(&args.csv) {
+    let (tally, tail) = Tally::read(&args.csv, &plan)?;
+    if let Some(note) = tail.describe(&args.csv) {
         eprintln!("note: {note}");
     }
     let mut notes = Vec::new();
@@ -229,7 +217,7 @@ pub fn summary(args: &SummaryArgs) -> Result<()> {
         ));
     }
     let title = format!("Summary of {}", args.csv.display());
-    let tally = &opened.tally;
+    let tally = &tally;
     let mut md = report::markdown(&plan, tally, &title, &notes);
     md.push_str(&metrics::markdown(&plan, &metrics::of_tally(tally)));
     if let Some(dir) = &args.out_dir {
