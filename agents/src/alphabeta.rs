@@ -133,6 +133,29 @@ impl<G: Game + Features> AlphaBeta<G> {
         best
     }
 
+    /// Searches `state` as [`AlphaBeta::analyse`] does and returns the leaf of the principal
+    /// variation (the best moves read back from the transposition table, from the root down
+    /// to the searched depth or an end of game) with the root's value for the player to move.
+    /// Texel tuning fits the evaluation on such leaves: a static evaluation judges them, where
+    /// a position with a capture or a threat pending would mislead it. At depth 1 the leaf is
+    /// the position after the best move and its evaluation is the value.
+    pub fn principal_leaf(&mut self, state: &G) -> (G, i32) {
+        let (_, value, depth) = self.analyse(state);
+        let mut leaf = state.clone();
+        for _ in 0..depth {
+            if leaf.outcome().is_some() {
+                break;
+            }
+            let key = leaf.hash();
+            let slot = key as usize & (self.table.len() - 1);
+            match self.table[slot].filter(|e| e.key == key).and_then(|e| e.mv) {
+                Some(mv) => leaf.play_unchecked(mv),
+                None => break,
+            }
+        }
+        (leaf, value)
+    }
+
     fn out_of_budget(&mut self) -> bool {
         if !self.enforce_budget {
             return false;

@@ -2,7 +2,8 @@
 //!
 //! An evaluation from player P's view is `Σ wᵢ · (fᵢ(P) − fᵢ(opponent))` over the game's
 //! features. `eval=material` weights `material` 1 and the rest 0; `eval=rich` starts from the
-//! default weights the game gives its features ([`ringside_engine::Feature`]); then a weights
+//! default weights the game gives its features ([`ringside_engine::Feature`]), `eval=tuned` from
+//! the weights tuned for the game ([`Features::tuned_weights`]); then a weights
 //! file, and after it any `w.NAME=F` option of the agent spec, override named features.
 
 use ringside_engine::{Features, MAX_FEATURES, Player};
@@ -26,6 +27,7 @@ impl Evaluator {
             weights[i] = match spec.kind {
                 EvalKind::Material => f64::from(u8::from(feature.name == "material")),
                 EvalKind::Rich => feature.default_weight,
+                EvalKind::Tuned => state.tuned_weights()[i],
             };
         }
         for (name, &w) in spec.weights.iter().chain(&spec.overrides) {

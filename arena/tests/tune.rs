@@ -7,7 +7,7 @@ mod common;
 use common::{arena, ok, path, refused, scratch, text};
 use rand::RngExt;
 use ringside_arena::tune::spsa::{Param, Spsa};
-use ringside_arena::tune::texel::{FitOptions, Positions, fit, fit_k, loss};
+use ringside_arena::tune::texel::{FitOptions, Positions, blend_labels, fit, fit_k, loss};
 use ringside_engine::seeded_rng;
 
 /// Positions whose labels are drawn from `σ(w·d)` (win or loss), features uniform in -5..=5.
@@ -22,7 +22,7 @@ fn planted(weights: &[f64], n: usize, seed: u64) -> Positions {
         let s: f64 = d.iter().zip(weights).map(|(a, b)| a * b).sum();
         let p = 1.0 / (1.0 + (-s).exp());
         let label = if rng.random::<f64>() < p { 1.0 } else { 0.0 };
-        positions.push(&d, label);
+        positions.push(&d, label, None);
     }
     positions
 }
@@ -81,13 +81,24 @@ fn texel_training_objective_never_increases() {
     let options = FitOptions {
         iterations: 50,
         l2: 1e-3,
+        scale: false,
         tolerance: 0.0,
+        ..FitOptions::default()
     };
     let start = [1.0, 1.0, -1.0, 0.0];
     let k = fit_k(&train, &start).unwrap();
     let steps = fit(&train, &Positions::new(4), &start, k, &options, |_| {});
     assert!(steps.len() > 2, "the fit made progress");
-    let objective = |w: &[f64], l: f64| l + 1e-3 * w.iter().map(|x| x * x).sum::<f64>();
+    // The penalty pulls toward the start, not toward zero.
+    let objective = |w: &[f64], l: f64| {
+        l + 1e-3
+            * k
+            * k
+            * w.iter()
+                .zip(start)
+                .map(|(x, s)| (x - s) * (x - s))
+                .sum::<f64>()
+    };
     for pair in steps.windows(2) {
         let (a, b) = (
             objective(&pair[0].weights, pair[0].train_loss),
@@ -99,6 +110,124 @@ fn texel_training_objective_never_increases() {
         steps.iter().all(|s| s.validation_loss.is_nan()),
         "no validation data"
     );
+}
+
+#[test]
+fn texel_keeps_a_fixed_weight_exactly() {
+    // The planted weights differ from the start in every place; with the second weight
+    // fixed at 0.25 it keeps that value bit for bit at every step while the others move.
+    let train = planted(&PLANTED, 50_000, 5);
+    let start = [1.0, 0.25, 0.0];
+    let k = fit_k(&train, &start).unwrap();
+    let options = FitOptions {
+        fixed: vec![false, true, false],
+        ..FitOptions::default()
+    };
+    let steps = fit(&train, &Positions::new(3), &start, k, &options, |_| {});
+    assert!(steps.len() > 2, "the fit made progress");
+    for s in &steps {
+        assert_eq!(
+            s.weights[1].to_bits(),
+            0.25f64.to_bits(),
+            "step {}",
+            s.iteration
+        );
+    }
+    let last = &steps.last().unwrap().weights;
+    assert!(
+        (last[2] - start[2]).abs() > 0.05,
+        "a free weight moved: {last:?}"
+    );
+    // Without the fix the same weight moves.
+    let free = fit(
+        &train,
+        &Positions::new(3),
+        &start,
+        k,
+        &FitOptions::default(),
+        |_| {},
+    );
+    assert!((free.last().unwrap().weights[1] - 0.25).abs() > 0.01);
+}
+
+#[test]
+fn texel_l2_holds_the_weights_near_their_start_in_feature_units() {
+    // A feature with 100 times the spread: with scaling, a strong penalty keeps both weights
+    // near the start; the scaled feature's weight moves about 100 times less in plain units.
+    let mut train = Positions::new(2);
+    let mut rng = seeded_rng(6, 0);
+    for _ in 0..20_000 {
+        let d = [
+            f64::from(rng.random_range(-5..=5i32)),
+            100.0 * f64::from(rng.random_range(-5..=5i32)),
+        ];
+        let s = 1.0 * d[0] + 0.01 * d[1];
+        let label = f64::from(u8::from(rng.random::<f64>() < 1.0 / (1.0 + (-s).exp())));
+        train.push(&d, label, None);
+    }
+    let scales = train.scales();
+    assert!((scales[1] / scales[0] - 100.0).abs() < 2.0, "{scales:?}");
+    let start = [0.5, 0.0];
+    let options = FitOptions {
+        l2: 10.0,
+        fixed: vec![true, false],
+        ..FitOptions::default()
+    };
+    let steps = fit(&train, &Positions::new(2), &start, 1.0, &options, |_| {});
+    let strong = steps.last().unwrap().weights[1];
+    let loose = fit(
+        &train,
+        &Positions::new(2),
+        &start,
+        1.0,
+        &FitOptions {
+            fixed: vec![true, false],
+            ..FitOptions::default()
+        },
+        |_| {},
+    )
+    .last()
+    .unwrap()
+    .weights[1];
+    assert!(
+        loose > 0.004,
+        "unpenalised, the weight goes toward 0.01: {loose}"
+    );
+    assert!(
+        strong.abs() < loose / 10.0,
+        "penalised in feature units it stays near its start 0: {strong} against {loose}"
+    );
+}
+
+#[test]
+fn blended_label_follows_its_formula_on_a_worked_example() {
+    // y = λ r + (1 − λ) σ(K v), with K = 0.5 and λ = 0.25:
+    //   won game, search value +2: 0.25 + 0.75 σ(1) = 0.25 + 0.75 × 0.731058579 = 0.798293934;
+    //   lost game, search value −1: 0 + 0.75 σ(−0.5) = 0.75 × 0.377540669 = 0.283155502;
+    //   drawn game, search value 0: 0.125 + 0.75 × 0.5 = 0.5.
+    let mut p = Positions::new(1);
+    p.push(&[1.0], 1.0, Some(2.0));
+    p.push(&[-1.0], 0.0, Some(-1.0));
+    p.push(&[0.0], 0.5, Some(0.0));
+    let mut unchanged = p.clone();
+    blend_labels(&mut p, 0.5, 0.25).unwrap();
+    let want = [0.798_293_934, 0.283_155_502, 0.5];
+    for (got, want) in p.labels.iter().zip(want) {
+        assert!(
+            (f64::from(*got) - want).abs() < 1e-6,
+            "{got} against {want}"
+        );
+    }
+    blend_labels(&mut unchanged, 0.5, 1.0).unwrap();
+    assert_eq!(
+        unchanged.labels,
+        vec![1.0, 0.0, 0.5],
+        "λ = 1 keeps the results"
+    );
+    let mut no_search = Positions::new(1);
+    no_search.push(&[1.0], 1.0, None);
+    assert!(blend_labels(&mut no_search, 0.5, 0.5).is_err());
+    assert!(blend_labels(&mut unchanged, 0.5, 1.5).is_err());
 }
 
 #[test]

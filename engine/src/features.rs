@@ -30,6 +30,13 @@ pub trait Features: Game {
     /// Never allocates.
     fn features(&self, player: Player, out: &mut [f64; MAX_FEATURES]);
 
+    /// The weights `eval=tuned` gives the features, in the order of [`Features::feature_set`]:
+    /// fitted to the game's own alpha-beta self-play and checked in matches against the
+    /// default weights (each game says where; the results are in `results/tuned/`). A run
+    /// records them in full in its agents' specs, so a later retuning never changes what a
+    /// committed spec plays.
+    fn tuned_weights(&self) -> &'static [f64];
+
     /// The names of the features, in order.
     fn feature_names(&self) -> impl Iterator<Item = &'static str> {
         self.feature_set().iter().map(|f| f.name)

@@ -63,7 +63,7 @@ pub const OPTIONS: &[OptionDef<AlphaBetaSpec>] = &[
     },
     OptionDef {
         key: "eval",
-        takes: Takes::Choice(&["material", "rich"]),
+        takes: Takes::Choice(&["material", "rich", "tuned"]),
         default: "material",
         help: "the evaluation at the horizon; weights=FILE.json and w.FEATURE=F set its weights",
         source: "",

@@ -104,7 +104,7 @@ pub const OPTIONS: &[OptionDef<MctsSpec>] = &[
     },
     OptionDef {
         key: "eval",
-        takes: Takes::Choice(&["material", "rich"]),
+        takes: Takes::Choice(&["material", "rich", "tuned"]),
         default: "material",
         help: "the evaluation; weights=FILE.json and w.FEATURE=F set its weights",
         source: "",

@@ -123,6 +123,10 @@ pub enum EvalKind {
     Material,
     /// Every feature the game measures, with the default weights the game gives them.
     Rich,
+    /// Every feature, with the weights tuned for the game
+    /// ([`ringside_engine::Features::tuned_weights`]). A run writes them out in full in the
+    /// spec ([`AgentSpec::spell_out_weights`]), so what it played stays fixed.
+    Tuned,
 }
 
 /// The settings of an evaluation: its kind and any weights read from a file.
@@ -347,8 +351,9 @@ impl Options<'_> {
     }
 
     fn eval(&mut self) -> Result<EvalSpec, SpecError> {
-        let kind = match self.choice("eval", &["material", "rich"])? {
+        let kind = match self.choice("eval", &["material", "rich", "tuned"])? {
             Some("rich") => EvalKind::Rich,
+            Some("tuned") => EvalKind::Tuned,
             _ => EvalKind::Material,
         };
         let weights_file = self.take("weights");
@@ -609,6 +614,30 @@ impl AgentSpec {
         eval.weights_file.as_ref().map(|_| &eval.weights)
     }
 
+    /// The same agent with every weight of an `eval=tuned` evaluation written out as a
+    /// `w.NAME=F` option (a weight from a file or already in the spec is kept), for the game
+    /// of `state`: the printed spec then says in full what the agent plays, whatever later
+    /// tuning ships under the name. Other agents and evaluations are returned unchanged.
+    #[must_use]
+    pub fn spell_out_weights<G: ringside_engine::Features>(&self, state: &G) -> AgentSpec {
+        let mut spec = self.clone();
+        let eval = match &mut spec {
+            AgentSpec::AlphaBeta(s) => &mut s.eval,
+            AgentSpec::Mcts(s) => &mut s.eval,
+            AgentSpec::Random | AgentSpec::Faulty { .. } | AgentSpec::Gtp(_) | AgentSpec::Human => {
+                return spec;
+            }
+        };
+        if eval.kind == EvalKind::Tuned {
+            for (f, &w) in state.feature_set().iter().zip(state.tuned_weights()) {
+                if !eval.weights.contains_key(f.name) {
+                    eval.overrides.entry(f.name.to_string()).or_insert(w);
+                }
+            }
+        }
+        spec
+    }
+
     /// The same agent with option `key` set to `value` (rounded for whole-number options such
     /// as `depth` or `playout`): any numeric option of the spec, or a feature weight
     /// `w.NAME`. The result is checked as a parsed spec is (an unknown key, a value out of
@@ -762,6 +791,7 @@ fn eval_text(e: &EvalSpec) -> String {
     let kind = match e.kind {
         EvalKind::Material => "material",
         EvalKind::Rich => "rich",
+        EvalKind::Tuned => "tuned",
     };
     let mut text = match &e.weights_file {
         Some(f) => format!("eval={kind},weights={f}"),
@@ -897,7 +927,8 @@ mod tests {
         assert!(err("faulty").contains("panic_at=N or illegal_at=N"));
         assert!(err("faulty:panic_at=1").contains("decision 2 or later"));
         assert!(
-            err("alphabeta:eval=fancy").contains("eval must be one of material|rich, not 'fancy'")
+            err("alphabeta:eval=fancy")
+                .contains("eval must be one of material|rich|tuned, not 'fancy'")
         );
         assert!(err("mcts:score=fast").contains("score must be one of win|moves"));
         assert!(err("mcts:depth=3").contains("unknown key 'depth'; allowed: iters=N"));

@@ -25,7 +25,7 @@ use crate::error::{Error, Result};
 use crate::figures::metrics::GameFacts;
 use crate::records::idset::IdSet;
 use crate::records::row::{GameRow, Reason, Winner};
-use crate::records::validate::replay_gathering;
+use crate::records::validate::{LeafSearch, Probe, replay_gathering};
 use crate::run::plan::RunPlan;
 
 /// The columns, in order.
@@ -183,6 +183,9 @@ pub struct ReadRow {
     /// Feature differences at the plies [`Gather::features_at`] chose, one row of the game's
     /// features a ply (empty unless asked for).
     pub features: Vec<f64>,
+    /// With a leaf search ([`Gather::leaf`]), its value for `Player::ZERO` at each of those
+    /// positions, in material units.
+    pub scores: Vec<f64>,
 }
 
 impl ReadRow {
@@ -193,6 +196,7 @@ impl ReadRow {
             row,
             facts: None,
             features: Vec::new(),
+            scores: Vec::new(),
         }
     }
 }
@@ -207,6 +211,8 @@ pub struct Gather<'a> {
     pub facts: bool,
     /// The positions a tuner fits: feature differences at the plies this chooses.
     pub features_at: Option<PliesOf<'a>>,
+    /// A short search whose principal leaf replaces each of those positions.
+    pub leaf: Option<&'a LeafSearch>,
 }
 
 /// What a streaming read found besides the rows it handed over.
@@ -247,6 +253,7 @@ pub fn read_games_with(
     let gather = Gather {
         facts,
         features_at: None,
+        leaf: None,
     };
     read_games_gathering(path, plan, gather, on_chunk)
 }
@@ -436,7 +443,19 @@ fn replay_one<G: Game + Features>(
     r: &mut ReadRow,
 ) -> std::result::Result<(), String> {
     let plies = gather.features_at.map(|at| at(&r.row)).unwrap_or_default();
-    r.facts = replay_gathering(start, plan, &r.row, gather.facts, &plies, &mut r.features)?;
+    let probe = Probe {
+        plies: &plies,
+        leaf: gather.leaf,
+    };
+    r.facts = replay_gathering(
+        start,
+        plan,
+        &r.row,
+        gather.facts,
+        probe,
+        &mut r.features,
+        &mut r.scores,
+    )?;
     Ok(())
 }
 

@@ -4,6 +4,9 @@
 //! replay gathers what the game-design metrics need ([`crate::figures::metrics::FactsFold`]), so a
 //! record read is replayed once.
 
+use ringside_agents::alphabeta::EVAL_SCALE;
+use ringside_agents::spec::AlphaBetaSpec;
+use ringside_agents::{AlphaBeta, EvalSpec, Evaluator};
 use ringside_engine::{Features, Game, MAX_FEATURES, Outcome, Player, seeded_rng};
 
 use crate::figures::metrics::{FactsFold, GameFacts};
@@ -28,22 +31,66 @@ pub fn replay_row<G: Game + Features>(
     row: &GameRow,
     facts: bool,
 ) -> Result<Option<GameFacts>, String> {
-    replay_gathering(start, plan, row, facts, &[], &mut Vec::new())
+    replay_gathering(
+        start,
+        plan,
+        row,
+        facts,
+        Probe::default(),
+        &mut Vec::new(),
+        &mut Vec::new(),
+    )
 }
 
-/// [`replay_row`], also appending to `features` the position's feature differences
-/// (`Player::ZERO`'s values minus `Player::ONE`'s, one value a feature) before each ply of
-/// `plies` (sorted; ply 0 is the start): the positions a tuner fits, from the same replay.
+/// A short alpha-beta search from each position a tuner keeps: the position is replaced by
+/// the leaf of the search's principal variation ([`AlphaBeta::principal_leaf`]), and the
+/// search's value is kept beside it.
+#[derive(Debug, Clone)]
+pub struct LeafSearch {
+    /// The search's depth in plies (1 or more).
+    pub depth: u32,
+    /// The evaluation it searches with.
+    pub eval: EvalSpec,
+}
+
+/// What a replay records for a tuner: the positions before the moves of `plies` (sorted; ply
+/// 0 is the start), each as is or replaced by its search leaf.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Probe<'a> {
+    /// The plies before whose moves a position is recorded.
+    pub plies: &'a [u32],
+    /// The search whose leaf replaces each position (`None`: the position itself).
+    pub leaf: Option<&'a LeafSearch>,
+}
+
+/// [`replay_row`], also appending to `features` the feature differences (`Player::ZERO`'s
+/// values minus `Player::ONE`'s, one value a feature) of the positions `probe` asks for: the
+/// positions a tuner fits, from the same replay. With a leaf search, the differences are the
+/// leaf's and `scores` gets the search's value for `Player::ZERO`, in material units.
 pub fn replay_gathering<G: Game + Features>(
     start: &G,
     plan: &RunPlan,
     row: &GameRow,
     facts: bool,
-    plies: &[u32],
+    probe: Probe<'_>,
     features: &mut Vec<f64>,
+    scores: &mut Vec<f64>,
 ) -> Result<Option<GameFacts>, String> {
     let (mut state, mut rng, first) = pair_start(start, row.seed);
-    let mut wanted = plies.iter().peekable();
+    let mut wanted = probe.plies.iter().peekable();
+    let mut searcher = match probe.leaf {
+        Some(leaf) if !probe.plies.is_empty() => {
+            let spec = AlphaBetaSpec {
+                depth: leaf.depth.max(1),
+                eval: leaf.eval.clone(),
+                tt_bits: 14,
+                ..AlphaBetaSpec::default()
+            };
+            let eval = Evaluator::new(&leaf.eval, start).map_err(|e| e.reason)?;
+            Some(AlphaBeta::<G>::new(spec, eval))
+        }
+        _ => None,
+    };
     let width = start.feature_set().len();
     let (mut mine, mut theirs) = ([0.0; MAX_FEATURES], [0.0; MAX_FEATURES]);
     let mut fold = facts.then(|| FactsFold::<G>::new(first));
@@ -65,8 +112,19 @@ pub fn replay_gathering<G: Game + Features>(
             fold.before_move(&state);
         }
         if wanted.next_if(|&&p| p == i as u32).is_some() {
-            state.features(Player::ZERO, &mut mine);
-            state.features(Player::ONE, &mut theirs);
+            let leaf = searcher.as_mut().map(|search| {
+                let (leaf, value) = search.principal_leaf(&state);
+                let value = f64::from(value) / EVAL_SCALE;
+                scores.push(if state.to_move() == Some(Player::ZERO) {
+                    value
+                } else {
+                    -value
+                });
+                leaf
+            });
+            let position = leaf.as_ref().unwrap_or(&state);
+            position.features(Player::ZERO, &mut mine);
+            position.features(Player::ONE, &mut theirs);
             features.extend((0..width).map(|j| mine[j] - theirs[j]));
         }
         let mv = state.parse_move(text).map_err(|e| at(e.to_string()))?;

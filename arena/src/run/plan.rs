@@ -354,6 +354,12 @@ impl PlanBuilder {
                 return None;
             }
         };
+        // `eval=tuned` is recorded with its weights in full (the game's error, if any, is
+        // the builder's to report).
+        let spec = match AnyGame::parse(&self.raw.game) {
+            Ok(game) => spell_out_weights(&game, &spec),
+            Err(_) => spec,
+        };
         let full = spec.to_string();
         let weights = spec.file_weights().cloned();
         let agents = &mut self.raw.agents;
@@ -699,6 +705,19 @@ impl RunPlan {
     pub fn uses_time(&self) -> bool {
         self.agents.iter().any(|a| a.spec.uses_time())
     }
+}
+
+/// `spec` with the weights of an `eval=tuned` evaluation written out for `game`
+/// ([`AgentSpec::spell_out_weights`]).
+fn spell_out_weights(game: &AnyGame, spec: &AgentSpec) -> AgentSpec {
+    struct Spell<'a>(&'a AgentSpec);
+    impl GameVisitor for Spell<'_> {
+        type Output = AgentSpec;
+        fn visit<G: Game + Features>(self, start: G) -> AgentSpec {
+            self.0.spell_out_weights(&start)
+        }
+    }
+    game.visit(Spell(spec))
 }
 
 /// Checks that every agent can be built for the game (a weights file may name features the

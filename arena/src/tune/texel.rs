@@ -16,6 +16,30 @@
 //!    fourfold and the step is solved again; a kept step divides `μ` by three. So the training
 //!    objective never increases from one iteration to the next (the property the tests check).
 //!
+//! As engine authors use it (Ethereal, Andrew Grant's "Evaluation & Tuning in Chess Engines",
+//! 2020; the Chess Programming Wiki's "Texel's Tuning Method"):
+//!
+//! - **Quiet positions.** With a leaf search ([`LeafSearch`], `--leaf-depth D`), each kept
+//!   position is replaced by the leaf of a depth-D alpha-beta search's principal variation
+//!   with the starting evaluation, the role quiescence search plays in chess: a static
+//!   evaluation judges the leaf, where a position with a capture, a growth or a winning
+//!   threat pending would mislead it. It works for every game through the `Game` trait.
+//! - **Fixed weights.** Weights marked fixed ([`FitOptions::fixed`]; `material` by default)
+//!   keep their starting value exactly: their rows of the system are replaced by the identity
+//!   with a zero right-hand side, and their step is set to zero. With `material` fixed, K
+//!   carries the scale and the other weights stay in material units.
+//! - **L2 toward the start, per-feature scaling.** The penalty is
+//!   `λ Σⱼ (K sⱼ)² (wⱼ − w⁰ⱼ)²`, toward the starting weights `w⁰`, where `sⱼ` is the standard
+//!   deviation of feature difference `j` over the training positions (1 without scaling): a
+//!   weight's move is measured by what it changes in the prediction's logit `K s`, so one λ
+//!   fits every game and features whose ranges differ by orders of magnitude
+//!   (Levenberg–Marquardt's steps, damped by `diag(H)`, are already invariant to a feature's
+//!   scale).
+//! - **Blended label.** With `λ_label < 1` ([`blend_labels`]) the label is
+//!   `yᵢ = λ_label · rᵢ + (1 − λ_label) · σ(K vᵢ)`, `rᵢ` the game's result and `vᵢ` the leaf
+//!   search's value of the position (for `Player::ZERO`, material units), with the K fitted to
+//!   the results: the search's own judgement smooths the noisy result of one game.
+//!
 //! A game has at most [`MAX_FEATURES`] features, so each iteration is one pass over the
 //! positions (in parallel, in fixed chunks so that sums do not depend on the thread count) and
 //! a solve of a small system. Positions are extracted once into memory; games are never
@@ -32,7 +56,7 @@ use crate::error::{Error, Result};
 use crate::records::games_csv::{Gather, read_games_gathering};
 use crate::records::row::{GameRow, Winner};
 use crate::records::sidecar::read_sidecar;
-use crate::records::validate::pair_start;
+use crate::records::validate::{LeafSearch, pair_start};
 use crate::run::plan::RunPlan;
 
 /// Positions per chunk of the parallel sums (fixed, so results do not depend on threads).
@@ -72,8 +96,11 @@ pub struct Positions {
     pub width: usize,
     /// `width` feature differences a position, position after position.
     pub diffs: Vec<f32>,
-    /// The result for `Player::ZERO`: 1, 0.5 or 0.
+    /// The label for `Player::ZERO`: the result (1, 0.5 or 0), or a blend with the search.
     pub labels: Vec<f32>,
+    /// The leaf search's value for `Player::ZERO` of each position, in material units (empty
+    /// without a leaf search).
+    pub scores: Vec<f32>,
 }
 
 impl Positions {
@@ -98,11 +125,36 @@ impl Positions {
         self.labels.is_empty()
     }
 
-    /// Adds one position.
-    pub fn push(&mut self, diffs: &[f64], label: f64) {
+    /// Adds one position, with the search's value when there was a leaf search.
+    pub fn push(&mut self, diffs: &[f64], label: f64, score: Option<f64>) {
         debug_assert_eq!(diffs.len(), self.width);
         self.diffs.extend(diffs.iter().map(|&d| d as f32));
         self.labels.push(label as f32);
+        if let Some(s) = score {
+            self.scores.push(s as f32);
+        }
+    }
+
+    /// The standard deviation of each feature difference (1 where it is 0 or there are no
+    /// positions): the per-feature scale of the penalty.
+    #[must_use]
+    pub fn scales(&self) -> Vec<f64> {
+        let (m, n) = (self.width, self.len() as f64);
+        let (mut sum, mut squares) = (vec![0.0; m], vec![0.0; m]);
+        for d in self.diffs.chunks_exact(m.max(1)) {
+            for j in 0..m {
+                let x = f64::from(d[j]);
+                sum[j] += x;
+                squares[j] += x * x;
+            }
+        }
+        (0..m)
+            .map(|j| {
+                let mean = sum[j] / n;
+                let sd = (squares[j] / n - mean * mean).max(0.0).sqrt();
+                if sd > 0.0 && sd.is_finite() { sd } else { 1.0 }
+            })
+            .collect()
     }
 
     fn chunks(&self) -> impl IndexedParallelIterator<Item = (&[f32], &[f32])> {
@@ -110,6 +162,29 @@ impl Positions {
             .par_chunks(CHUNK * self.width.max(1))
             .zip(self.labels.par_chunks(CHUNK))
     }
+}
+
+/// Replaces each label `rᵢ` (the result) by `λ · rᵢ + (1 − λ) · σ(K vᵢ)`, `vᵢ` the leaf
+/// search's value of the position: `λ = 1` keeps the results, `λ = 0` fits the search.
+/// Refused without search values.
+pub fn blend_labels(positions: &mut Positions, k: f64, lambda: f64) -> Result<()> {
+    if !(0.0..=1.0).contains(&lambda) {
+        return Err(Error::setting(format!(
+            "the label's blend λ must be from 0 to 1, not {lambda}"
+        )));
+    }
+    if lambda == 1.0 {
+        return Ok(());
+    }
+    if positions.scores.len() != positions.labels.len() {
+        return Err(Error::setting(
+            "a label blended with the search needs the search's values: give a leaf search (--leaf-depth 1 or more)",
+        ));
+    }
+    for (y, &v) in positions.labels.iter_mut().zip(&positions.scores) {
+        *y = (lambda * f64::from(*y) + (1.0 - lambda) * sigmoid(k * f64::from(v))) as f32;
+    }
+    Ok(())
 }
 
 /// The positions of some games CSVs, split for training and validation.
@@ -132,7 +207,14 @@ pub struct Extracted {
 /// Reads the games CSVs (each checked against its sidecar, every game replayed) and keeps the
 /// positions `filter` selects. Games an agent lost by a fault are left out; games stopped by
 /// the ply cap count as the draws the arena scores them as. All files must be of one game.
-pub fn extract(files: &[PathBuf], filter: &PositionFilter) -> Result<Extracted> {
+///
+/// With `leaf`, each kept position is replaced by the leaf of that search from it, and its
+/// value kept for a blended label.
+pub fn extract(
+    files: &[PathBuf],
+    filter: &PositionFilter,
+    leaf: Option<&LeafSearch>,
+) -> Result<Extracted> {
     if !(0.0..1.0).contains(&filter.validation_share) {
         return Err(Error::setting(format!(
             "the validation share must be from 0 to below 1, not {}",
@@ -166,6 +248,7 @@ pub fn extract(files: &[PathBuf], filter: &PositionFilter) -> Result<Extracted> 
         file: &'a Path,
         plan: &'a RunPlan,
         filter: &'a PositionFilter,
+        leaf: Option<&'a LeafSearch>,
         out: &'a mut Extracted,
     }
     impl GameVisitor for File<'_> {
@@ -183,6 +266,7 @@ pub fn extract(files: &[PathBuf], filter: &PositionFilter) -> Result<Extracted> 
             let gather = Gather {
                 facts: false,
                 features_at: Some(&plies),
+                leaf: self.leaf,
             };
             read_games_gathering(self.file, self.plan, gather, &mut |chunk| {
                 for r in chunk {
@@ -198,8 +282,8 @@ pub fn extract(files: &[PathBuf], filter: &PositionFilter) -> Result<Extracted> 
                     } else {
                         &mut out.train
                     };
-                    for diffs in r.features.chunks(width) {
-                        into.push(diffs, label);
+                    for (i, diffs) in r.features.chunks(width).enumerate() {
+                        into.push(diffs, label, r.scores.get(i).copied());
                     }
                 }
                 Ok(())
@@ -221,6 +305,7 @@ pub fn extract(files: &[PathBuf], filter: &PositionFilter) -> Result<Extracted> 
             file,
             plan,
             filter,
+            leaf,
             out: &mut out,
         })?;
     }
@@ -334,12 +419,20 @@ pub fn fit_k(positions: &Positions, weights: &[f64]) -> Result<f64> {
 }
 
 /// Settings of the weight fit.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct FitOptions {
     /// Most Levenberg–Marquardt iterations.
     pub iterations: u32,
-    /// The L2 penalty λ on the weights (0: none).
+    /// The L2 penalty λ on the weights' moves from the start (0: none).
     pub l2: f64,
+    /// Whether the penalty measures each weight's move in units of its feature's standard
+    /// deviation ([`Positions::scales`]), or plainly.
+    pub scale: bool,
+    /// The weights held at their starting value, by feature index (missing: free).
+    pub fixed: Vec<bool>,
+    /// Refit K (with the weights as they stand) whenever the weights stop improving, and go
+    /// on while that lowers the loss: with `material` fixed, K carries the evaluation's scale.
+    pub refit_k: bool,
     /// Stop when an iteration lowers the objective by less than this share of it.
     pub tolerance: f64,
 }
@@ -349,8 +442,17 @@ impl Default for FitOptions {
         FitOptions {
             iterations: 100,
             l2: 0.0,
+            scale: true,
+            fixed: Vec::new(),
+            refit_k: false,
             tolerance: 1e-10,
         }
+    }
+}
+
+impl FitOptions {
+    fn is_fixed(&self, j: usize) -> bool {
+        self.fixed.get(j).copied().unwrap_or(false)
     }
 }
 
@@ -365,6 +467,8 @@ pub struct FitStep {
     pub validation_loss: f64,
     /// Marquardt's damping μ after the step.
     pub damping: f64,
+    /// The K of the step (it changes only when K is refitted).
+    pub k: f64,
     /// The weights after the step.
     pub weights: Vec<f64>,
 }
@@ -447,7 +551,8 @@ fn solve(mut a: Vec<f64>, mut b: Vec<f64>) -> Option<Vec<f64>> {
 }
 
 /// Fits the weights from `start` with K fixed; returns every kept step, the start first. The
-/// training objective (`loss + λ‖w‖²`) never increases from one step to the next.
+/// training objective (`loss + λ Σ (K sⱼ)² (wⱼ − startⱼ)²`) never increases from one step to the
+/// next, and fixed weights keep their starting value exactly.
 #[must_use]
 pub fn fit(
     train: &Positions,
@@ -457,28 +562,53 @@ pub fn fit(
     options: &FitOptions,
     mut on_step: impl FnMut(&FitStep),
 ) -> Vec<FitStep> {
-    let penalty = |w: &[f64]| options.l2 * w.iter().map(|x| x * x).sum::<f64>();
+    let scales = if options.scale {
+        train.scales()
+    } else {
+        vec![1.0; start.len()]
+    };
+    let stiffness: Vec<f64> = scales
+        .iter()
+        .map(|s| options.l2 * (k * s).powi(2))
+        .collect();
+    let penalty = |w: &[f64]| {
+        w.iter()
+            .zip(start)
+            .zip(&stiffness)
+            .map(|((w, w0), c)| c * (w - w0) * (w - w0))
+            .sum::<f64>()
+    };
     let mut weights = start.to_vec();
+    let mut k = k;
     let mut train_loss = loss(train, &weights, k);
     let mut current = train_loss + penalty(&weights);
     let mut damping = 1e-3;
     // The training loss is passed in: it was computed when the step was tried.
-    let step = |iteration, weights: &[f64], train_loss, damping| FitStep {
+    let step = |iteration, weights: &[f64], train_loss, damping, k| FitStep {
         iteration,
         train_loss,
         validation_loss: loss(validation, weights, k),
         damping,
+        k,
         weights: weights.to_vec(),
     };
-    let first = step(0, &weights, train_loss, damping);
+    let first = step(0, &weights, train_loss, damping, k);
     on_step(&first);
     let mut steps = vec![first];
     for iteration in 1..=options.iterations {
         let (mut g, mut h) = gradient_and_matrix(train, &weights, k);
         let m = weights.len();
         for a in 0..m {
-            g[a] += 2.0 * options.l2 * weights[a];
-            h[a * m + a] += 2.0 * options.l2;
+            g[a] += 2.0 * stiffness[a] * (weights[a] - start[a]);
+            h[a * m + a] += 2.0 * stiffness[a];
+        }
+        for a in (0..m).filter(|&a| options.is_fixed(a)) {
+            g[a] = 0.0;
+            for b in 0..m {
+                h[a * m + b] = 0.0;
+                h[b * m + a] = 0.0;
+            }
+            h[a * m + a] = 1.0;
         }
         let mut improved = None;
         for _ in 0..40 {
@@ -487,7 +617,12 @@ pub fn fit(
                 damped[a * m + a] += damping * (h[a * m + a] + 1e-12);
             }
             let rhs: Vec<f64> = g.iter().map(|x| -x).collect();
-            if let Some(delta) = solve(damped, rhs) {
+            if let Some(mut delta) = solve(damped, rhs) {
+                for (a, d) in delta.iter_mut().enumerate() {
+                    if options.is_fixed(a) {
+                        *d = 0.0;
+                    }
+                }
                 let trial: Vec<f64> = weights.iter().zip(&delta).map(|(w, d)| w + d).collect();
                 let trial_loss = loss(train, &trial, k);
                 let value = trial_loss + penalty(&trial);
@@ -499,19 +634,49 @@ pub fn fit(
             }
             damping *= 4.0;
         }
-        let Some((trial, trial_loss, value)) = improved else {
-            break;
+        let converged = match improved {
+            None => true,
+            Some((trial, trial_loss, value)) => {
+                let gain = current - value;
+                weights = trial;
+                train_loss = trial_loss;
+                current = value;
+                gain < options.tolerance * current
+            }
         };
-        let gain = current - value;
-        weights = trial;
-        train_loss = trial_loss;
-        current = value;
-        let s = step(iteration, &weights, train_loss, damping);
+        if converged {
+            // K again with these weights: kept only if it lowers the loss (the penalty's
+            // scale stays that of the first K, so the objective falls with the loss).
+            let refit = options
+                .refit_k
+                .then(|| fit_k(train, &weights).ok())
+                .flatten()
+                .filter(|&new| (new - k).abs() > 1e-6 * k)
+                .map(|new| (new, loss(train, &weights, new)))
+                .filter(|&(_, l)| l < train_loss * (1.0 - 1e-12));
+            match refit {
+                Some((new, l)) => {
+                    k = new;
+                    train_loss = l;
+                    current = train_loss + penalty(&weights);
+                }
+                None if improved_step(&steps, &weights) => {
+                    let s = step(iteration, &weights, train_loss, damping, k);
+                    on_step(&s);
+                    steps.push(s);
+                    break;
+                }
+                None => break,
+            }
+        }
+        let s = step(iteration, &weights, train_loss, damping, k);
         on_step(&s);
         steps.push(s);
-        if gain < options.tolerance * current {
-            break;
-        }
     }
     steps
+}
+
+/// Whether `weights` differ from the last recorded step's.
+fn improved_step(steps: &[FitStep], weights: &[f64]) -> bool {
+    steps.last().is_some_and(|s| s.weights != weights)
 }

@@ -10,10 +10,11 @@ use ringside_agents::{EvalSpec, Evaluator};
 use ringside_engine::registry::{AnyGame, GameVisitor};
 use ringside_engine::{Features, Game};
 
-use super::texel::{FitOptions, FitStep, PositionFilter, extract, fit, fit_k};
+use super::texel::{FitOptions, FitStep, PositionFilter, blend_labels, extract, fit, fit_k};
 use crate::error::{Error, Result, Setting};
 use crate::figures::plot::{Labels, Series, write_line_plot};
 use crate::records::durable::{write_atomically, write_with};
+use crate::records::validate::LeafSearch;
 
 /// Everything a Texel run needs.
 #[derive(Debug, Clone)]
@@ -24,8 +25,14 @@ pub struct TexelRun {
     pub filter: PositionFilter,
     /// The evaluation to start from.
     pub eval: EvalSpec,
-    /// The fit's settings.
+    /// The fit's settings (its fixed weights come from `fix`).
     pub fit: FitOptions,
+    /// The depth of the leaf search that replaces each position (0: none).
+    pub leaf_depth: u32,
+    /// The label's blend λ: 1 is the game's result alone (see [`blend_labels`]).
+    pub lambda: f64,
+    /// Weights held fixed, by feature name: at this value, or at the start (`None`).
+    pub fix: Vec<(String, Option<f64>)>,
     /// The folder for `weights.json`, `tune.csv`, `summary.md` and `losses.svg`.
     pub out: PathBuf,
 }
@@ -81,17 +88,39 @@ pub fn run_texel(run: &TexelRun, mut progress: impl FnMut(&FitStep)) -> Result<T
         ));
     }
     let clock = Instant::now();
-    let data = extract(&run.files, &run.filter)?;
-    let start = start_weights(&data.game_start, &run.eval)?;
+    let leaf = (run.leaf_depth > 0).then(|| LeafSearch {
+        depth: run.leaf_depth,
+        eval: run.eval.clone(),
+    });
+    let mut data = extract(&run.files, &run.filter, leaf.as_ref())?;
+    let mut start = start_weights(&data.game_start, &run.eval)?;
+    let mut options = run.fit.clone();
+    options.fixed = vec![false; start.len()];
+    for (name, value) in &run.fix {
+        let j = data.names.iter().position(|n| n == name).ok_or_else(|| {
+            Error::setting(format!(
+                "--fix {name}: {} has no such feature; its features: {}",
+                data.game,
+                data.names.join(", ")
+            ))
+        })?;
+        options.fixed[j] = true;
+        if let Some(v) = value {
+            start[j] = *v;
+        }
+    }
     let extracted = clock.elapsed().as_secs_f64();
     let clock = Instant::now();
     let k = fit_k(&data.train, &start)?;
+    options.refit_k = options.fixed.iter().any(|&f| f);
+    blend_labels(&mut data.train, k, run.lambda)?;
+    blend_labels(&mut data.validation, k, run.lambda)?;
     let steps = fit(
         &data.train,
         &data.validation,
         &start,
         k,
-        &run.fit,
+        &options,
         &mut progress,
     );
     let fitted = clock.elapsed().as_secs_f64();
@@ -152,7 +181,7 @@ fn write_tune_csv(path: &Path, outcome: &TexelOutcome) -> Result<()> {
         for s in &outcome.steps {
             let mut line = format!(
                 "{},{:?},{:?},{:?},{:?}",
-                s.iteration, s.train_loss, s.validation_loss, outcome.k, s.damping
+                s.iteration, s.train_loss, s.validation_loss, s.k, s.damping
             );
             for w in &s.weights {
                 line.push_str(&format!(",{w:?}"));
@@ -192,9 +221,44 @@ fn summary_markdown(run: &TexelRun, game: &str, games: (usize, usize), o: &Texel
     );
     let _ = writeln!(
         md,
-        "Model: the result for the first-listed colour is predicted as σ(K · Σ wⱼ (fⱼ(first) − fⱼ(second))), σ the logistic function. K = {:.4}, fitted with the starting weights; then the weights by Levenberg–Marquardt (L2 penalty λ = {}), {} kept steps. Extraction took {:.1} s, the fit {:.1} s.\n",
+        "Model: the result for the first-listed colour is predicted as σ(K · Σ wⱼ (fⱼ(first) − fⱼ(second))), σ the logistic function. {} {} K = {:.4}, fitted with the starting weights ({:.4} at the end: refitted whenever the weights settle, while a weight is held fixed); then the weights by Levenberg–Marquardt (L2 penalty λ = {} toward the start{}; held fixed: {}), {} kept steps. Extraction took {:.1} s, the fit {:.1} s.\n",
+        if run.leaf_depth > 0 {
+            format!(
+                "Each position is the leaf of a depth-{} alpha-beta search from the recorded one (its principal variation, with the starting weights).",
+                run.leaf_depth
+            )
+        } else {
+            "Positions as recorded.".to_string()
+        },
+        if run.lambda < 1.0 {
+            format!(
+                "The label is {} × the game's result + {} × σ(K · the search's value).",
+                run.lambda,
+                1.0 - run.lambda
+            )
+        } else {
+            "The label is the game's result.".to_string()
+        },
         o.k,
+        last.k,
         run.fit.l2,
+        if run.fit.scale {
+            ", each weight's move in units of its feature's standard deviation"
+        } else {
+            ""
+        },
+        if run.fix.is_empty() {
+            "none".to_string()
+        } else {
+            run.fix
+                .iter()
+                .map(|(n, v)| match v {
+                    Some(v) => format!("`{n}` = {v}"),
+                    None => format!("`{n}` at its start"),
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        },
         o.steps.len() - 1,
         o.seconds.0,
         o.seconds.1

@@ -230,9 +230,27 @@ pub struct TexelArgs {
     /// Most Levenberg–Marquardt iterations.
     #[arg(long, default_value_t = 100)]
     pub iterations: u32,
-    /// L2 penalty λ on the weights.
+    /// L2 penalty λ on the weights' moves from the start: λ Σ (K sⱼ)² (wⱼ − w⁰ⱼ)².
     #[arg(long, default_value_t = 0.0)]
     pub l2: f64,
+    /// Measure the penalty plainly (sⱼ = 1), not in units of each feature's standard deviation.
+    #[arg(long)]
+    pub no_scale: bool,
+    /// Hold a weight fixed: NAME=VALUE, or NAME at its start. Repeat for more. `material` is
+    /// held at its start unless --free-material.
+    #[arg(long = "fix")]
+    pub fix: Vec<String>,
+    /// Let `material` move too (then only K and the other weights' ratios carry the scale).
+    #[arg(long)]
+    pub free_material: bool,
+    /// Replace each position by the leaf of a depth-D alpha-beta search from it, with the
+    /// starting evaluation (0: the positions as recorded).
+    #[arg(long, default_value_t = 0)]
+    pub leaf_depth: u32,
+    /// The label's blend: λ × result + (1 − λ) × σ(K × the leaf search's value); needs
+    /// --leaf-depth when below 1.
+    #[arg(long, default_value_t = 1.0)]
+    pub lambda: f64,
     /// The seed of the sampling and the split.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,

@@ -385,6 +385,34 @@ fn on_threads<T: Send>(threads: Option<usize>, work: impl FnOnce() -> T + Send) 
     Ok(pool.install(work))
 }
 
+/// The weights `--fix` holds, `material` first unless `--free-material`.
+fn texel_fixes(args: &TexelArgs) -> Result<Vec<(String, Option<f64>)>> {
+    let mut fixes: Vec<(String, Option<f64>)> = Vec::new();
+    for item in &args.fix {
+        let (name, value) = match item.split_once('=') {
+            None => (item.trim(), None),
+            Some((name, v)) => match v.trim().parse::<f64>() {
+                Ok(v) if v.is_finite() => (name.trim(), Some(v)),
+                _ => {
+                    return Err(Error::setting(format!(
+                        "--fix {item}: the value must be a finite number"
+                    )));
+                }
+            },
+        };
+        if name.is_empty() || fixes.iter().any(|(n, _)| n == name) {
+            return Err(Error::setting(format!(
+                "--fix {item}: give each feature once, as NAME or NAME=VALUE"
+            )));
+        }
+        fixes.push((name.to_string(), value));
+    }
+    if !args.free_material && !fixes.iter().any(|(n, _)| n == "material") {
+        fixes.insert(0, ("material".to_string(), None));
+    }
+    Ok(fixes)
+}
+
 pub fn tune_texel(args: &TexelArgs) -> Result<()> {
     use ringside_agents::{EvalKind, EvalSpec, read_weights};
     use ringside_arena::tune::texel::{FitOptions, PositionFilter};
@@ -392,9 +420,10 @@ pub fn tune_texel(args: &TexelArgs) -> Result<()> {
     let kind = match args.eval.as_str() {
         "material" => EvalKind::Material,
         "rich" => EvalKind::Rich,
+        "tuned" => EvalKind::Tuned,
         other => {
             return Err(Error::setting(format!(
-                "--eval must be material or rich, not '{other}'"
+                "--eval must be material, rich or tuned, not '{other}'"
             )));
         }
     };
@@ -428,8 +457,12 @@ pub fn tune_texel(args: &TexelArgs) -> Result<()> {
         fit: FitOptions {
             iterations: args.iterations,
             l2: args.l2,
+            scale: !args.no_scale,
             ..FitOptions::default()
         },
+        leaf_depth: args.leaf_depth,
+        lambda: args.lambda,
+        fix: texel_fixes(args)?,
         out: args.out.clone(),
     };
     let outcome = on_threads(args.threads, || {

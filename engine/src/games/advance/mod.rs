@@ -639,6 +639,10 @@ impl crate::Features for Advance {
         &FEATURES
     }
 
+    fn tuned_weights(&self) -> &'static [f64] {
+        &TUNED
+    }
+
     /// - `material`: the score (tokens on the board, tokens captured, the half point).
     /// - `tokens`: tokens on the board (the score without captures).
     /// - `attacks`: attacks the player has: two of its tokens in a line with an enemy token
@@ -655,3 +659,6 @@ impl crate::Features for Advance {
 
 #[cfg(test)]
 mod tests;
+
+/// The weights of `eval=tuned` (see [`crate::Features::tuned_weights`]).
+const TUNED: [f64; 4] = [1.0, 0.25, 0.5, 0.05];

@@ -173,6 +173,10 @@ impl crate::Features for Havannah {
         &FEATURES
     }
 
+    fn tuned_weights(&self) -> &'static [f64] {
+        &TUNED
+    }
+
     /// Chains below are of the player's stones and empty cells; enemy stones block them.
     /// - `material`: the player's stones (equal for both sides but for the last move; kept so
     ///   that `eval=material` means the same in every game).
@@ -238,3 +242,6 @@ impl crate::Features for Havannah {
             .map(|k| Cell(ring[k]))
     }
 }
+
+/// The weights of `eval=tuned` (see [`crate::Features::tuned_weights`]).
+const TUNED: [f64; 6] = [0.0, -0.1, 0.5, 0.5, -0.5, -0.5];

@@ -190,6 +190,10 @@ impl crate::Features for Hexxagon {
         &crate::games::grow_jump::FEATURES
     }
 
+    fn tuned_weights(&self) -> &'static [f64] {
+        &TUNED
+    }
+
     /// - `material`: the player's tokens.
     /// - `growths`: empty cells next to the player's tokens (each a growth).
     /// - `jumps`: jumps the player has (a token and an empty cell two cells away).
@@ -203,3 +207,6 @@ impl crate::Features for Hexxagon {
 
 #[cfg(test)]
 mod tests;
+
+/// The weights of `eval=tuned` (see [`crate::Features::tuned_weights`]).
+const TUNED: [f64; 4] = [1.0, 0.1, 0.02, 0.25];

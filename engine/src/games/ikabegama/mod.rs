@@ -296,6 +296,10 @@ impl crate::Features for Ikabegama {
         &FEATURES
     }
 
+    fn tuned_weights(&self) -> &'static [f64] {
+        &TUNED
+    }
+
     /// - `material`: the player's tokens.
     /// - `growths`: empty cells next to the player's tokens (each a growth).
     /// - `jumps`: jumps the player has (a token and an empty cell two cells away).
@@ -323,3 +327,6 @@ impl crate::Features for Ikabegama {
 
 #[cfg(test)]
 mod tests;
+
+/// The weights of `eval=tuned` (see [`crate::Features::tuned_weights`]).
+const TUNED: [f64; 6] = [1.0, 0.1, 0.02, 0.25, 2.0, 0.25];

@@ -520,6 +520,10 @@ impl crate::Features for Life {
         &FEATURES
     }
 
+    fn tuned_weights(&self) -> &'static [f64] {
+        &TUNED
+    }
+
     /// The last two look one step ahead: the step the rules apply after a drop, here applied
     /// to the position as it stands (as if the next drop changed nothing).
     /// - `material`: the player's stones.
@@ -543,3 +547,6 @@ impl crate::Features for Life {
 
 #[cfg(test)]
 mod tests;
+
+/// The weights of `eval=tuned` (see [`crate::Features::tuned_weights`]).
+const TUNED: [f64; 3] = [1.0, 0.5, 0.5];

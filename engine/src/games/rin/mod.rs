@@ -635,6 +635,10 @@ impl crate::Features for Rin {
         &FEATURES
     }
 
+    fn tuned_weights(&self) -> &'static [f64] {
+        &TUNED
+    }
+
     /// - `material`: the player's stones.
     /// - `immune`: stones joined to the safe zone through stones of their own colour; they can
     ///   never be captured.
@@ -660,3 +664,6 @@ impl crate::Features for Rin {
 
 #[cfg(test)]
 mod tests;
+
+/// The weights of `eval=tuned` (see [`crate::Features::tuned_weights`]).
+const TUNED: [f64; 5] = [1.0, 0.5, 0.1, 0.25, 0.25];
