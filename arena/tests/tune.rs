@@ -517,3 +517,111 @@ fn texel_writes_weights_the_agents_load() {
     ]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn texel_recipe_holds_fixed_weights_and_tuned_weights_are_recorded_in_full() {
+    // Self-play as the recipe makes it, then the recipe's fit: leaf search, blended label, a
+    // penalty toward the start, material held (the default) and one more weight fixed.
+    let dir = scratch("texel-recipe");
+    let games = dir.join("g.csv");
+    ok(&[
+        "match",
+        "--game",
+        "rin:size=6",
+        "--agents",
+        "alphabeta:depth=1,eval=rich",
+        "alphabeta:depth=1,eval=rich",
+        "--games",
+        "40",
+        "--opening-plies",
+        "4",
+        "--out",
+        path(&games),
+    ]);
+    let out = dir.join("tuned");
+    let args = [
+        "tune",
+        "texel",
+        path(&games),
+        "--out",
+        path(&out),
+        "--leaf-depth",
+        "1",
+        "--lambda",
+        "0.5",
+        "--l2",
+        "0.01",
+        "--fix",
+        "liberties=0.3",
+    ];
+    ok(&args);
+    let weights: std::collections::BTreeMap<String, f64> =
+        serde_json::from_str(&std::fs::read_to_string(out.join("weights.json")).unwrap()).unwrap();
+    assert_eq!(weights["material"], 1.0, "material held at its start");
+    assert_eq!(weights["liberties"], 0.3, "held at the value given");
+    let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(
+        summary.contains("leaf of a depth-1 alpha-beta search"),
+        "{summary}"
+    );
+    assert!(summary.contains("0.5 × the game's result"), "{summary}");
+    // A blend without a search, and a feature the game lacks, are refused.
+    refused(
+        &[
+            "tune",
+            "texel",
+            path(&games),
+            "--out",
+            path(&out),
+            "--lambda",
+            "0.5",
+        ],
+        "--leaf-depth",
+    );
+    refused(
+        &[
+            "tune",
+            "texel",
+            path(&games),
+            "--out",
+            path(&out),
+            "--fix",
+            "nest_guard",
+        ],
+        "--fix nest_guard: rin has no such feature",
+    );
+    // eval=tuned plays, and the games file records its weights in full.
+    let m = dir.join("m.csv");
+    ok(&[
+        "match",
+        "--game",
+        "rin:size=6",
+        "--agents",
+        "alphabeta:depth=1,eval=tuned",
+        "random",
+        "--games",
+        "2",
+        "--out",
+        path(&m),
+    ]);
+    let csv = std::fs::read_to_string(&m).unwrap();
+    for name in ["material", "immune", "liberties", "territory", "marked"] {
+        assert!(
+            csv.contains(&format!("w.{name}=")),
+            "{name} written out: {csv}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn features_lists_default_and_tuned_weights() {
+    let out = text(&ok(&["features", "--game", "rin:size=8"]).stdout);
+    let mut lines = out.lines();
+    assert_eq!(lines.next(), Some("feature default_weight tuned_weight"));
+    let immune = lines.find(|l| l.starts_with("immune ")).unwrap();
+    let tuned = ringside_engine::Features::tuned_weights(
+        &ringside_engine::games::rin::Rin::new(8).unwrap(),
+    )[1];
+    assert_eq!(immune, format!("immune 0.5 {tuned:.4}"));
+}

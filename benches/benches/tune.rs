@@ -22,7 +22,7 @@ fn million_positions() -> Positions {
         } else {
             0.0
         };
-        positions.push(&d, y);
+        positions.push(&d, y, None);
     }
     positions
 }
@@ -44,6 +44,21 @@ fn texel_fit(c: &mut Criterion) {
                 &FitOptions::default(),
                 |_| {},
             );
+            std::hint::black_box(steps.len())
+        });
+    });
+    // The recipe of results/tuned: material held (K refitted as the weights settle) and the
+    // penalty toward the start in units of each feature's spread.
+    let recipe = FitOptions {
+        l2: 0.01,
+        fixed: vec![true, false, false, false, false],
+        refit_k: true,
+        ..FitOptions::default()
+    };
+    group.bench_function("texel_fit_1m_positions_recipe", |b| {
+        b.iter(|| {
+            let k = fit_k(&train, &start).unwrap();
+            let steps = fit(&train, &validation, &start, k, &recipe, |_| {});
             std::hint::black_box(steps.len())
         });
     });

@@ -575,7 +575,7 @@ pub fn features(args: &FeaturesArgs) -> Result<()> {
     impl GameVisitor for List<'_> {
         type Output = Result<String>;
         fn visit<G: Game + Features>(self, start: G) -> Result<String> {
-            let mut text = "feature default_weight".to_string();
+            let mut text = "feature default_weight tuned_weight".to_string();
             let mut values = None;
             if let Some(moves) = self.0 {
                 let state = ringside_arena::explore::position::play_moves(start.clone(), moves)?;
@@ -591,7 +591,8 @@ pub fn features(args: &FeaturesArgs) -> Result<()> {
             }
             text.push('\n');
             for (i, f) in start.feature_set().iter().enumerate() {
-                text.push_str(&format!("{} {}", f.name, f.default_weight));
+                let tuned = start.tuned_weights()[i];
+                text.push_str(&format!("{} {} {tuned:.4}", f.name, f.default_weight));
                 if let Some((a, b)) = values {
                     text.push_str(&format!(" {} {}", a[i], b[i]));
                 }

@@ -328,5 +328,15 @@ impl crate::Features for Ikabegama {
 #[cfg(test)]
 mod tests;
 
-/// The weights of `eval=tuned` (see [`crate::Features::tuned_weights`]).
-const TUNED: [f64; 6] = [1.0, 0.1, 0.02, 0.25, 2.0, 0.25];
+/// The weights of `eval=tuned` (see [`crate::Features::tuned_weights`]): SPSA-tuned in
+/// alpha-beta matches on `ikabegama:distance=6,side=9` (results/ikabegama-spsa/: `growths`,
+/// `unflippable`, `nest_distance` and `nest_guard`; `material` and `jumps` kept at their
+/// defaults). Texel fits on self-play made this player weaker (results/tuned/README.md).
+const TUNED: [f64; 6] = [
+    1.0,
+    -0.25779582530317074,
+    0.02,
+    0.13029817755108716,
+    2.781332497806492,
+    2.174090626019301,
+];

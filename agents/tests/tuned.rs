@@ -1,0 +1,80 @@
+//! `eval=tuned` (issue 24): every game of the registry ships one tuned weight a feature; the
+//! name loads them, and a spec written out for a game carries them in full, so it reads back
+//! as the same weights whatever a later retuning ships.
+
+use ringside_agents::{AgentSpec, EvalKind, Evaluator};
+use ringside_engine::registry::{GAMES, GameVisitor, with_game};
+use ringside_engine::{Features, Game};
+
+struct Check;
+
+impl GameVisitor for Check {
+    type Output = ();
+    fn visit<G: Game + Features>(self, start: G) {
+        let name = start.name();
+        let tuned = start.tuned_weights();
+        assert_eq!(
+            tuned.len(),
+            start.feature_set().len(),
+            "{name}: one weight a feature"
+        );
+        assert!(tuned.iter().all(|w| w.is_finite()), "{name}");
+        let spec = AgentSpec::parse("alphabeta:depth=2,eval=tuned").unwrap();
+        let AgentSpec::AlphaBeta(ab) = &spec else {
+            panic!("alpha-beta")
+        };
+        assert_eq!(ab.eval.kind, EvalKind::Tuned);
+        let by_name = Evaluator::new(&ab.eval, &start).unwrap();
+        assert_eq!(
+            by_name.weights(),
+            tuned,
+            "{name}: eval=tuned loads the tuned weights"
+        );
+
+        let full = spec.spell_out_weights(&start);
+        let text = full.to_string();
+        for (f, w) in start.feature_set().iter().zip(tuned) {
+            assert!(
+                text.contains(&format!("w.{}={w}", f.name)),
+                "{name}: {text} spells out {}",
+                f.name
+            );
+        }
+        let again = AgentSpec::parse(&text).unwrap();
+        assert_eq!(again, full, "{name}: the written spec reads back");
+        assert_eq!(again.to_string(), text);
+        // The written-out weights alone (without the table behind the name) are the weights.
+        let AgentSpec::AlphaBeta(ab) = &again else {
+            panic!("alpha-beta")
+        };
+        let mut rich = ab.eval.clone();
+        rich.kind = EvalKind::Rich;
+        assert_eq!(
+            Evaluator::new(&rich, &start).unwrap().weights(),
+            tuned,
+            "{name}"
+        );
+        // A weight given in the spec wins over the table's.
+        let own = AgentSpec::parse("mcts:eval=tuned,w.material=7")
+            .unwrap()
+            .spell_out_weights(&start)
+            .to_string();
+        assert!(own.contains("w.material=7"), "{own}");
+    }
+}
+
+#[test]
+fn every_games_tuned_weights_load_by_name_and_print_in_full() {
+    for game in GAMES {
+        with_game(game.name, Check).unwrap();
+    }
+}
+
+#[test]
+fn other_evaluations_are_not_spelled_out() {
+    let rin = ringside_engine::games::rin::Rin::new(8).unwrap();
+    for text in ["alphabeta:depth=2,eval=rich", "random", "mcts:iters=10"] {
+        let spec = AgentSpec::parse(text).unwrap();
+        assert_eq!(spec.spell_out_weights(&rin), spec, "{text}");
+    }
+}
