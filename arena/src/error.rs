@@ -25,6 +25,8 @@ pub enum ErrorKind {
     Merge,
     /// A re-played game differs from its recorded row.
     NotReproduced,
+    /// Another process is writing the same output.
+    Busy,
 }
 
 /// A run setting an error is about. The library names it in words at the start of the

@@ -1,8 +1,9 @@
-//! Games on disk: typed rows, the games CSV with its streaming reader, the replay that checks a row, the settings sidecar, finished ids, merging shards, durable writes.
+//! Games on disk: typed rows, the games CSV with its streaming reader, the replay that checks a row, the settings sidecar, finished ids, merging shards, durable writes, one writer per output.
 
 pub mod durable;
 pub mod games_csv;
 pub mod idset;
+pub mod lock;
 pub mod merge;
 pub mod row;
 pub mod sidecar;

@@ -13,6 +13,7 @@
 //! order games finish in (agents with a time budget excepted): workers take ids from one
 //! shared list, and the calling thread writes rows as they come.
 
+use crate::records::lock::OutputLock;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, mpsc};
@@ -243,6 +244,9 @@ pub struct Opened {
     pub facts: bool,
     /// The reproduction of its games, when asked for and the run was finished.
     pub verified: Option<VerifyReport>,
+    /// The lock that makes this process the file's one writer, held until the run is done
+    /// (see [`crate::records::lock`]).
+    pub lock: OutputLock,
 }
 
 /// How to open a games file: what to gather from the one pass over it.
@@ -295,14 +299,6 @@ pub fn is_finished(plan: &RunPlan, path: &Path) -> Result<bool> {
 
 /// [`open_games`], gathering what `reading` asks for in the same pass.
 pub fn open_games_with(plan: &RunPlan, path: &Path, reading: Reading<'_>) -> Result<Opened> {
-    let mut opened = Opened {
-        ids: IdSet::new(),
-        tally: Tally::new(plan),
-        sprt: plan.sprt.map(Sprt::new),
-        tail: Tail::Clean,
-        facts: reading.facts,
-        verified: None,
-    };
     if path.is_dir() {
         return Err(Error::setting(format!(
             "{} is a folder; name a games file such as {}",
@@ -310,6 +306,17 @@ pub fn open_games_with(plan: &RunPlan, path: &Path, reading: Reading<'_>) -> Res
             path.join("games.csv").display()
         )));
     }
+    // Before anything is read: a second writer must not read what the first is appending to.
+    let lock = OutputLock::take(path)?;
+    let mut opened = Opened {
+        ids: IdSet::new(),
+        tally: Tally::new(plan),
+        sprt: plan.sprt.map(Sprt::new),
+        tail: Tail::Clean,
+        facts: reading.facts,
+        verified: None,
+        lock,
+    };
     let has_rows = std::fs::metadata(path)
         .map(|m| m.len() > 0)
         .unwrap_or(false);
@@ -373,6 +380,8 @@ pub fn continue_run(
         mut sprt,
         tail,
         facts,
+        // Held to the end of the run.
+        lock: _lock,
         ..
     } = existing;
     let resumed = done.len();

@@ -11,6 +11,7 @@
 //! - `verify.csv` (and its sidecar): the tuned agent against the starting one, a resumable match;
 //! - `summary.md`.
 
+use crate::records::lock::OutputLock;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
@@ -217,8 +218,19 @@ fn resume(path: &Path, settings: &SpsaSettings) -> Result<(Spsa, Vec<IterationRe
     let mut spsa = Spsa::new(settings.params.clone(), total, settings.seed);
     let mut records = Vec::new();
     let header = csv_header(&settings.params);
-    if !path.exists() {
-        write_atomically(path, format!("{header}\n").as_bytes())?;
+    // The lock created the file: an empty record is a new run, and gets its header in place
+    // (a rename would swap the locked file for another).
+    if std::fs::metadata(path).map_or(true, |m| m.len() == 0) {
+        use std::io::Write;
+        OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .and_then(|mut f| {
+                f.write_all(format!("{header}\n").as_bytes())?;
+                f.sync_data()
+            })
+            .map_err(|e| Error::io("write", path, &e))?;
         return Ok((spsa, records));
     }
     let mut file = OpenOptions::new()
@@ -318,6 +330,8 @@ pub fn run_spsa(
         ));
     }
     std::fs::create_dir_all(out).map_err(|e| Error::io("create", out, &e))?;
+    // One writer per folder: the record is locked before anything in the folder is read.
+    let _lock = OutputLock::take(&out.join("spsa.csv"))?;
     let settings_path = out.join("spsa.settings.json");
     match read_settings(&settings_path)? {
         Some(recorded) if &recorded != settings => {
