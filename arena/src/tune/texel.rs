@@ -634,6 +634,7 @@ pub fn fit(
             }
             damping *= 4.0;
         }
+        let kept = improved.is_some();
         let converged = match improved {
             None => true,
             Some((trial, trial_loss, value)) => {
@@ -654,29 +655,22 @@ pub fn fit(
                 .filter(|&new| (new - k).abs() > 1e-6 * k)
                 .map(|new| (new, loss(train, &weights, new)))
                 .filter(|&(_, l)| l < train_loss * (1.0 - 1e-12));
-            match refit {
-                Some((new, l)) => {
-                    k = new;
-                    train_loss = l;
-                    current = train_loss + penalty(&weights);
-                }
-                None if improved_step(&steps, &weights) => {
+            let Some((new, l)) = refit else {
+                // Done: the last kept step (if this iteration kept one) is recorded first.
+                if kept {
                     let s = step(iteration, &weights, train_loss, damping, k);
                     on_step(&s);
                     steps.push(s);
-                    break;
                 }
-                None => break,
-            }
+                break;
+            };
+            k = new;
+            train_loss = l;
+            current = train_loss + penalty(&weights);
         }
         let s = step(iteration, &weights, train_loss, damping, k);
         on_step(&s);
         steps.push(s);
     }
     steps
-}
-
-/// Whether `weights` differ from the last recorded step's.
-fn improved_step(steps: &[FitStep], weights: &[f64]) -> bool {
-    steps.last().is_some_and(|s| s.weights != weights)
 }
