@@ -676,15 +676,19 @@ fn issue10_a_killed_merge_leaves_no_partial_output() {
     ]);
     // Interrupted writer, in-process: nothing at the target, no temporary file left.
     let out = dir.join("lib.csv");
-    let err =
-        ringside_arena::records::merge::merge_with(std::slice::from_ref(&big), &out, &mut |k| {
+    let err = ringside_arena::records::merge::merge_with(
+        std::slice::from_ref(&big),
+        &out,
+        ringside_arena::records::merge::Existing::Refuse,
+        &mut |k| {
             if k >= 5000 {
                 Err(std::io::Error::other("killed"))
             } else {
                 Ok(())
             }
-        })
-        .unwrap_err();
+        },
+    )
+    .unwrap_err();
     assert_eq!(err.kind, ringside_arena::ErrorKind::Io);
     assert!(!out.exists());
     // Real kills at several moments: the output is absent or complete, never partial.

@@ -188,9 +188,11 @@ fn rating_section(md: &mut String, plan: &RunPlan, summaries: &[&PairingSummary]
 }
 
 /// The summary as CSV: one row a pairing that has games. Elo columns are empty where the
-/// estimate is infinite (a score of 0% or 100%).
+/// estimate is infinite (a score of 0% or 100%). `missing_shards` are the shards a merged file
+/// lacks (its sidecar's record): the `missing_shards` column lists them, space-separated, on
+/// every row, so a partial file's figures cannot be taken for the whole run's.
 #[must_use]
-pub fn csv(plan: &RunPlan, tally: &Tally) -> String {
+pub fn csv(plan: &RunPlan, tally: &Tally, missing_shards: &[u64]) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
     let _ = w.write_record([
         "pairing",
@@ -225,6 +227,7 @@ pub fn csv(plan: &RunPlan, tally: &Tally) -> String {
         "p90_plies",
         "label_a",
         "label_b",
+        "missing_shards",
     ]);
     let number = |x: f64| {
         if x.is_finite() {
@@ -233,6 +236,11 @@ pub fn csv(plan: &RunPlan, tally: &Tally) -> String {
             String::new()
         }
     };
+    let missing: String = missing_shards
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(" ");
     for p in tally.pairings() {
         let f = p.figures();
         let mut record: Vec<String> = vec![
@@ -267,6 +275,7 @@ pub fn csv(plan: &RunPlan, tally: &Tally) -> String {
         record.push(f.p90_plies.to_string());
         record.push(plan.agents[p.a].label.clone());
         record.push(plan.agents[p.b].label.clone());
+        record.push(missing.clone());
         let _ = w.write_record(&record);
     }
     String::from_utf8(w.into_inner().expect("in-memory CSV")).expect("UTF-8 CSV")

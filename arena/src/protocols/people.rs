@@ -49,21 +49,28 @@ pub fn play(table: &Table<'_>, input: &mut dyn BufRead, output: &mut dyn Write) 
         .seed(table.seed)
         .build()?;
     let id = u64::from(!table.person_first);
+    // The file is opened (and locked) before the game, so that a game that could not be saved
+    // is refused before anyone plays it, and a second writer is refused for as long as it lasts.
+    let saving = match table.save {
+        Some(path) => {
+            let existing = open_games(&plan, path)?;
+            if existing.ids.contains(id) {
+                return Err(Error::setting(format!(
+                    "{} already holds game {id} of this run; save to another file or use another seed",
+                    path.display()
+                )));
+            }
+            Some((RowWriter::open(path, &plan, &existing.tail)?, existing.lock))
+        }
+        None => None,
+    };
     let row = plan.game.visit(Session {
         plan: &plan,
         id,
         input,
         output,
     })?;
-    if let Some(path) = table.save {
-        let existing = open_games(&plan, path)?;
-        if existing.ids.contains(id) {
-            return Err(Error::setting(format!(
-                "{} already holds game {id} of this run; save to another file or use another seed",
-                path.display()
-            )));
-        }
-        let mut writer = RowWriter::open(path, &plan, &existing.tail)?;
+    if let Some((mut writer, _lock)) = saving {
         writer.write(&row)?;
         writer.flush()?;
     }

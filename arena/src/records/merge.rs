@@ -4,6 +4,12 @@
 //! order (readers take rows in any order). The result is written by write-then-rename, its
 //! sidecar written just before the rename, so a kill leaves no games file or the whole one. A
 //! merge of some of the shards says which are missing and records it in the sidecar.
+//!
+//! A merge may replace an earlier merged file ([`Existing::Replace`]): the old file stays whole
+//! until the new one is complete and renamed over it, so a re-merge that fails (a shard
+//! refused, a kill) keeps the last good file. Two merges into one folder, a merge into a file
+//! another run is writing, and a merge of a shard still being played are refused
+//! ([`crate::records::lock`]).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -12,6 +18,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::records::durable::write_with;
 use crate::records::games_csv::{read_games_with, write_header, write_rows};
 use crate::records::idset::IdSet;
+use crate::records::lock::{InputLock, OutputLock};
 use crate::records::sidecar::{MergeRecord, Sidecar, read_sidecar, write_sidecar};
 
 /// What a merge did.
@@ -27,9 +34,18 @@ pub struct MergeReport {
     pub notes: Vec<String>,
 }
 
-/// Merges `inputs` into `out`, which must not exist.
-pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<MergeReport> {
-    merge_with(inputs, out, &mut |_| Ok(()))
+/// What a merge does when its output exists already.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Existing {
+    /// Refuse: the merge writes a new file.
+    Refuse,
+    /// Replace it once the new file is complete (a re-merge after a missing shard is played).
+    Replace,
+}
+
+/// Merges `inputs` into `out`; an existing `out` is refused or replaced as `existing` says.
+pub fn merge(inputs: &[PathBuf], out: &Path, existing: Existing) -> Result<MergeReport> {
+    merge_with(inputs, out, existing, &mut |_| Ok(()))
 }
 
 /// [`merge`], calling `after_row(k)` after the k-th row is written to the temporary file (a
@@ -37,14 +53,25 @@ pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<MergeReport> {
 pub fn merge_with(
     inputs: &[PathBuf],
     out: &Path,
+    existing: Existing,
     after_row: &mut dyn FnMut(u64) -> std::io::Result<()>,
 ) -> Result<MergeReport> {
-    if out.exists() {
+    let folder = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let _folder_lock = OutputLock::folder(folder)?;
+    let out_lock = OutputLock::take_existing(out)?;
+    if out_lock.is_some() && existing == Existing::Refuse {
         return Err(Error::setting(format!(
-            "{} exists already; merge writes a new file",
+            "{} exists already; merge writes a new file (or replaces it when asked to)",
             out.display()
         )));
     }
+    let _input_locks = inputs
+        .iter()
+        .map(|input| InputLock::take(input))
+        .collect::<Result<Vec<_>>>()?;
     let mut plan = None;
     let mut input_plans = Vec::with_capacity(inputs.len());
     let mut shards = BTreeSet::new();

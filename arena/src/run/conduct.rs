@@ -116,7 +116,7 @@ pub fn conduct(
     }
     md.push_str(&metrics::markdown(&exp.plan, &metrics::of_tally(tally)));
     md.push_str(&study::run_figures(&exp.plan, tally, &dir)?);
-    write_summary_files(&dir, &md, &report::csv(&exp.plan, tally))?;
+    write_summary_files(&dir, &md, &report::csv(&exp.plan, tally, &[]))?;
     Ok(Conducted {
         markdown: md,
         played: report.played,
@@ -184,7 +184,7 @@ fn conduct_sweep(
         let title = format!("Experiment {name}, cell {}", cell.label);
         let mut md = report::markdown(&cell.plan, &report.tally, &title, &[]);
         md.push_str(&study::run_figures(&cell.plan, &report.tally, &cell_dir)?);
-        write_summary_files(&cell_dir, &md, &report::csv(&cell.plan, &report.tally))?;
+        write_summary_files(&cell_dir, &md, &report::csv(&cell.plan, &report.tally, &[]))?;
         measured.extend(study::cell_metrics(i, &report.tally));
     }
     conductor.phase(Phase::Done);

@@ -5,5 +5,6 @@ pub mod experiment;
 pub mod plan;
 pub mod play;
 pub mod runner;
+pub mod slurm;
 pub mod sweep;
 pub mod verify;

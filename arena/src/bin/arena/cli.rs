@@ -50,6 +50,12 @@ pub enum Command {
     Summary(SummaryArgs),
     /// Join shard CSVs of one run into one file, refusing duplicates and other settings.
     Merge(MergeArgs),
+    /// Print this Slurm array task's shard as `i/n`, the same on a later resubmission of the
+    /// task (`sbatch --array=K`) as in the first array (tools/slurm/match.sbatch uses it).
+    ///
+    /// The first array's layout (SLURM_ARRAY_TASK_MIN and _COUNT) is written to --record; a
+    /// later task is placed in that layout by its SLURM_ARRAY_TASK_ID.
+    SlurmShard(SlurmShardArgs),
     /// Let one agent choose a move in a position and print what the decision cost.
     ///
     /// The last line reads `move=.. iterations=.. nodes=.. depth=.. time_ms=..
@@ -118,7 +124,9 @@ pub struct MatchArgs {
     #[arg(long, value_parser = parse_sprt)]
     pub sprt: Option<SprtConfig>,
     /// Play only shard i of n (1-based), splitting by pairs; `auto` takes it from a Slurm job
-    /// array (SLURM_ARRAY_TASK_ID, _COUNT, _MIN). Join shards with `arena merge`.
+    /// array (SLURM_ARRAY_TASK_ID, _COUNT, _MIN) as submitted; a task resubmitted alone is then
+    /// shard 1 of 1, so tools/slurm/match.sbatch takes `arena slurm-shard`'s recorded answer
+    /// instead. Join shards with `arena merge`.
     #[arg(long)]
     pub shard: Option<String>,
     /// No progress bar.
@@ -349,10 +357,23 @@ pub struct MergeArgs {
     /// The shard CSVs.
     #[arg(required = true, num_args = 1..)]
     pub inputs: Vec<std::path::PathBuf>,
-    /// The merged CSV to write (it must not exist yet). Written under a temporary name and
-    /// renamed into place, so a kill leaves either nothing or the whole file.
+    /// The merged CSV to write (it must not exist yet, unless --replace). Written under a
+    /// temporary name and renamed into place, so a kill leaves either nothing or the whole file.
     #[arg(long)]
     pub out: std::path::PathBuf,
+    /// Replace --out if it exists (merging again once a missing shard is played). The old file
+    /// stays whole until the new one is complete, so a merge that fails keeps it.
+    #[arg(long)]
+    pub replace: bool,
+}
+
+/// Arguments of `arena slurm-shard`.
+#[derive(Debug, Args)]
+pub struct SlurmShardArgs {
+    /// The array record: written by the first array's tasks, read by later ones (one per
+    /// match; tools/slurm/match.sbatch keeps it as OUT_DIR/array.json).
+    #[arg(long)]
+    pub record: std::path::PathBuf,
 }
 
 fn parse_sprt(text: &str) -> Result<SprtConfig, String> {

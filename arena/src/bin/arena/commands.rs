@@ -21,7 +21,7 @@ use ringside_engine::registry::AnyGame;
 
 use crate::cli::{
     FeaturesArgs, GtpArgs, MatchArgs, MergeArgs, PlayArgs, PlayoutsArgs, ReplayArgs, RunArgs,
-    SpsaArgs, SummaryArgs, TexelArgs, ThinkArgs,
+    SlurmShardArgs, SpsaArgs, SummaryArgs, TexelArgs, ThinkArgs,
 };
 use crate::output::print;
 
@@ -206,6 +206,10 @@ pub fn summary(args: &SummaryArgs) -> Result<()> {
         eprintln!("note: {note}");
     }
     let mut notes = Vec::new();
+    let missing = sidecar
+        .merged
+        .as_ref()
+        .map_or(&[][..], |m| &m.missing_shards[..]);
     if let Some(m) = sidecar
         .merged
         .as_ref()
@@ -223,14 +227,19 @@ pub fn summary(args: &SummaryArgs) -> Result<()> {
     if let Some(dir) = &args.out_dir {
         std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, &e))?;
         md.push_str(&study::run_figures(&plan, tally, dir)?);
-        write_summary_files(dir, &md, &report::csv(&plan, tally))?;
+        write_summary_files(dir, &md, &report::csv(&plan, tally, missing))?;
     }
     print(&md)
 }
 
 /// Runs `arena merge`.
 pub fn merge(args: &MergeArgs) -> Result<()> {
-    let report = merging::merge(&args.inputs, &args.out)?;
+    let existing = if args.replace {
+        merging::Existing::Replace
+    } else {
+        merging::Existing::Refuse
+    };
+    let report = merging::merge(&args.inputs, &args.out, existing)?;
     for note in &report.notes {
         eprintln!("note: {note}");
     }
@@ -250,6 +259,13 @@ pub fn merge(args: &MergeArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Runs `arena slurm-shard`.
+pub fn slurm_shard(args: &SlurmShardArgs) -> Result<()> {
+    let shard =
+        ringside_arena::run::slurm::shard_of_task(|name| std::env::var(name).ok(), &args.record)?;
+    print(&format!("{shard}\n"))
 }
 
 /// Runs `arena replay`.

@@ -57,6 +57,7 @@ fn main() -> ExitCode {
         Command::Run(args) => commands::run_experiment(&args),
         Command::Summary(args) => commands::summary(&args),
         Command::Merge(args) => commands::merge(&args),
+        Command::SlurmShard(args) => commands::slurm_shard(&args),
         Command::Think(args) => commands::think(&args),
         Command::Gtp(args) => commands::gtp(&args),
         Command::Play(args) => commands::play(&args),
