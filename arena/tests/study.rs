@@ -8,7 +8,7 @@ use std::path::Path;
 use common::{ok, path, refused, scratch, text};
 use ringside_arena::figures::metrics::{GameFacts, Metric, estimates, game_facts, quantile};
 use ringside_arena::figures::plot::{
-    Bars, Dot, Labels, dot_plot_svg, histogram_series, interval_plot_svg,
+    Bars, Bounds, Dot, Labels, dot_plot_svg, histogram_series, interval_plot_svg,
 };
 use ringside_arena::records::games_csv::read_games;
 use ringside_arena::records::row::{Reason, Winner};
@@ -128,7 +128,10 @@ fn a_partly_played_sweep_resumes_to_the_games_of_a_fresh_run() {
         }
     }
     let metrics = std::fs::read_to_string(resumed.join("s").join("metrics.csv")).unwrap();
-    assert!(metrics.starts_with("cell,distance,iters,match,games,metric,value,low,high\n"));
+    assert!(
+        metrics
+            .starts_with("cell,distance,iters,match,games,distinct_games,metric,value,low,high\n")
+    );
     // Four cells, two matches, at least the eleven metrics every match defines.
     assert!(metrics.lines().count() > 4 * 2 * 11, "{metrics}");
     let summary = std::fs::read_to_string(resumed.join("s").join("summary.md")).unwrap();
@@ -419,10 +422,12 @@ fn interval_plots_are_xml_with_one_marker_a_point_and_every_series_named() {
                 (2.0, 0.6, 0.5, 0.7),
                 (3.0, 0.7, 0.6, 0.8),
             ],
+            ..Bars::default()
         },
         Bars {
             name: "mcts vs mcts".into(),
             points: vec![(1.0, 0.9, 0.8, 1.0), (3.0, 0.2, 0.1, 0.3)],
+            ..Bars::default()
         },
     ];
     let labels = Labels {
@@ -430,9 +435,14 @@ fn interval_plots_are_xml_with_one_marker_a_point_and_every_series_named() {
         x: "distance",
         y: "first colour's score (points a game)",
     };
-    let svg = interval_plot_svg(labels, &series, None).unwrap();
+    let svg = interval_plot_svg(labels, &series, None, Bounds::SHARE).unwrap();
     let doc = parse_svg(&svg);
-    assert_eq!(count(&doc, "circle"), 5, "one marker a point");
+    assert_eq!(
+        count(&doc, "circle"),
+        5 + 2,
+        "one marker a point and one a legend entry"
+    );
+
     let t = texts(&doc);
     for want in [
         labels.title,
@@ -448,10 +458,84 @@ fn interval_plots_are_xml_with_one_marker_a_point_and_every_series_named() {
     let words = vec![Bars {
         name: "s".into(),
         points: vec![(0.0, 0.5, 0.4, 0.6), (1.0, 0.5, 0.4, 0.6)],
+        ..Bars::default()
     }];
-    let svg = interval_plot_svg(labels, &words, Some(&names)).unwrap();
+    let svg = interval_plot_svg(labels, &words, Some(&names), Bounds::SHARE).unwrap();
     let t = texts(&parse_svg(&svg));
     assert!(t.iter().any(|x| x == "rin:size=6"), "{t:?}");
+    // A share's axis runs from 0 to 1 whatever the data (here 0.4 to 0.6), and no further:
+    // on an axis of words, the only numbers are the y ticks.
+    let ticks: Vec<f64> = t.iter().filter_map(|x| x.parse().ok()).collect();
+    assert!(ticks.contains(&0.0) && ticks.contains(&1.0), "{ticks:?}");
+    assert!(ticks.iter().all(|y| (0.0..=1.0).contains(y)), "{ticks:?}");
+    // A length's axis starts at 0 and follows the data up.
+    let lengths = vec![Bars {
+        name: "s".into(),
+        points: vec![(0.0, 40.0, 35.0, 45.0), (1.0, 60.0, 50.0, 70.0)],
+        ..Bars::default()
+    }];
+    let svg = interval_plot_svg(labels, &lengths, Some(&names), Bounds::NON_NEGATIVE).unwrap();
+    let ticks: Vec<f64> = texts(&parse_svg(&svg))
+        .iter()
+        .filter_map(|x| x.parse().ok())
+        .collect();
+    assert!(ticks.contains(&0.0), "{ticks:?}");
+    assert!(ticks.iter().all(|&y| y <= 75.0), "{ticks:?}");
+}
+
+#[test]
+fn cells_whose_games_repeat_get_open_markers_and_crowded_plots_become_panels() {
+    let labels = Labels {
+        title: "t: FirstScore against distance",
+        x: "distance",
+        y: "first colour's score (points a game)",
+    };
+    let bars = |name: &str, open_at: Vec<f64>| Bars {
+        name: name.into(),
+        points: vec![(1.0, 1.0, 1.0, 1.0), (2.0, 0.4, 0.3, 0.5)],
+        open_at,
+    };
+    let svg = interval_plot_svg(labels, &[bars("a", vec![1.0])], None, Bounds::SHARE).unwrap();
+    let doc = parse_svg(&svg);
+    let t = texts(&doc);
+    assert!(
+        t.iter()
+            .any(|x| x.starts_with("open marker: the cell's games repeat")),
+        "{t:?}"
+    );
+    // The open marker: a white disc under a ring of the series' colour.
+    let white = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("circle") && n.attribute("fill") == Some("#FFFFFF"))
+        .count();
+    assert_eq!(white, 1, "one open marker");
+    // Without repeats, no note and no open marker.
+    let plain = interval_plot_svg(labels, &[bars("a", vec![])], None, Bounds::SHARE).unwrap();
+    assert!(
+        !texts(&parse_svg(&plain))
+            .iter()
+            .any(|x| x.starts_with("open marker"))
+    );
+    // Four series: four panels, each captioned by its series, and no legend of names.
+    let four: Vec<Bars> = ["w", "x", "y", "z"]
+        .iter()
+        .map(|n| bars(n, vec![]))
+        .collect();
+    let svg = interval_plot_svg(labels, &four, None, Bounds::SHARE).unwrap();
+    let doc = parse_svg(&svg);
+    assert_eq!(
+        count(&doc, "circle"),
+        8,
+        "two markers a panel, no legend markers"
+    );
+    let t = texts(&doc);
+    for name in ["w", "x", "y", "z"] {
+        assert_eq!(
+            t.iter().filter(|x| *x == name).count(),
+            1,
+            "{name} in {t:?}"
+        );
+    }
 }
 
 #[test]
@@ -587,4 +671,61 @@ fn an_interrupted_sweep_stops_between_cells_and_resumes_to_the_same_games() {
         };
         assert_eq!(games("a"), games("b"), "{}", cell.label);
     }
+}
+
+#[test]
+fn deterministic_self_play_is_counted_as_one_distinct_game_and_marked() {
+    let dir = scratch("distinct");
+    let file = write(
+        &dir,
+        "d.toml",
+        "name = \"d\"\ngame = \"rin\"\nseed = 5\ngames = 8\n\n[grid]\nsize = [6, 8]\n\n[[match]]\nagents = [\"alphabeta:depth=1\", \"alphabeta:depth=1\"]\n\n[[match]]\nagents = [\"random\", \"random\"]\n",
+    );
+    ok(&["run", path(&file), "--results", path(&dir), "--quiet"]);
+    let study = dir.join("d");
+    let metrics = std::fs::read_to_string(study.join("metrics.csv")).unwrap();
+    let mut r = csv::Reader::from_reader(metrics.as_bytes());
+    let h = r.headers().unwrap().clone();
+    let at = |name: &str| h.iter().position(|x| x == name).unwrap();
+    let (m, distinct) = (at("match"), at("distinct_games"));
+    for row in r.records().map(Result::unwrap) {
+        let want = if row[m].starts_with("alphabeta") {
+            "1"
+        } else {
+            "8"
+        };
+        assert_eq!(&row[distinct], want, "{row:?}");
+    }
+    let summary = std::fs::read_to_string(study.join("summary.md")).unwrap();
+    assert!(
+        summary.contains("**2 of 4 cells repeat their games**"),
+        "{summary}"
+    );
+    assert_eq!(
+        summary.matches("| 1 of 8 *repeats* |").count(),
+        2,
+        "{summary}"
+    );
+    assert_eq!(summary.matches("| 8 of 8 |").count(), 2, "{summary}");
+    // Each cell's own summary says it too, in the Markdown and in summary.csv.
+    let cell = study.join("cells").join("size=6");
+    let md = std::fs::read_to_string(cell.join("summary.md")).unwrap();
+    assert!(md.contains("| distinct games | 1 |"), "{md}");
+    assert!(
+        md.contains("**Games repeat:** only 1 distinct games among 8"),
+        "{md}"
+    );
+    let mut r = csv::Reader::from_path(cell.join("summary.csv")).unwrap();
+    let at = r
+        .headers()
+        .unwrap()
+        .iter()
+        .position(|x| x == "distinct_games")
+        .unwrap();
+    let counts: Vec<String> = r.records().map(|x| x.unwrap()[at].to_string()).collect();
+    assert_eq!(counts, ["1", "8"]);
+    // The figures draw the repeated cells with open markers and say what they mean.
+    let svg = std::fs::read_to_string(study.join("metric-FirstScore.svg")).unwrap();
+    assert!(svg.contains("open marker: the cell"));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

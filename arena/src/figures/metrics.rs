@@ -57,6 +57,7 @@ use ringside_engine::registry::GameVisitor;
 use ringside_engine::{Features, Game, MAX_FEATURES, Player, seeded_rng};
 
 use crate::error::{Error, Result};
+use crate::figures::plot::Bounds;
 use crate::figures::summary::Tally;
 use crate::records::row::{GameRow, Reason, Winner};
 use crate::records::validate::replay_row;
@@ -321,6 +322,29 @@ impl Metric {
             Metric::ScoreA => "ScoreA",
             Metric::WonLengthA => "WonLengthA",
             Metric::WonLengthB => "WonLengthB",
+        }
+    }
+
+    /// The values the metric can take, for a plot's axis: shares, scores and rates lie in
+    /// [0, 1]; lengths and move counts are never negative.
+    #[must_use]
+    pub fn bounds(self) -> Bounds {
+        match self {
+            Metric::DurationMoves
+            | Metric::DurationTurns
+            | Metric::BranchingFactor
+            | Metric::WonLengthA
+            | Metric::WonLengthB => Bounds::NON_NEGATIVE,
+            Metric::AdvantageP1
+            | Metric::FirstScore
+            | Metric::Balance
+            | Metric::Completion
+            | Metric::Drawishness
+            | Metric::Timeouts
+            | Metric::DecisionMoves
+            | Metric::LeadChange
+            | Metric::Drama
+            | Metric::ScoreA => Bounds::SHARE,
         }
     }
 

@@ -81,6 +81,7 @@ fn pairing_section(md: &mut String, plan: &RunPlan, p: &PairingSummary) {
     let _ = writeln!(md, "## Pairing {}: `{a}` vs `{b}`\n", p.pairing);
     let _ = writeln!(md, "| figure | value |\n|---|---|");
     let _ = writeln!(md, "| games | {} |", p.all.n());
+    let _ = writeln!(md, "| distinct games | {} |", p.distinct.text());
     let _ = writeln!(md, "| W-D-L of `{a}` | {} |", wdl(&p.all));
     let _ = writeln!(md, "| as first colour | {} |", wdl(&p.a_first));
     let _ = writeln!(md, "| as second colour | {} |", wdl(&p.a_second));
@@ -130,6 +131,17 @@ fn pairing_section(md: &mut String, plan: &RunPlan, p: &PairingSummary) {
         "| plies: mean, median, 90th percentile | {:.1}, {}, {} |\n",
         f.mean_plies, f.median_plies, f.p90_plies
     );
+    if p.distinct.repeats(p.all.n()) {
+        let _ = writeln!(md, "{}\n", repeats_note(p.distinct.count(), p.all.n()));
+    }
+}
+
+/// The warning under a pairing (or a cell) whose games repeat.
+#[must_use]
+pub fn repeats_note(distinct: u64, games: u64) -> String {
+    format!(
+        "**Games repeat:** only {distinct} distinct games among {games}, as deterministic agents without random openings give. The intervals count {games} independent games, so they are far too narrow: these figures describe {distinct} game(s), not a sample."
+    )
 }
 
 fn rating_section(md: &mut String, plan: &RunPlan, summaries: &[&PairingSummary]) {
@@ -188,7 +200,8 @@ fn rating_section(md: &mut String, plan: &RunPlan, summaries: &[&PairingSummary]
 }
 
 /// The summary as CSV: one row a pairing that has games. Elo columns are empty where the
-/// estimate is infinite (a score of 0% or 100%). `missing_shards` are the shards a merged file
+/// estimate is infinite (a score of 0% or 100%). `distinct_games` counts different games up to
+/// [`crate::figures::summary::Distinct::CAP`] (a value at the cap means at least that many). `missing_shards` are the shards a merged file
 /// lacks (its sidecar's record): the `missing_shards` column lists them, space-separated, on
 /// every row, so a partial file's figures cannot be taken for the whole run's.
 #[must_use]
@@ -227,6 +240,7 @@ pub fn csv(plan: &RunPlan, tally: &Tally, missing_shards: &[u64]) -> String {
         "p90_plies",
         "label_a",
         "label_b",
+        "distinct_games",
         "missing_shards",
     ]);
     let number = |x: f64| {
@@ -275,6 +289,7 @@ pub fn csv(plan: &RunPlan, tally: &Tally, missing_shards: &[u64]) -> String {
         record.push(f.p90_plies.to_string());
         record.push(plan.agents[p.a].label.clone());
         record.push(plan.agents[p.b].label.clone());
+        record.push(p.distinct.count().to_string());
         record.push(missing.clone());
         let _ = w.write_record(&record);
     }

@@ -14,9 +14,9 @@ use std::path::Path;
 use crate::error::Result;
 use crate::figures::metrics::{Estimate, Metric, number};
 use crate::figures::plot::{
-    Bars, Dot, Labels, dot_plot_svg, histogram_of_counts, interval_plot_svg, line_plot_svg,
+    Bars, Dot, Labels, dot_plot_svg, histogram_of_counts, histogram_panels_svg, interval_plot_svg,
 };
-use crate::figures::summary::{Lengths, Tally, ratings};
+use crate::figures::summary::{Distinct, Lengths, Tally, ratings};
 use crate::records::durable::write_atomically;
 use crate::run::plan::RunPlan;
 use crate::run::sweep::Sweep;
@@ -34,6 +34,17 @@ pub struct CellMetrics {
     pub estimates: Vec<Estimate>,
     /// The games' lengths in plies.
     pub lengths: Lengths,
+    /// Distinct games among them (counted up to [`Distinct::CAP`]).
+    pub distinct: u64,
+}
+
+impl CellMetrics {
+    /// Whether the games repeat ([`Distinct::repeats`]), so that the intervals, which count
+    /// every game as independent, overstate what is known.
+    #[must_use]
+    pub fn repeats(&self) -> bool {
+        Distinct::repeat(self.distinct, self.games as u64)
+    }
 }
 
 impl CellMetrics {
@@ -57,6 +68,7 @@ pub fn cell_metrics(cell: usize, tally: &Tally) -> Vec<CellMetrics> {
             games: p.lengths.games() as usize,
             estimates: p.metrics.estimates(),
             lengths: p.lengths.clone(),
+            distinct: p.distinct.count(),
         })
         .collect()
 }
@@ -69,7 +81,7 @@ pub fn metrics_csv(sweep: &Sweep, measured: &[CellMetrics]) -> String {
         out.push(',');
         out.push_str(&axis.key);
     }
-    out.push_str(",match,games,metric,value,low,high\n");
+    out.push_str(",match,games,distinct_games,metric,value,low,high\n");
     let quote = |s: &str| {
         if s.contains([',', '"']) {
             format!("\"{}\"", s.replace('"', "\"\""))
@@ -87,9 +99,10 @@ pub fn metrics_csv(sweep: &Sweep, measured: &[CellMetrics]) -> String {
             }
             let _ = writeln!(
                 out,
-                ",{},{},{},{},{},{}",
+                ",{},{},{},{},{},{},{}",
                 quote(&sweep.match_names[m.pairing]),
                 m.games,
+                m.distinct,
                 e.metric.name(),
                 e.value,
                 e.low,
@@ -130,15 +143,22 @@ pub fn metric_series(sweep: &Sweep, measured: &[CellMetrics], metric: Metric) ->
             name.push_str(&format!(" ({})", rest.join(", ")));
         }
         let point = (x, e.value, e.low, e.high);
-        match series.iter_mut().find(|(n, _)| *n == name) {
-            Some((_, bars)) => bars.points.push(point),
-            None => series.push((
-                name.clone(),
-                Bars {
-                    name,
-                    points: vec![point],
-                },
-            )),
+        let bars = match series.iter().position(|(n, _)| *n == name) {
+            Some(i) => &mut series[i].1,
+            None => {
+                series.push((
+                    name.clone(),
+                    Bars {
+                        name,
+                        ..Bars::default()
+                    },
+                ));
+                &mut series.last_mut().expect("just pushed").1
+            }
+        };
+        bars.points.push(point);
+        if m.repeats() {
+            bars.open_at.push(x);
         }
     }
     series
@@ -173,7 +193,7 @@ pub fn write(dir: &Path, name: &str, sweep: &Sweep, measured: &[CellMetrics]) ->
             y: metric.unit(),
         };
         let file = format!("metric-{}.svg", metric.name());
-        let svg = interval_plot_svg(labels, &series, x_names.as_deref())?;
+        let svg = interval_plot_svg(labels, &series, x_names.as_deref(), metric.bounds())?;
         write_atomically(&dir.join(&file), svg.as_bytes())?;
         figures.push((metric.name().to_string(), file));
     }
@@ -203,7 +223,10 @@ pub fn write(dir: &Path, name: &str, sweep: &Sweep, measured: &[CellMetrics]) ->
             y: "share of games",
         };
         let file = format!("lengths-match{p}.svg");
-        write_atomically(&dir.join(&file), line_plot_svg(labels, &series)?.as_bytes())?;
+        write_atomically(
+            &dir.join(&file),
+            histogram_panels_svg(labels, &series)?.as_bytes(),
+        )?;
         figures.push((format!("game lengths, {match_name}"), file));
     }
     let md = summary_markdown(name, sweep, measured, &figures);
@@ -246,19 +269,33 @@ fn summary_markdown(
     for (i, m) in sweep.match_names.iter().enumerate() {
         let _ = writeln!(md, "{i}. `{m}`");
     }
-    md.push_str("\n## Metrics\n\nValue and 95% interval (bootstrap over colour-swapped pairs; formulas in `arena/src/metrics.rs`). Every metric of every cell: `metrics.csv`.\n\n| cell | match |");
+    md.push_str("\n## Metrics\n\nValue and 95% interval (bootstrap over colour-swapped pairs; formulas in `arena/src/figures/metrics.rs`). Every metric of every cell: `metrics.csv`. *Distinct* counts the different games of the cell (start, seating and moves).\n\n");
+    let repeating = measured.iter().filter(|m| m.repeats()).count();
+    if repeating > 0 {
+        let _ = writeln!(
+            md,
+            "**{repeating} of {} cells repeat their games** (marked *repeats*: at most half as many distinct games as games; open markers in the figures), as deterministic agents without random openings do. Their intervals count every game as independent and so read as certainty; such a cell describes its few distinct games, not a sample.\n",
+            measured.len()
+        );
+    }
+    md.push_str("| cell | match | distinct |");
     for m in TABLE {
         let _ = write!(md, " {} |", m.name());
     }
-    md.push_str("\n|---|---|");
+    md.push_str("\n|---|---|---|");
     md.push_str(&"---|".repeat(TABLE.len()));
     md.push('\n');
     for m in measured {
         let cell = &sweep.cells[m.cell];
         let _ = write!(
             md,
-            "| [{}](cells/{}/summary.md) | {} |",
-            cell.label, cell.folder, m.pairing
+            "| [{}](cells/{}/summary.md) | {} | {} of {}{} |",
+            cell.label,
+            cell.folder,
+            m.pairing,
+            m.distinct,
+            m.games,
+            if m.repeats() { " *repeats*" } else { "" }
         );
         for metric in TABLE {
             match m.get(metric) {
@@ -316,7 +353,7 @@ pub fn run_figures(plan: &RunPlan, tally: &Tally, dir: &Path) -> Result<String> 
     };
     write_atomically(
         &dir.join("lengths.svg"),
-        line_plot_svg(labels, &series)?.as_bytes(),
+        histogram_panels_svg(labels, &series)?.as_bytes(),
     )?;
     md.push_str("\n![Game lengths](lengths.svg)\n");
     if plan.agents.len() >= 3 {

@@ -88,6 +88,72 @@ impl Lengths {
     }
 }
 
+/// How many different games a pairing holds: a game is its start (the spec as played), its
+/// seating (which agent had which colour) and its moves. Deterministic agents without random
+/// openings play the same game again and again, and the intervals, which count games as
+/// independent, then read as certainty; this count says so. Kept as 64-bit hashes, counted
+/// exactly up to [`Distinct::CAP`] and saturating there, so its memory stays bounded.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Distinct {
+    seen: std::collections::HashSet<u64>,
+}
+
+impl Distinct {
+    /// Distinct games are counted up to this many (about 64 KiB of hashes a pairing): enough
+    /// to tell a sample from a few games repeated.
+    pub const CAP: usize = 4096;
+
+    /// Counts `row`'s game.
+    pub fn add(&mut self, row: &GameRow) {
+        use std::hash::{Hash, Hasher};
+        if self.seen.len() >= Self::CAP {
+            return;
+        }
+        // SipHash with fixed keys: the same count on every run and machine.
+        let mut h = std::hash::DefaultHasher::new();
+        (row.first_agent, row.second_agent, &row.game, &row.moves).hash(&mut h);
+        self.seen.insert(h.finish());
+    }
+
+    /// Distinct games seen (at most [`Distinct::CAP`]).
+    #[must_use]
+    pub fn count(&self) -> u64 {
+        self.seen.len() as u64
+    }
+
+    /// Whether the count stopped at [`Distinct::CAP`] (there may be more).
+    #[must_use]
+    pub fn saturated(&self) -> bool {
+        self.seen.len() >= Self::CAP
+    }
+
+    /// The count as text: `12`, or `≥4096` once saturated.
+    #[must_use]
+    pub fn text(&self) -> String {
+        if self.saturated() {
+            format!("≥{}", Self::CAP)
+        } else {
+            self.count().to_string()
+        }
+    }
+
+    /// Whether the `games` repeat: at most half as many distinct games as games. Random play
+    /// repeats a short game now and then, and those repeats are a sample like any other; what
+    /// is marked is a set of games that is mostly copies, as deterministic agents without random
+    /// openings give.
+    #[must_use]
+    pub fn repeats(&self, games: u64) -> bool {
+        Self::repeat(self.count(), games)
+    }
+
+    /// [`Distinct::repeats`] from a count of `distinct` games (a count at the cap is a lower
+    /// bound, and never marks).
+    #[must_use]
+    pub fn repeat(distinct: u64, games: u64) -> bool {
+        (distinct as usize) < Self::CAP && distinct * 2 <= games
+    }
+}
+
 /// Figures of one pairing, from its first agent's view (agent `a` against agent `b`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PairingSummary {
@@ -113,6 +179,8 @@ pub struct PairingSummary {
     pub faults: u64,
     /// Game lengths.
     pub lengths: Lengths,
+    /// Distinct games.
+    pub distinct: Distinct,
     /// The game-design metrics' fold (empty unless the games' facts were given).
     pub metrics: MetricFold,
 }
@@ -131,6 +199,7 @@ impl PairingSummary {
             capped: 0,
             faults: 0,
             lengths: Lengths::default(),
+            distinct: Distinct::default(),
             metrics: MetricFold::default(),
         }
     }
@@ -197,6 +266,7 @@ impl Tally {
         p.capped += u64::from(row.reason == Reason::PlyCap);
         p.faults += u64::from(row.reason.is_fault());
         p.lengths.add(row.plies);
+        p.distinct.add(row);
         if let Some(pair_points) = self.fold.add(row) {
             p.penta.add(pair_points);
         }
@@ -286,4 +356,23 @@ pub fn ratings<'a>(
         })
         .collect();
     rate_groups(agents, &results)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Distinct;
+
+    #[test]
+    fn games_repeat_when_at_most_half_are_distinct_and_never_at_the_cap() {
+        assert!(Distinct::repeat(1, 40));
+        assert!(Distinct::repeat(20, 40));
+        assert!(!Distinct::repeat(21, 40));
+        assert!(!Distinct::repeat(33, 40), "random play's few short repeats");
+        let cap = Distinct::CAP as u64;
+        assert!(
+            !Distinct::repeat(cap, 10 * cap),
+            "a count at the cap is a lower bound"
+        );
+        assert!(Distinct::repeat(cap - 1, 10 * cap));
+    }
 }
