@@ -31,6 +31,7 @@ pub struct Coverage {
 /// - playing on a copy leaves the original untouched, and `try_play` agrees with
 ///   `play_unchecked`;
 /// - the incremental hash equals the hash recomputed from scratch;
+/// - [`Game::write_cells`] writes the cells of [`Game::board_cells`];
 /// - `reference(before, move, after)` accepts the step: the game's own plain implementation
 ///   of its rules, written in its tests, returns `Err` with a description when the fast path
 ///   disagrees.
@@ -57,6 +58,7 @@ where
     };
     let mut legal = Vec::new();
     let mut scratch = Vec::new();
+    let mut cells = Vec::new();
     for index in 0..games {
         let mut rng = seeded_rng(seed, index);
         let mut state = start.clone();
@@ -75,6 +77,14 @@ where
         };
         loop {
             state.legal_moves(&mut legal);
+            state.write_cells(&mut cells);
+            if cells != state.board_cells().concat().as_bytes() {
+                fail(
+                    &history,
+                    &state,
+                    "write_cells differs from board_cells".to_string(),
+                );
+            }
             let over = state.outcome().is_some();
             if over != legal.is_empty() || over != state.to_move().is_none() {
                 fail(

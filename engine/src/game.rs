@@ -291,6 +291,17 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
             .collect()
     }
 
+    /// The cells of [`Game::board_cells`], row after row, one ASCII byte a cell, appended to
+    /// `out` (cleared first): the board for code that reads it often (an observation tensor
+    /// a step). Games override the default, which goes through the text rows, with one that
+    /// allocates nothing once `out` has grown; the conformance suite holds the two equal.
+    fn write_cells(&self, out: &mut Vec<u8>) {
+        out.clear();
+        for row in self.board_cells() {
+            out.extend_from_slice(row.as_bytes());
+        }
+    }
+
     /// The names of the cells of [`Game::board_cells`], row by row, left to right, as moves
     /// name them: for drawing the board with coordinates. Every registry game gives them (a
     /// conformance check holds them to `board_cells`' shape); the default is none.

@@ -258,6 +258,17 @@ impl HexGrid {
             .collect()
     }
 
+    /// The cells [`HexGrid::draw`] draws, in reading order, one byte a cell, into `out`
+    /// (cleared first); allocates nothing once `out` has grown ([`Game::write_cells`]).
+    ///
+    /// [`Game::write_cells`]: crate::Game::write_cells
+    pub fn write_cells(&self, cell_char: impl Fn(usize) -> char, out: &mut Vec<u8>) {
+        out.clear();
+        for row in 0..self.rows() {
+            out.extend(self.row_cells(row).map(|c| cell_char(c) as u8));
+        }
+    }
+
     /// The cells of a drawn board (as [`HexGrid::draw`] makes), in reading order.
     pub fn read_drawing(&self, text: &str) -> Result<Vec<char>, String> {
         let rows: Vec<Vec<char>> = text

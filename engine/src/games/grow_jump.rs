@@ -269,15 +269,22 @@ pub fn hash_of(tokens: &Tokens, to_move: usize) -> u64 {
 /// The board drawn as a hexagon, `letters[0]`/`letters[1]` for the tokens, `.` for empty.
 #[must_use]
 pub fn draw(grid: &HexGrid, tokens: &Tokens, letters: [char; 2]) -> Vec<String> {
-    grid.draw(|c| {
-        if tokens.0[0].has(c) {
-            letters[0]
-        } else if tokens.0[1].has(c) {
-            letters[1]
-        } else {
-            '.'
-        }
-    })
+    grid.draw(|c| cell_char(tokens, letters, c))
+}
+
+/// The cells [`draw`] draws, one byte a cell, into `out` ([`crate::Game::write_cells`]).
+pub fn write_cells(grid: &HexGrid, tokens: &Tokens, letters: [char; 2], out: &mut Vec<u8>) {
+    grid.write_cells(|c| cell_char(tokens, letters, c), out);
+}
+
+fn cell_char(tokens: &Tokens, letters: [char; 2], c: usize) -> char {
+    if tokens.0[0].has(c) {
+        letters[0]
+    } else if tokens.0[1].has(c) {
+        letters[1]
+    } else {
+        '.'
+    }
 }
 
 /// Reads a drawn board (rows of the hexagon, spaces ignored; `letters` for the tokens, any of

@@ -79,6 +79,19 @@ fn spec_error(reason: String) -> GameSpecError {
 }
 
 impl Advance {
+    /// The letter of cell `c` in the drawn board.
+    fn cell_char(&self, c: usize) -> char {
+        if self.tokens[0].has(c) {
+            'X'
+        } else if self.tokens[1].has(c) {
+            'O'
+        } else {
+            '.'
+        }
+    }
+}
+
+impl Advance {
     /// Start cells on the horizontal axis, `offset` cells left (X) and right (O) of the centre.
     /// The first player is drawn by [`Game::randomize_start`]; until then X is to move.
     pub fn with_offset(side: usize, offset: usize) -> Result<Advance, GameSpecError> {
@@ -534,16 +547,11 @@ impl Game for Advance {
     }
 
     fn board_rows(&self) -> Vec<String> {
-        let t = self.tokens;
-        self.grid().draw(|c| {
-            if t[0].has(c) {
-                'X'
-            } else if t[1].has(c) {
-                'O'
-            } else {
-                '.'
-            }
-        })
+        self.grid().draw(|c| self.cell_char(c))
+    }
+
+    fn write_cells(&self, out: &mut Vec<u8>) {
+        self.grid().write_cells(|c| self.cell_char(c), out);
     }
 
     /// The hexagon (`X`, `O`, `.`; spaces ignored), then optional lines `to_move x|o`,

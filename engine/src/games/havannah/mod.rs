@@ -156,6 +156,15 @@ impl Default for Havannah {
 }
 
 impl Havannah {
+    /// The letter of the cell with action number `cell` in the drawn board.
+    fn cell_char(&self, cell: usize) -> char {
+        match self.owner[cell] {
+            0 => 'W',
+            1 => 'B',
+            _ => '.',
+        }
+    }
+
     /// The columns x of row y's cells, left to right.
     fn row_span(&self, y: usize) -> std::ops::Range<usize> {
         let (d, base) = (self.geometry().diameter, self.base as usize);
@@ -438,14 +447,16 @@ impl Game for Havannah {
             return;
         }
         let swap = self.swap_available().then_some(self.last_move);
-        for (i, &owner) in self.owner[..self.geometry().on_board.len()]
-            .iter()
-            .enumerate()
-        {
-            if owner == EMPTY || swap == Some(i as u16) {
-                moves.push(Cell(i as u16));
-            }
+        // Branch-free: every cell is written, and the length moves on only past a legal
+        // one (whether a cell is empty is a coin toss a branch predictor cannot learn).
+        let owners = &self.owner[..self.geometry().on_board.len()];
+        moves.resize(owners.len(), Cell(0));
+        let mut k = 0;
+        for (i, &owner) in owners.iter().enumerate() {
+            moves[k] = Cell(i as u16);
+            k += usize::from(owner == EMPTY || swap == Some(i as u16));
         }
+        moves.truncate(k);
     }
 
     #[inline]
@@ -610,11 +621,7 @@ impl Game for Havannah {
             .map(|y| {
                 let cells: Vec<String> = self
                     .row_span(y)
-                    .map(|x| match self.owner[x + d * y] {
-                        0 => "W".to_string(),
-                        1 => "B".to_string(),
-                        _ => ".".to_string(),
-                    })
+                    .map(|x| self.cell_char(x + d * y).to_string())
                     .collect();
                 format!(
                     "{}{}",
@@ -623,6 +630,14 @@ impl Game for Havannah {
                 )
             })
             .collect()
+    }
+
+    fn write_cells(&self, out: &mut Vec<u8>) {
+        let d = self.geometry().diameter;
+        out.clear();
+        for y in 0..d {
+            out.extend(self.row_span(y).map(|x| self.cell_char(x + d * y) as u8));
+        }
     }
 
     /// The rows of [`Game::board_rows`] (spaces ignored) and an optional line

@@ -176,6 +176,10 @@ impl Game for Hexxagon {
         grow_jump::draw(self.grid(), &self.board.tokens, ['L', 'D'])
     }
 
+    fn write_cells(&self, out: &mut Vec<u8>) {
+        grow_jump::write_cells(self.grid(), &self.board.tokens, ['L', 'D'], out);
+    }
+
     /// The hexagon drawn row by row (`L` light, `D` dark, `.` empty; spaces ignored) and an
     /// optional line `to_move light|dark` (default light).
     fn set_up(&self, text: &str) -> Result<Hexxagon, PositionError> {

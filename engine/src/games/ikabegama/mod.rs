@@ -36,6 +36,24 @@ fn spec_error(reason: String) -> GameSpecError {
 }
 
 impl Ikabegama {
+    /// The letter of cell `c` in the drawn board: tokens, then the empty nests.
+    fn cell_char(&self, c: usize) -> char {
+        let (tokens, nests) = (self.board.tokens, self.nests);
+        if tokens.0[0].has(c) {
+            'L'
+        } else if tokens.0[1].has(c) {
+            'D'
+        } else if c == nests[0] as usize {
+            'l'
+        } else if c == nests[1] as usize {
+            'd'
+        } else {
+            '.'
+        }
+    }
+}
+
+impl Ikabegama {
     /// Nests on the horizontal axis through the centre, `distance` cells apart: Light's
     /// `⌊distance/2⌋` cells left of the centre, Dark's `⌈distance/2⌉` cells right of it
     /// (symmetric for even distances).
@@ -248,20 +266,11 @@ impl Game for Ikabegama {
     }
 
     fn board_rows(&self) -> Vec<String> {
-        let (tokens, nests) = (self.board.tokens, self.nests);
-        self.grid().draw(|c| {
-            if tokens.0[0].has(c) {
-                'L'
-            } else if tokens.0[1].has(c) {
-                'D'
-            } else if c == nests[0] as usize {
-                'l'
-            } else if c == nests[1] as usize {
-                'd'
-            } else {
-                '.'
-            }
-        })
+        self.grid().draw(|c| self.cell_char(c))
+    }
+
+    fn write_cells(&self, out: &mut Vec<u8>) {
+        self.grid().write_cells(|c| self.cell_char(c), out);
     }
 
     /// The hexagon drawn row by row (`L`, `D`, `.`; an empty nest may be drawn `l` or `d`; spaces

@@ -251,20 +251,19 @@ impl Life {
     fn rows_text(&self) -> Vec<String> {
         (0..SIZE)
             .rev()
-            .map(|row| {
-                (0..SIZE)
-                    .map(|col| {
-                        if self.stones[0][row] >> col & 1 == 1 {
-                            'B'
-                        } else if self.stones[1][row] >> col & 1 == 1 {
-                            'W'
-                        } else {
-                            '.'
-                        }
-                    })
-                    .collect()
-            })
+            .map(|row| (0..SIZE).map(|col| self.point_char(row, col)).collect())
             .collect()
+    }
+
+    /// The letter of the point in `row` (from the bottom) and `col`.
+    fn point_char(&self, row: usize, col: usize) -> char {
+        if self.stones[0][row] >> col & 1 == 1 {
+            'B'
+        } else if self.stones[1][row] >> col & 1 == 1 {
+            'W'
+        } else {
+            '.'
+        }
     }
 }
 
@@ -446,6 +445,13 @@ impl Game for Life {
 
     fn board_rows(&self) -> Vec<String> {
         self.rows_text()
+    }
+
+    fn write_cells(&self, out: &mut Vec<u8>) {
+        out.clear();
+        for row in (0..SIZE).rev() {
+            out.extend((0..SIZE).map(|col| self.point_char(row, col) as u8));
+        }
     }
 
     /// 19 rows top to bottom, `.` empty, `B`/`X` black, `W`/`O` white, spaces ignored; an

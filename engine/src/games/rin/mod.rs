@@ -207,6 +207,19 @@ impl Default for Rin {
 }
 
 impl Rin {
+    /// The letter of point `p` (`16 · row + col`) in the drawn board.
+    fn point_char(&self, p: usize) -> char {
+        if self.stones[0].has(p) {
+            'B'
+        } else if self.stones[1].has(p) {
+            'W'
+        } else {
+            '.'
+        }
+    }
+}
+
+impl Rin {
     /// The empty board of the given size (even, 6 to 16), Black to move.
     pub fn new(size: usize) -> Result<Rin, crate::error::GameSpecError> {
         if !SIZES.contains(&size) {
@@ -495,21 +508,16 @@ impl Game for Rin {
         let n = self.size();
         (0..n)
             .rev()
-            .map(|row| {
-                (0..n)
-                    .map(|col| {
-                        let p = 16 * row + col;
-                        if self.stones[0].has(p) {
-                            'B'
-                        } else if self.stones[1].has(p) {
-                            'W'
-                        } else {
-                            '.'
-                        }
-                    })
-                    .collect()
-            })
+            .map(|row| (0..n).map(|col| self.point_char(16 * row + col)).collect())
             .collect()
+    }
+
+    fn write_cells(&self, out: &mut Vec<u8>) {
+        let n = self.size();
+        out.clear();
+        for row in (0..n).rev() {
+            out.extend((0..n).map(|col| self.point_char(16 * row + col) as u8));
+        }
     }
 
     /// Rows top to bottom, `.` empty, `B`/`X` black, `W`/`O` white; spaces are ignored. An
