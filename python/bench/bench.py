@@ -1,0 +1,175 @@
+"""The measurements of issue 25, run from a built `ringside` package:
+
+    python python/bench/bench.py [--quick]
+
+1. Random play on Havannah size 8 against OpenSpiel's C++ `havannah` driven by a Python loop
+   over pyspiel states, two ways:
+   - a learner's loop: each step yields the observation tensor and the legal mask as NumPy
+     arrays (VecEnv; pyspiel's observation_tensor() and legal_actions_mask() into NumPy),
+     actions drawn by NumPy over the masks;
+   - bare random play: VecEnv(observations=False) with random_actions(), against a loop of
+     legal_actions() and apply_action() alone.
+2. Agent.choose against `arena think` for the same spec, seed and position (the decision's
+   own time, which `arena think` reports, so process start is not counted).
+3. A 10,000-game random Rin match from Python (ringside.match with out=, which also reads
+   the file back into a DataFrame) against the same `arena match`.
+
+Every figure is the median of repeated runs.
+"""
+
+import argparse
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # NumPy's idle BLAS threads spin
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+import ringside
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ARENA = os.path.join(ROOT, "target", "release", "arena")
+
+
+def vecenv_learner(n: int, steps: int, seed: int = 1) -> float:
+    env = ringside.VecEnv(ringside.load_game("havannah:size=8"), n, seed=seed)
+    rng = np.random.default_rng(seed)
+    _, mask, _ = env.reset()
+    start = time.perf_counter()
+    for _ in range(steps):
+        # A uniformly random legal action in each game: the largest random key among the
+        # legal actions.
+        keys = rng.random(mask.shape, dtype=np.float32) * mask
+        _, mask, _, _, _ = env.step(keys.argmax(axis=1))
+    return n * steps / (time.perf_counter() - start)
+
+
+def vecenv_random(n: int, steps: int, seed: int = 1) -> float:
+    env = ringside.VecEnv(ringside.load_game("havannah:size=8"), n, seed=seed, observations=False)
+    env.reset()
+    start = time.perf_counter()
+    for _ in range(steps):
+        env.step(env.random_actions())
+    return n * steps / (time.perf_counter() - start)
+
+
+def openspiel_steps(steps: int, seed: int = 1, learner: bool = False) -> float:
+    import pyspiel
+
+    game = pyspiel.load_game("havannah", {"board_size": 8})
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    start = time.perf_counter()
+    for _ in range(steps):
+        if state.is_terminal():
+            state = game.new_initial_state()
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.integers(len(legal))])
+        if learner and not state.is_terminal():
+            np.asarray(state.observation_tensor(), dtype=np.float32)
+            np.asarray(state.legal_actions_mask(), dtype=bool)
+    return steps / (time.perf_counter() - start)
+
+
+def choose_seconds(spec: str, moves: str, repeats: int) -> list:
+    game = ringside.load_game("havannah:size=8")
+    out = []
+    for _ in range(repeats):
+        state = game.new_initial_state()
+        for m in moves.split():
+            state.apply_action(state.string_to_action(m))
+        agent = ringside.Agent(spec, seed=1)
+        start = time.perf_counter()
+        agent.choose(state)
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def think_seconds(spec: str, moves: str, repeats: int) -> list:
+    out = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        subprocess.run(
+            [ARENA, "think", "--game", "havannah:size=8", "--agent", spec, "--moves", moves,
+             "--seed", "1"],
+            check=True, capture_output=True,
+        )
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def think_reported(spec: str, moves: str, repeats: int) -> list:
+    """The decision's own time as `arena think` reports it (time_ms), without process start."""
+    out = []
+    for _ in range(repeats):
+        text = subprocess.run(
+            [ARENA, "think", "--game", "havannah:size=8", "--agent", spec, "--moves", moves,
+             "--seed", "1"],
+            check=True, capture_output=True, text=True,
+        ).stdout
+        fields = dict(item.split("=", 1) for item in text.split())
+        out.append(float(fields["time_ms"]) / 1000)
+    return out
+
+
+def match_seconds(games: int, repeats: int) -> tuple:
+    py, cli = [], []
+    for _ in range(repeats):
+        with tempfile.TemporaryDirectory() as tmp:
+            start = time.perf_counter()
+            ringside.match("rin:size=8", ["random", "random"], games=games, seed=5, threads=2,
+                           out=os.path.join(tmp, "py.csv"))
+            py.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            subprocess.run(
+                [ARENA, "match", "--game", "rin:size=8", "--agents", "random", "random",
+                 "--games", str(games), "--seed", "5", "--threads", "2", "--quiet", "--out",
+                 os.path.join(tmp, "cli.csv")],
+                check=True, capture_output=True,
+            )
+            cli.append(time.perf_counter() - start)
+    return py, cli
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true", help="small budgets, one repeat")
+    args = parser.parse_args()
+    repeats = 1 if args.quick else 5
+    steps = 20 if args.quick else 200
+
+    seeds = range(1, repeats + 1)
+    med = statistics.median
+    vec = med([vecenv_learner(256, steps, seed=s) for s in seeds])
+    ops = med([openspiel_steps(steps * 20, seed=s, learner=True) for s in seeds])
+    print(f"learner's loop, VecEnv(256) havannah:size=8 steps/s: {vec:,.0f}")
+    print(f"learner's loop, pyspiel havannah(board_size=8) steps/s: {ops:,.0f}")
+    print(f"  ratio: {vec / ops:.1f}x")
+    vec = med([vecenv_random(256, steps * 4, seed=s) for s in seeds])
+    ops = med([openspiel_steps(steps * 50, seed=s) for s in seeds])
+    print(f"bare random play, VecEnv(256, observations=False) steps/s: {vec:,.0f}")
+    print(f"bare random play, pyspiel havannah(board_size=8) steps/s: {ops:,.0f}")
+    print(f"  ratio: {vec / ops:.1f}x")
+
+    spec = "mcts:iters=20000"
+    moves = "d4 e5 f6"
+    py = choose_seconds(spec, moves, repeats)
+    reported = think_reported(spec, moves, repeats)
+    print(f"Agent('{spec}').choose: median {statistics.median(py) * 1000:.1f} ms")
+    print(f"arena think, its reported time_ms: median {statistics.median(reported) * 1000:.1f} ms")
+    print(f"  overhead: {statistics.median(py) / statistics.median(reported) - 1:+.1%}")
+
+    games = 1000 if args.quick else 10000
+    py, cli = match_seconds(games, repeats)
+    print(f"ringside.match {games} random rin:size=8 games (with read_games): "
+          f"median {statistics.median(py):.2f} s")
+    print(f"arena match, same games: median {statistics.median(cli):.2f} s")
+    print(f"  ratio: {statistics.median(py) / statistics.median(cli):.3f}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,408 @@
+"""Ringside's games, agents and arena from Python, shaped like OpenSpiel's ``pyspiel``.
+
+>>> import ringside
+>>> game = ringside.load_game("havannah:size=4")
+>>> state = game.new_initial_state()
+>>> state.apply_action(state.string_to_action("d4"))
+>>> state.current_player()
+1
+
+Everything that plays runs in Rust with the interpreter's lock released: a search
+(``Agent.choose``), a batch step (``VecEnv.step``) and a whole match (``match``). Errors in
+what you pass (a game spec, an agent spec, an illegal action, a games file that does not
+replay) raise ``ValueError`` with the arena's one-line message.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import tempfile
+from typing import Any, Iterable, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _core
+
+__all__ = [
+    "Agent",
+    "Game",
+    "State",
+    "VecEnv",
+    "games",
+    "load_game",
+    "match",
+    "read_games",
+    "summary",
+    "DEFAULT_PLY_CAP",
+]
+
+#: The ply cap of a game loaded without one; a game that reaches it is a draw.
+DEFAULT_PLY_CAP: int = _core.DEFAULT_PLY_CAP
+
+#: OpenSpiel's player ids for chance and for a finished game.
+CHANCE_PLAYER_ID = -1
+TERMINAL_PLAYER_ID = -4
+
+
+class State:
+    """A position: OpenSpiel's ``State`` (``current_player``, ``legal_actions``,
+    ``apply_action``, ``returns``, ``observation_tensor``, ...).
+
+    Actions are Ringside's dense move numbers (``Game::move_index``); a game whose rules draw
+    something before the first move (Advance's first player) starts at a chance node.
+    """
+
+    __slots__ = ("_s", "_game")
+
+    def __init__(self, inner: "_core.State", game: "Game"):
+        self._s = inner
+        self._game = game
+
+    # Whose turn, and what can be played.
+    def current_player(self) -> int:
+        """0 or 1, ``CHANCE_PLAYER_ID`` (-1) or ``TERMINAL_PLAYER_ID`` (-4)."""
+        return self._s.current_player()
+
+    def is_chance_node(self) -> bool:
+        return self._s.is_chance_node()
+
+    def is_terminal(self) -> bool:
+        """Over by the rules, or at the ply cap (a draw)."""
+        return self._s.is_terminal()
+
+    def legal_actions(self, player: Optional[int] = None) -> list:
+        """The legal actions, ascending (chance's outcomes at a chance node)."""
+        if player is not None and player != self.current_player():
+            return []
+        return self._s.legal_actions()
+
+    def legal_actions_mask(self, player: Optional[int] = None) -> np.ndarray:
+        """A 0/1 array over every action number."""
+        mask = np.frombuffer(self._s.legal_actions_mask(), dtype=np.uint8).astype(np.int32)
+        if player is not None and player != self.current_player():
+            mask[:] = 0
+        return mask
+
+    def chance_outcomes(self) -> list:
+        """(action, probability) pairs at a chance node, else empty."""
+        return self._s.chance_outcomes()
+
+    def apply_action(self, action: int) -> None:
+        """Plays ``action``; ``ValueError`` when it is not legal here."""
+        self._s.apply_action(int(action))
+
+    def returns(self) -> list:
+        """1 for the winner, -1 for the loser, 0 for a draw or a game going on."""
+        return self._s.returns()
+
+    def rewards(self) -> list:
+        return self.returns() if self.is_terminal() else [0.0, 0.0]
+
+    def player_return(self, player: int) -> float:
+        return self.returns()[player]
+
+    # Notation.
+    def action_to_string(self, *args) -> str:
+        """``action_to_string(action)`` or OpenSpiel's ``action_to_string(player, action)``."""
+        action = args[-1]
+        return self._s.action_to_string(int(action))
+
+    def string_to_action(self, *args) -> int:
+        """``string_to_action(text)`` or ``string_to_action(player, text)``."""
+        return self._s.string_to_action(args[-1])
+
+    # What a learner sees.
+    def observation_tensor(self, player: Optional[int] = None) -> np.ndarray:
+        """channels × rows × columns, float32: stones of player 0 and 1, their marks, empty
+        cells, and two planes naming the player to move (the same whoever asks)."""
+        shape = self._s.observation_tensor_shape()
+        raw = np.frombuffer(self._s.observation_bytes(), dtype=np.uint8)
+        return raw.reshape(shape).astype(np.float32)
+
+    def observation_string(self, player: Optional[int] = None) -> str:
+        return str(self)
+
+    # The rest of OpenSpiel's surface.
+    def history(self) -> list:
+        return self._s.history()
+
+    def move_number(self) -> int:
+        return self._s.move_number()
+
+    def num_players(self) -> int:
+        return 2
+
+    def num_distinct_actions(self) -> int:
+        return self._s.num_distinct_actions()
+
+    def get_game(self) -> "Game":
+        return self._game
+
+    def spec(self) -> str:
+        """The game's spec, naming what chance drew."""
+        return self._s.spec()
+
+    def clone(self) -> "State":
+        return State(self._s.clone(), self._game)
+
+    __copy__ = clone
+
+    def __deepcopy__(self, memo) -> "State":
+        return self.clone()
+
+    def __reduce__(self):
+        return (_restore_state, (self._game, self.history()))
+
+    def __str__(self) -> str:
+        return str(self._s)
+
+    def __repr__(self) -> str:
+        return repr(self._s)
+
+
+def _restore_state(game: "Game", history: Sequence[int]) -> State:
+    state = game.new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    return state
+
+
+class Game:
+    """A game of the registry with its options: OpenSpiel's ``Game``."""
+
+    __slots__ = ("_g",)
+
+    def __init__(self, spec: str, ply_cap: Optional[int] = None):
+        self._g = _core.Game(spec, ply_cap)
+
+    def new_initial_state(self) -> State:
+        return State(self._g.new_initial_state(), self)
+
+    def num_distinct_actions(self) -> int:
+        return self._g.num_distinct_actions()
+
+    def observation_tensor_shape(self) -> list:
+        return list(self._g.observation_tensor_shape())
+
+    def observation_tensor_size(self) -> int:
+        return int(np.prod(self.observation_tensor_shape()))
+
+    def max_game_length(self) -> int:
+        """The ply cap (``ply_cap=``, else ``DEFAULT_PLY_CAP``): no game lasts longer."""
+        return self._g.max_game_length()
+
+    def max_chance_outcomes(self) -> int:
+        return self._g.max_chance_outcomes()
+
+    def num_players(self) -> int:
+        return 2
+
+    def player_names(self) -> list:
+        """The colours of players 0 and 1 (``['white', 'black']`` in Havannah)."""
+        return list(self._g.player_names())
+
+    def min_utility(self) -> float:
+        return -1.0
+
+    def max_utility(self) -> float:
+        return 1.0
+
+    def utility_sum(self) -> float:
+        return 0.0
+
+    def spec(self) -> str:
+        """The canonical spec, for example ``havannah:size=6``."""
+        return self._g.spec()
+
+    def name(self) -> str:
+        return self._g.name()
+
+    def __reduce__(self):
+        return (Game, (self.spec(), self.max_game_length()))
+
+    def __eq__(self, other) -> bool:
+        return (
+            isinstance(other, Game)
+            and self.spec() == other.spec()
+            and self.max_game_length() == other.max_game_length()
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.spec(), self.max_game_length()))
+
+    def __repr__(self) -> str:
+        return repr(self._g)
+
+
+def load_game(spec: str, ply_cap: Optional[int] = None) -> Game:
+    """A game by its Ringside spec, ``name[:key=value,...]`` (``havannah:size=6``,
+    ``rin:size=8``, ``advance:first=x``); ``ply_cap`` caps a game's length (a draw)."""
+    return Game(spec, ply_cap)
+
+
+def games() -> list:
+    """The registry: (name, options, about) of every game."""
+    return _core.games()
+
+
+class Agent:
+    """Any agent spec the arena takes (``random``, ``alphabeta:depth=3,eval=tuned``,
+    ``mcts:preset=strong,iters=2000``), seeded. The search runs with the lock released, so
+    several agents can search at once from several Python threads."""
+
+    __slots__ = ("_a", "spec", "seed", "last")
+
+    def __init__(self, spec: str, seed: int = 1):
+        self._a = _core.Agent(spec, seed)
+        self.spec = spec
+        self.seed = seed
+        #: What the last decision cost: iterations, nodes, depth, seconds, value.
+        self.last: dict = {}
+
+    def choose(self, state: State) -> int:
+        """The action this agent plays in ``state``."""
+        action, iterations, nodes, depth, seconds, value = self._a.think(state._s)
+        self.last = dict(
+            iterations=iterations, nodes=nodes, depth=depth, seconds=seconds, value=value
+        )
+        return action
+
+    step = choose
+
+    def __reduce__(self):
+        return (Agent, (self.spec, self.seed))
+
+    def __repr__(self) -> str:
+        return repr(self._a)
+
+
+class VecEnv:
+    """``n`` games of one game stepped together in Rust: actions in; observations, legal
+    masks, rewards, done flags and players out as NumPy arrays. A game that ends is started
+    again at once (``done`` and ``rewards`` report the finished one; the observation is of
+    the new one). Chance's draws at a start come from ``seed``. With
+    ``observations=False`` no observation is made (the arrays have no columns): for random
+    play and learners that read only the masks.
+
+    >>> env = VecEnv(load_game("rin:size=6"), 4, seed=1)
+    >>> obs, mask, player = env.reset()
+    >>> obs.shape[0], mask.shape[0]
+    (4, 4)
+    """
+
+    def __init__(
+        self, game: Union[Game, str], n: int, seed: int = 1, observations: bool = True
+    ):
+        self.game = game if isinstance(game, Game) else load_game(game)
+        self._e = _core.VecEnv(self.game._g, n, seed, observations)
+        self.n = n
+        self.observations = observations
+        self.observation_shape = tuple(self._e.observation_shape())
+        self.num_actions = self._e.num_distinct_actions()
+
+    def _arrays(self, raw):
+        obs, mask, reward, done, player = raw
+        if self.observations:
+            obs = np.frombuffer(obs, dtype=np.uint8).reshape((self.n,) + self.observation_shape)
+        else:
+            obs = np.zeros((self.n, 0), dtype=np.uint8)
+        # Bytes of 0 and 1 are valid booleans: the masks and flags are views, not copies.
+        mask = np.frombuffer(mask, dtype=np.bool_).reshape(self.n, self.num_actions)
+        reward = np.frombuffer(reward, dtype="<f4").reshape(self.n, 2)
+        done = np.frombuffer(done, dtype=np.bool_)
+        player = np.frombuffer(player, dtype=np.int8).astype(np.int64)
+        return obs.astype(np.float32), mask, reward, done, player
+
+    def reset(self):
+        """Starts every game: (observations, legal masks, players to move)."""
+        obs, mask, _, _, player = self._arrays(self._e.reset())
+        return obs, mask, player
+
+    def step(self, actions: Iterable[int]):
+        """Plays one legal action in each game: (observations, legal masks, rewards (n × 2,
+        each player's return on the step a game ends), dones, players to move). The masks,
+        rewards and dones are read-only views of what Rust wrote; copy one to change it."""
+        actions = np.ascontiguousarray(actions, dtype="<i8")
+        return self._arrays(self._e.step(actions.tobytes()))
+
+    def random_actions(self) -> np.ndarray:
+        """A uniformly random legal action in each game, drawn in Rust from the batch's
+        seed (each game its own stream): random play, or a random opponent, with no Python
+        loop."""
+        return np.frombuffer(self._e.random_actions(), dtype="<i8")
+
+    def __len__(self) -> int:
+        return self.n
+
+
+def _table(text: str):
+    """CSV text as a pandas DataFrame, or as a list of dicts without pandas."""
+    try:
+        import pandas as pd
+    except ImportError:
+        return [
+            {k: _value(v) for k, v in row.items()} for row in csv.DictReader(io.StringIO(text))
+        ]
+    return pd.read_csv(io.StringIO(text), keep_default_na=False, na_values=[""])
+
+
+def _value(text: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def read_games(path: Union[str, os.PathLike]):
+    """A games CSV, checked the way ``arena summary`` checks it (its settings file, every
+    game replayed), as a DataFrame with the columns of games.csv (a list of dicts without
+    pandas). ``ValueError`` when the file does not replay."""
+    _core.summary_csv(os.fspath(path))
+    with open(path, newline="") as f:
+        return _table(f.read())
+
+
+def summary(path: Union[str, os.PathLike]):
+    """The summary of a games CSV, one row a pairing, with summary.csv's columns (score and
+    interval, Elo, W-D-L, pentanomial, draws, lengths, distinct games, ...)."""
+    return _table(_core.summary_csv(os.fspath(path)))
+
+
+def match(
+    game: Union[Game, str],
+    agents: Sequence[str],
+    games: int = 100,
+    seed: int = 1,
+    threads: Optional[int] = None,
+    out: Union[str, os.PathLike, None] = None,
+    ply_cap: Optional[int] = None,
+    opening_plies: int = 0,
+    gauntlet: bool = False,
+):
+    """Plays the games ``arena match`` would play with the same settings (two agents: a
+    match; more: a round robin, or a gauntlet of the first) and returns the games table.
+    A ``Game`` brings its ply cap; a spec string, like ``arena match``, has none unless
+    ``ply_cap=`` gives one.
+
+    With ``out=``, the games go into that CSV (and its settings file) and a later call with
+    the same settings resumes it; without, they go into a temporary file that is removed.
+    Ctrl-C stops the run after the games in play and keeps what was written.
+    """
+    spec = game.spec() if isinstance(game, Game) else str(game)
+    if isinstance(game, Game) and ply_cap is None:
+        ply_cap = game.max_game_length()
+    if out is not None:
+        _core.run_match(
+            spec, list(agents), os.fspath(out), games, seed, threads, ply_cap, opening_plies, gauntlet
+        )
+        return read_games(out)
+    with tempfile.TemporaryDirectory(prefix="ringside-") as tmp:
+        path = os.path.join(tmp, "games.csv")
+        _core.run_match(
+            spec, list(agents), path, games, seed, threads, ply_cap, opening_plies, gauntlet
+        )
+        return read_games(path)

@@ -1,0 +1,167 @@
+"""Ringside's games as OpenSpiel Python games, for OpenSpiel's own algorithms.
+
+>>> import pyspiel
+>>> from ringside import openspiel
+>>> openspiel.register()                     # doctest: +ELLIPSIS
+[...]
+>>> game = pyspiel.load_game("ringside_havannah(size=6)")
+>>> state = game.new_initial_state()
+
+Each registry game ``G`` is registered as ``ringside_G``, with its options as OpenSpiel
+parameters (the ones that have a default: ``size``, ``swap``, ``side``, ``first``, ...) and
+``ply_cap`` (the game's length cap, ``ringside.DEFAULT_PLY_CAP`` unless given). Actions are
+Ringside's move numbers; action strings are Ringside's notation. A game whose rules draw
+something before the first move (Advance's first player) starts at a chance node with equally
+likely outcomes, so OpenSpiel's MCTS and its other algorithms sample it as they sample chance.
+The rules run in Rust; the states are OpenSpiel Python states, so an algorithm pays OpenSpiel's
+Python-game overhead per call (for raw speed, use ``ringside.VecEnv`` or ``ringside.Agent``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Dict, List
+
+import numpy as np
+import pyspiel
+
+import ringside
+
+PREFIX = "ringside_"
+
+_registered: Dict[str, pyspiel.GameType] = {}
+
+
+def parameters(options: str) -> Dict[str, object]:
+    """The OpenSpiel parameters of a game from its registry options text: each option with a
+    default (``size=4..10 (8)`` gives ``size: 8``), then ``ply_cap``."""
+    params: Dict[str, object] = {}
+    for key, default in re.findall(r"(\w+)=\S+ \(([^)]+)\)", options):
+        params[key] = int(default) if default.isdigit() else default
+    params["ply_cap"] = ringside.DEFAULT_PLY_CAP
+    return params
+
+
+def spec_of(name: str, params: Dict[str, object]) -> str:
+    """The Ringside spec of game ``name`` with OpenSpiel parameters ``params``."""
+    options = ",".join(f"{k}={v}" for k, v in sorted(params.items()) if k != "ply_cap")
+    return f"{name}:{options}" if options else name
+
+
+def _game_type(name: str, about: str, options: str) -> pyspiel.GameType:
+    stochastic = ringside.load_game(name).max_chance_outcomes() > 1
+    chance = (
+        pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+        if stochastic
+        else pyspiel.GameType.ChanceMode.DETERMINISTIC
+    )
+    return pyspiel.GameType(
+        short_name=PREFIX + name,
+        long_name=f"Ringside {name}: {about}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=chance,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=parameters(options),
+    )
+
+
+class RingsideGame(pyspiel.Game):
+    """A Ringside game behind OpenSpiel's Game interface."""
+
+    #: The registry name; each registered subclass sets it.
+    NAME = ""
+
+    def __init__(self, params=None):
+        name = self.NAME
+        params = dict(params or {})
+        ply_cap = int(params.get("ply_cap", ringside.DEFAULT_PLY_CAP))
+        self.ringside = ringside.load_game(spec_of(name, params), ply_cap=ply_cap)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.ringside.num_distinct_actions(),
+            max_chance_outcomes=self.ringside.max_chance_outcomes()
+            if self.ringside.max_chance_outcomes() > 1
+            else 0,
+            num_players=2,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=self.ringside.max_game_length(),
+        )
+        super().__init__(_registered[name], info, params)
+
+    def new_initial_state(self):
+        return RingsideState(self, self.ringside.new_initial_state())
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        return BoardObserver(self.ringside.observation_tensor_shape(), params)
+
+
+class RingsideState(pyspiel.State):
+    """A Ringside state behind OpenSpiel's State interface."""
+
+    def __init__(self, game: RingsideGame, inner: "ringside.State"):
+        super().__init__(game)
+        self.inner = inner
+
+    def current_player(self):
+        return self.inner.current_player()
+
+    def _legal_actions(self, player):
+        return self.inner.legal_actions()
+
+    def chance_outcomes(self):
+        return self.inner.chance_outcomes()
+
+    def _apply_action(self, action):
+        self.inner.apply_action(action)
+
+    def _action_to_string(self, player, action):
+        return self.inner.action_to_string(action)
+
+    def is_terminal(self):
+        return self.inner.is_terminal()
+
+    def returns(self):
+        return self.inner.returns()
+
+    def __str__(self):
+        return str(self.inner)
+
+
+class BoardObserver:
+    """OpenSpiel's PyObserver over Ringside's observation planes (the same for both
+    players: the games have perfect information)."""
+
+    def __init__(self, shape, params=None):
+        if params:
+            raise ValueError(f"observation parameters are not supported; passed {params}")
+        self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+        self.dict = {"observation": self.tensor.reshape(shape)}
+
+    def set_from(self, state: RingsideState, player: int) -> None:
+        self.tensor[:] = state.inner.observation_tensor().ravel()
+
+    def string_from(self, state: RingsideState, player: int) -> str:
+        return str(state.inner)
+
+
+def register() -> List[str]:
+    """Registers every Ringside game with OpenSpiel (once; later calls do nothing) and
+    returns their OpenSpiel names."""
+    for name, options, about in ringside.games():
+        if name in _registered:
+            continue
+        _registered[name] = _game_type(name, about, options)
+
+        # OpenSpiel keeps what it registers until the process ends: a class, as its own
+        # Python games register (a closure here makes the interpreter abort at exit).
+        pyspiel.register_game(_registered[name], type(f"Ringside_{name}", (RingsideGame,), {"NAME": name}))
+    return [PREFIX + name for name in _registered]

@@ -1,0 +1,82 @@
+"""The OpenSpiel adapter: Havannah against pyspiel's own `havannah`, and OpenSpiel's
+MCTSBot playing every Ringside game through it."""
+
+import random
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+from open_spiel.python.algorithms import mcts  # noqa: E402
+
+from ringside import openspiel  # noqa: E402
+from conftest import GAMES  # noqa: E402
+
+openspiel.register()
+
+
+@pytest.mark.parametrize("size,swap", [(4, False), (5, True), (6, False), (8, True)])
+def test_havannah_through_the_adapter_agrees_with_pyspiels_havannah(size, swap):
+    theirs = pyspiel.load_game("havannah", {"board_size": size, "swap": swap})
+    ours = pyspiel.load_game(f"ringside_havannah(size={size},swap={'on' if swap else 'off'})")
+    assert ours.num_distinct_actions() == theirs.num_distinct_actions()
+    rng = random.Random(size)
+    decided = 0
+    for _ in range(30):
+        a, b = theirs.new_initial_state(), ours.new_initial_state()
+        while True:
+            assert a.current_player() == b.current_player()
+            assert a.is_terminal() == b.is_terminal()
+            if a.is_terminal():
+                assert a.returns() == b.returns()
+                decided += a.returns() != [0.0, 0.0]
+                break
+            legal = a.legal_actions()
+            assert b.legal_actions() == legal
+            action = rng.choice(legal)
+            player = a.current_player()
+            assert b.action_to_string(player, action) == a.action_to_string(player, action)
+            a.apply_action(action)
+            b.apply_action(action)
+        assert b.history() == a.history()
+    assert decided > 0
+
+
+def test_the_adapter_names_every_registry_game():
+    names = openspiel.register()
+    assert sorted(names) == sorted("ringside_" + g for g in GAMES)
+    assert set(names) <= set(pyspiel.registered_names())
+
+
+def test_parameters_come_from_the_registry_options():
+    params = openspiel.parameters("size=4..10 (8), swap=on|off (off): OpenSpiel's ...")
+    assert params == {"size": 8, "swap": "off", "ply_cap": 1000}
+    params = openspiel.parameters(
+        "side=3..9 (6), offset=1..side-1 (3) or x=CELL,o=CELL, first=random|x|o (random)"
+    )
+    assert params == {"side": 6, "offset": 3, "first": "random", "ply_cap": 1000}
+    game = pyspiel.load_game("ringside_hexxagon(side=4,ply_cap=77)")
+    assert game.max_game_length() == 77
+    assert game.ringside.spec() == "hexxagon:side=4"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_openspiels_mcts_bot_plays_complete_games_of_every_game(name):
+    game = pyspiel.load_game(f"ringside_{name}(ply_cap=40)")
+    rng = np.random.RandomState(7)
+    bots = [
+        mcts.MCTSBot(game, 1.4, 8, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+        for _ in range(2)
+    ]
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            action = bots[state.current_player()].step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+    assert state.returns() in ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
+    observation = state.observation_tensor(0)
+    assert len(observation) == int(np.prod(game.observation_tensor_shape()))
