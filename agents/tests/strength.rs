@@ -10,6 +10,12 @@ use ringside_engine::games::life::Life;
 use ringside_engine::games::rin::Rin;
 use ringside_engine::{Features, Game, Outcome, Player, seeded_rng};
 
+/// The colour of the strong side in game `i` whose first mover is `first`: the first seat in
+/// even games, the second in odd ones, whichever colour that is.
+fn strong_colour(i: u64, first: Player) -> Player {
+    if i % 2 == 0 { first } else { first.other() }
+}
+
 /// Wins of `strong` against `random` in `games` games; game i seats `strong` first when i is
 /// even. Games still going after `cap` plies count as not won.
 fn wins_against_random<G: Game + Features>(start: &G, strong: &str, games: u64, cap: u32) -> u64 {
@@ -20,8 +26,7 @@ fn wins_against_random<G: Game + Features>(start: &G, strong: &str, games: u64, 
         .filter(|&i| {
             let mut state = start.clone();
             state.randomize_start(&mut seeded_rng(1000 + i, 0));
-            let first = state.to_move().unwrap();
-            let strong_colour = if i % 2 == 0 { first } else { first.other() };
+            let strong_colour = strong_colour(i, state.to_move().unwrap());
             let mut seats = [
                 random.build(start, 2 * i).unwrap(),
                 random.build(start, 2 * i + 1).unwrap(),
@@ -88,9 +93,30 @@ fn alphabeta_with_material_beats_random_on_the_life_duel() {
 }
 
 #[test]
-fn player_zero_is_a_colour_not_a_seat() {
-    // The helper seats by the drawn first player, so Advance's random start is covered.
-    let mut a = Advance::default();
-    a.randomize_start(&mut seeded_rng(1001, 0));
-    assert!(matches!(a.to_move(), Some(Player::ZERO | Player::ONE)));
+fn on_advances_drawn_starts_the_strong_side_plays_each_colour_from_each_seat() {
+    // The helper seats by the drawn first player: over its 100 seeded starts, each colour
+    // moves first in some games, and the strong side holds each colour both first and second.
+    let firsts: Vec<Player> = (0..100)
+        .map(|i| {
+            let mut a = Advance::default();
+            a.randomize_start(&mut seeded_rng(1000 + i, 0));
+            a.to_move().unwrap()
+        })
+        .collect();
+    assert!(firsts.contains(&Player::ZERO) && firsts.contains(&Player::ONE));
+    for (i, &first) in firsts.iter().enumerate() {
+        assert_eq!(strong_colour(i as u64, first) == first, i % 2 == 0);
+    }
+    for colour in [Player::ZERO, Player::ONE] {
+        for seat_first in [true, false] {
+            assert!(
+                (0..100u64).any(|i| {
+                    let first = firsts[i as usize];
+                    strong_colour(i, first) == colour && (colour == first) == seat_first
+                }),
+                "the strong side never plays {colour:?} {}",
+                if seat_first { "first" } else { "second" }
+            );
+        }
+    }
 }
