@@ -729,3 +729,77 @@ fn deterministic_self_play_is_counted_as_one_distinct_game_and_marked() {
     assert!(svg.contains("open marker: the cell"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn every_test_of_a_study_gets_its_pair_p_value_and_the_holm_adjustment_over_all_tests() {
+    let dir = scratch("study-tests");
+    let file = write(
+        &dir,
+        "t.toml",
+        "name = \"t\"\ngame = \"rin\"\nseed = 3\ngames = 24\n\n[grid]\nsize = [6, 8]\n\n[[match]]\nagents = [\"mcts:iters=60\", \"random\"]\n\n[[match]]\nagents = [\"random\", \"mcts:iters=2\"]\n",
+    );
+    ok(&["run", path(&file), "--results", path(&dir), "--quiet"]);
+    let study = dir.join("t");
+    let mut r = csv::Reader::from_path(study.join("tests.csv")).unwrap();
+    let h = r.headers().unwrap().clone();
+    assert_eq!(
+        h.iter().collect::<Vec<_>>(),
+        [
+            "cell", "size", "match", "pairs", "elo", "elo_lo", "elo_hi", "p", "holm_p"
+        ]
+    );
+    let rows: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 4);
+    let num = |row: &csv::StringRecord, i: usize| row[i].parse::<f64>().unwrap();
+    for row in &rows {
+        // The p-value from the cell's own pentanomial counts (summary.csv), worked out here:
+        // z = (mean − ½) / √(var / pairs) on the per-game pair scores, p = 1 − erf(|z|/√2).
+        let pairing = if row[2].starts_with("mcts") { 0 } else { 1 };
+        let cell = study.join("cells").join(&row[0]);
+        let mut s = csv::Reader::from_path(cell.join("summary.csv")).unwrap();
+        let sh = s.headers().unwrap().clone();
+        let srow = s.records().map(Result::unwrap).nth(pairing).unwrap();
+        let counts: Vec<f64> = ["pairs_0", "pairs_half", "pairs_1", "pairs_1half", "pairs_2"]
+            .iter()
+            .map(|k| {
+                srow[sh.iter().position(|x| x == *k).unwrap()]
+                    .parse()
+                    .unwrap()
+            })
+            .collect();
+        let n: f64 = counts.iter().sum();
+        assert_eq!(n, 12.0);
+        let x = [0.0, 0.25, 0.5, 0.75, 1.0];
+        let mean = counts.iter().zip(x).map(|(c, x)| c * x).sum::<f64>() / n;
+        let var = counts
+            .iter()
+            .zip(x)
+            .map(|(c, x)| c * (x - mean).powi(2))
+            .sum::<f64>()
+            / n;
+        let expected = if var == 0.0 {
+            if mean == 0.5 {
+                1.0
+            } else {
+                (2.0 * 0.5f64.powi(12)).min(1.0)
+            }
+        } else {
+            let z = ((mean - 0.5) / (var / n).sqrt()).abs();
+            1.0 - ringside_arena::figures::stats::erf(z / std::f64::consts::SQRT_2)
+        };
+        assert!((num(row, 7) - expected).abs() < 1e-6, "{row:?}: {expected}");
+    }
+    // Holm over the four: the k-th smallest p times 4 − k + 1, the running maximum, capped.
+    let mut order: Vec<usize> = (0..4).collect();
+    order.sort_by(|&a, &b| num(&rows[a], 7).total_cmp(&num(&rows[b], 7)));
+    let mut running: f64 = 0.0;
+    for (k, &i) in order.iter().enumerate() {
+        running = running.max(((4 - k) as f64 * num(&rows[i], 7)).min(1.0));
+        assert!((num(&rows[i], 8) - running).abs() < 1e-5, "{:?}", rows[i]);
+    }
+    // MCTS with 60 iterations against random wins every pair on Rin: significant after the
+    // adjustment, and said so in the summary.
+    let summary = std::fs::read_to_string(study.join("summary.md")).unwrap();
+    assert!(summary.contains("## A against B: 4 tests"), "{summary}");
+    assert!(summary.contains("**significant**"), "{summary}");
+}

@@ -198,6 +198,46 @@ impl Penta {
     }
 }
 
+impl Penta {
+    /// Two-sided p-value of "this side's expected score is ½", from the pairs: the normal
+    /// test `z = (m − ½) / √(v / n)` on the mean `m` and variance `v` of the per-game pair
+    /// score over `n` pairs (the variance of the Elo interval above), `p = erfc(|z| / √2)`.
+    /// When every pair scored alike (no variance) it is the sign test on the pairs:
+    /// `min(1, 2 · ½ⁿ)` when they all lean one way, 1 when they are all even.
+    #[must_use]
+    pub fn p_value(&self) -> f64 {
+        let n = self.pairs();
+        let (mean, var) = self.mean_variance();
+        if n == 0 || mean == 0.5 {
+            return 1.0;
+        }
+        if var == 0.0 {
+            return (2.0 * 0.5f64.powi(n.min(1100) as i32)).min(1.0);
+        }
+        let z = (mean - 0.5) / (var / n as f64).sqrt();
+        (1.0 - erf(z.abs() / std::f64::consts::SQRT_2)).clamp(0.0, 1.0)
+    }
+}
+
+/// Holm–Bonferroni adjusted p-values (Holm 1979, "A simple sequentially rejective multiple
+/// test procedure"), in the order given: sort the `m` p-values ascending, multiply the
+/// `i`-th smallest (from 1) by `m − i + 1`, carry the running maximum, cap at 1. Rejecting
+/// every hypothesis whose adjusted p is at most α keeps the chance of one or more false
+/// rejections among all `m` at most α, whatever their dependence.
+#[must_use]
+pub fn holm(p: &[f64]) -> Vec<f64> {
+    let m = p.len();
+    let mut order: Vec<usize> = (0..m).collect();
+    order.sort_by(|&a, &b| p[a].total_cmp(&p[b]));
+    let mut adjusted = vec![0.0; m];
+    let mut running: f64 = 0.0;
+    for (i, &k) in order.iter().enumerate() {
+        running = running.max(((m - i) as f64 * p[k]).min(1.0));
+        adjusted[k] = running;
+    }
+    adjusted
+}
+
 /// Joins the two games of each colour-swapped pair as they arrive, in any order: the one
 /// place rows become pentanomial pairs (the summary and the SPRT both use it).
 #[derive(Debug, Clone, Default)]
@@ -441,6 +481,36 @@ mod tests {
     // W 60, D 20, L 20: s = 0.7. Elo = −400·log10(1/0.7 − 1) = 147.19.
     // Per-game variance = (60·0.09 + 20·0.04 + 20·0.49)/100 = 0.16; se = 0.04;
     // s ± 1.96·0.04 = 0.6216 .. 0.7784 → Elo 86.23 .. 218.25.
+    #[test]
+    fn holm_adjusts_a_worked_example() {
+        // Sorted: 0.005 × 4 = 0.02; 0.01 × 3 = 0.03; 0.03 × 2 = 0.06; 0.04 × 1 = 0.04,
+        // raised to the running maximum 0.06. At α = 0.05 the first and the last are
+        // rejected, where Bonferroni (× 4) would reject only the last.
+        let adjusted = holm(&[0.01, 0.04, 0.03, 0.005]);
+        let expected = [0.03, 0.06, 0.06, 0.02];
+        for (a, e) in adjusted.iter().zip(expected) {
+            assert!((a - e).abs() < 1e-12, "{adjusted:?}");
+        }
+        assert_eq!(holm(&[0.5, 0.9]), vec![1.0, 1.0]);
+        assert_eq!(holm(&[0.6, 0.2]), vec![0.6, 0.4]);
+        assert!(holm(&[]).is_empty());
+    }
+
+    #[test]
+    fn the_pair_p_value_follows_the_normal_test_and_the_sign_test() {
+        // 100 pairs scoring 0, ½, 1, 1½, 2 points 0, 10, 60, 20, 10 times: mean 0.575,
+        // variance 0.038125, z = 0.075 / √(0.038125 / 100) = 3.8411, p = erfc(z / √2).
+        let p = Penta([0, 10, 60, 20, 10]).p_value();
+        assert!((p - 1.224_81e-4).abs() < 1e-6, "{p}");
+        // The same pairs the other way round: the same p.
+        assert!((Penta([10, 20, 60, 10, 0]).p_value() - p).abs() < 1e-12);
+        // Every pair split: nothing to see.
+        assert_eq!(Penta([0, 0, 30, 0, 0]).p_value(), 1.0);
+        // Every pair won twice: the sign test, 2 · ½⁵.
+        assert!((Penta([0, 0, 0, 0, 5]).p_value() - 0.0625).abs() < 1e-12);
+        assert_eq!(Penta::default().p_value(), 1.0);
+    }
+
     #[test]
     fn elo_and_its_interval_from_wins_draws_losses() {
         let r = Wdl {

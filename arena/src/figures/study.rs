@@ -16,6 +16,7 @@ use crate::figures::metrics::{Estimate, Metric, number};
 use crate::figures::plot::{
     Bars, Dot, Labels, dot_plot_svg, histogram_of_counts, histogram_panels_svg, interval_plot_svg,
 };
+use crate::figures::stats::{Penta, holm};
 use crate::figures::summary::{Distinct, Lengths, Tally, ratings};
 use crate::records::durable::write_atomically;
 use crate::run::plan::RunPlan;
@@ -36,6 +37,8 @@ pub struct CellMetrics {
     pub lengths: Lengths,
     /// Distinct games among them (counted up to [`Distinct::CAP`]).
     pub distinct: u64,
+    /// A's points in the complete colour-swapped pairs: the test of A against B.
+    pub penta: Penta,
 }
 
 impl CellMetrics {
@@ -69,8 +72,82 @@ pub fn cell_metrics(cell: usize, tally: &Tally) -> Vec<CellMetrics> {
             estimates: p.metrics.estimates(),
             lengths: p.lengths.clone(),
             distinct: p.distinct.count(),
+            penta: p.penta,
         })
         .collect()
+}
+
+/// The test of A against B in each cell and match: A's Elo from the pairs with its 95%
+/// interval, the two-sided p-value of "A and B are equal" ([`Penta::p_value`]), and that
+/// p-value adjusted by Holm–Bonferroni over every test of the study ([`holm`]), so that
+/// calling each test with adjusted p ≤ 0.05 significant keeps the chance of any false call
+/// in the whole study at 5%.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Test {
+    /// Index into the measured cells and matches.
+    pub index: usize,
+    /// A's Elo and its 95% interval.
+    pub elo: (f64, f64, f64),
+    /// The p-value of the one test.
+    pub p: f64,
+    /// The p-value adjusted for every test of the study.
+    pub holm: f64,
+}
+
+/// The tests of a study, in the order of `measured`.
+#[must_use]
+pub fn tests(measured: &[CellMetrics]) -> Vec<Test> {
+    let p: Vec<f64> = measured.iter().map(|m| m.penta.p_value()).collect();
+    let adjusted = holm(&p);
+    measured
+        .iter()
+        .enumerate()
+        .map(|(i, m)| Test {
+            index: i,
+            elo: m.penta.elo_interval(),
+            p: p[i],
+            holm: adjusted[i],
+        })
+        .collect()
+}
+
+/// `tests.csv`: one row a cell and match, A's test against B.
+#[must_use]
+pub fn tests_csv(sweep: &Sweep, measured: &[CellMetrics]) -> String {
+    let mut out = String::from("cell");
+    for axis in &sweep.axes {
+        let _ = write!(out, ",{}", axis.key);
+    }
+    out.push_str(",match,pairs,elo,elo_lo,elo_hi,p,holm_p\n");
+    for t in tests(measured) {
+        let m = &measured[t.index];
+        let cell = &sweep.cells[m.cell];
+        out.push_str(&csv_field(&cell.label));
+        for value in &cell.values {
+            let _ = write!(out, ",{}", csv_field(value));
+        }
+        let _ = writeln!(
+            out,
+            ",{},{},{:.3},{:.3},{:.3},{:.6},{:.6}",
+            csv_field(&sweep.match_names[m.pairing]),
+            m.penta.pairs(),
+            t.elo.0,
+            t.elo.1,
+            t.elo.2,
+            t.p,
+            t.holm
+        );
+    }
+    out
+}
+
+/// `s` as a CSV field, quoted when it holds a comma or a quote.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
 }
 
 /// `metrics.csv`: one row a cell, match and metric.
@@ -82,13 +159,7 @@ pub fn metrics_csv(sweep: &Sweep, measured: &[CellMetrics]) -> String {
         out.push_str(&axis.key);
     }
     out.push_str(",match,games,distinct_games,metric,value,low,high\n");
-    let quote = |s: &str| {
-        if s.contains([',', '"']) {
-            format!("\"{}\"", s.replace('"', "\"\""))
-        } else {
-            s.to_string()
-        }
-    };
+    let quote = csv_field;
     for m in measured {
         let cell = &sweep.cells[m.cell];
         for e in &m.estimates {
@@ -178,6 +249,10 @@ pub fn write(dir: &Path, name: &str, sweep: &Sweep, measured: &[CellMetrics]) ->
         &dir.join("metrics.csv"),
         metrics_csv(sweep, measured).as_bytes(),
     )?;
+    write_atomically(
+        &dir.join("tests.csv"),
+        tests_csv(sweep, measured).as_bytes(),
+    )?;
     let first = &sweep.axes[0];
     let x_names = (!first.is_numeric()).then(|| first.values.clone());
     let mut figures = Vec::new();
@@ -232,6 +307,48 @@ pub fn write(dir: &Path, name: &str, sweep: &Sweep, measured: &[CellMetrics]) ->
     let md = summary_markdown(name, sweep, measured, &figures);
     write_atomically(&dir.join("summary.md"), md.as_bytes())?;
     Ok(md)
+}
+
+/// The summary's section on the tests of A against B.
+fn tests_markdown(sweep: &Sweep, measured: &[CellMetrics]) -> String {
+    let tests = tests(measured);
+    let significant = tests.iter().filter(|t| t.holm <= 0.05).count();
+    let mut md = format!(
+        "\n## A against B: {} tests\n\nA's Elo from the colour-swapped pairs (95% interval); *p*: the two-sided p-value of \"A and B are equal\" (normal test on the pairs); *Holm p*: adjusted by Holm–Bonferroni over all {} tests, so that calling every test with Holm p ≤ 0.05 significant keeps the chance of one or more false calls in this study at 5%. (`tests.csv`.) {significant} of {} tests are significant so. One run is not a verdict: a claim is supported only when a replication on a fresh seed, fixed before it is played, agrees.\n\n| cell | match | pairs | Elo of A | p | Holm p |\n|---|---|---|---|---|---|\n",
+        tests.len(),
+        tests.len(),
+        tests.len()
+    );
+    for t in &tests {
+        let m = &measured[t.index];
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {:+.1} [{:+.1}, {:+.1}] | {} | {}{} |",
+            sweep.cells[m.cell].label,
+            m.pairing,
+            m.penta.pairs(),
+            t.elo.0,
+            t.elo.1,
+            t.elo.2,
+            p_text(t.p),
+            p_text(t.holm),
+            if t.holm <= 0.05 {
+                " **significant**"
+            } else {
+                ""
+            }
+        );
+    }
+    md
+}
+
+/// A p-value for a table: three significant digits, or "< 0.0001".
+fn p_text(p: f64) -> String {
+    if p < 1e-4 {
+        "< 0.0001".to_string()
+    } else {
+        format!("{p:.4}")
+    }
 }
 
 /// The metrics the summary's table shows; `metrics.csv` has them all.
@@ -313,6 +430,7 @@ fn summary_markdown(
         }
         md.push('\n');
     }
+    md.push_str(&tests_markdown(sweep, measured));
     md.push_str("\n## Figures\n");
     for (title, file) in figures {
         let _ = write!(md, "\n### {title}\n\n![{title}]({file})\n");
