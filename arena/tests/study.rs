@@ -701,6 +701,10 @@ fn deterministic_self_play_is_counted_as_one_distinct_game_and_marked() {
         summary.contains("**2 of 4 cells repeat their games**"),
         "{summary}"
     );
+    // Self-play tests nothing of A against B: no test, no row.
+    assert!(summary.contains("No tests: every match is a self-play."));
+    let tests = std::fs::read_to_string(study.join("tests.csv")).unwrap();
+    assert_eq!(tests.lines().count(), 1, "{tests}");
     assert_eq!(
         summary.matches("| 1 of 8 *repeats* |").count(),
         2,

@@ -39,6 +39,8 @@ pub struct CellMetrics {
     pub distinct: u64,
     /// A's points in the complete colour-swapped pairs: the test of A against B.
     pub penta: Penta,
+    /// Whether A and B are the same agent (a self-play match tests nothing of A against B).
+    pub self_play: bool,
 }
 
 impl CellMetrics {
@@ -73,6 +75,7 @@ pub fn cell_metrics(cell: usize, tally: &Tally) -> Vec<CellMetrics> {
             lengths: p.lengths.clone(),
             distinct: p.distinct.count(),
             penta: p.penta,
+            self_play: p.a == p.b,
         })
         .collect()
 }
@@ -94,19 +97,29 @@ pub struct Test {
     pub holm: f64,
 }
 
-/// The tests of a study, in the order of `measured`.
+/// The tests of a study, in the order of `measured`, self-play matches left out.
 #[must_use]
 pub fn tests(measured: &[CellMetrics]) -> Vec<Test> {
-    let p: Vec<f64> = measured.iter().map(|m| m.penta.p_value()).collect();
+    let tested: Vec<usize> = (0..measured.len())
+        .filter(|&i| !measured[i].self_play)
+        .collect();
+    let p: Vec<f64> = tested
+        .iter()
+        .map(|&i| measured[i].penta.p_value())
+        .collect();
     let adjusted = holm(&p);
-    measured
+    tested
         .iter()
         .enumerate()
-        .map(|(i, m)| Test {
-            index: i,
-            elo: m.penta.elo_interval(),
-            p: p[i],
-            holm: adjusted[i],
+        .map(|(k, &i)| {
+            // Adding zero turns the −0 of an even score into +0 for printing.
+            let (e, lo, hi) = measured[i].penta.elo_interval();
+            Test {
+                index: i,
+                elo: (e + 0.0, lo + 0.0, hi + 0.0),
+                p: p[k],
+                holm: adjusted[k],
+            }
         })
         .collect()
 }
@@ -312,6 +325,9 @@ pub fn write(dir: &Path, name: &str, sweep: &Sweep, measured: &[CellMetrics]) ->
 /// The summary's section on the tests of A against B.
 fn tests_markdown(sweep: &Sweep, measured: &[CellMetrics]) -> String {
     let tests = tests(measured);
+    if tests.is_empty() {
+        return "\n## A against B\n\nNo tests: every match is a self-play.\n".to_string();
+    }
     let significant = tests.iter().filter(|t| t.holm <= 0.05).count();
     let mut md = format!(
         "\n## A against B: {} tests\n\nA's Elo from the colour-swapped pairs (95% interval); *p*: the two-sided p-value of \"A and B are equal\" (normal test on the pairs); *Holm p*: adjusted by Holm–Bonferroni over all {} tests, so that calling every test with Holm p ≤ 0.05 significant keeps the chance of one or more false calls in this study at 5%. (`tests.csv`.) {significant} of {} tests are significant so. One run is not a verdict: a claim is supported only when a replication on a fresh seed, fixed before it is played, agrees.\n\n| cell | match | pairs | Elo of A | p | Holm p |\n|---|---|---|---|---|---|\n",
