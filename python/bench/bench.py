@@ -11,8 +11,8 @@
      legal_actions() and apply_action() alone.
 2. Agent.choose against `arena think` for the same spec, seed and position (the decision's
    own time, which `arena think` reports, so process start is not counted).
-3. A 10,000-game random Rin match from Python (ringside.match with out=, which also reads
-   the file back into a DataFrame) against the same `arena match`.
+3. A 10,000-game random Rin match from Python (ringside.match with out=, with table=False
+   and with the DataFrame read back) against the same `arena match`.
 
 Every figure is the median of repeated runs.
 """
@@ -116,13 +116,13 @@ def think_reported(spec: str, moves: str, repeats: int) -> list:
     return out
 
 
-def match_seconds(games: int, repeats: int) -> tuple:
+def match_seconds(games: int, repeats: int, table: bool) -> tuple:
     py, cli = [], []
     for _ in range(repeats):
         with tempfile.TemporaryDirectory() as tmp:
             start = time.perf_counter()
             ringside.match("rin:size=8", ["random", "random"], games=games, seed=5, threads=2,
-                           out=os.path.join(tmp, "py.csv"))
+                           out=os.path.join(tmp, "py.csv"), table=table)
             py.append(time.perf_counter() - start)
             start = time.perf_counter()
             subprocess.run(
@@ -164,11 +164,14 @@ def main() -> None:
     print(f"  overhead: {statistics.median(py) / statistics.median(reported) - 1:+.1%}")
 
     games = 1000 if args.quick else 10000
-    py, cli = match_seconds(games, repeats)
-    print(f"ringside.match {games} random rin:size=8 games (with read_games): "
-          f"median {statistics.median(py):.2f} s")
-    print(f"arena match, same games: median {statistics.median(cli):.2f} s")
-    print(f"  ratio: {statistics.median(py) / statistics.median(cli):.3f}")
+    for table in (False, True):
+        py, cli = match_seconds(games, 3 * repeats, table)
+        what = "and its DataFrame" if table else "table=False"
+        print(f"ringside.match {games} random rin:size=8 games ({what}): "
+              f"median {statistics.median(py) * 1000:.1f} ms")
+        print(f"arena match, same games (a process, its summary printed): "
+              f"median {statistics.median(cli) * 1000:.1f} ms")
+        print(f"  ratio: {statistics.median(py) / statistics.median(cli):.3f}")
 
 
 if __name__ == "__main__":

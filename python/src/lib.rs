@@ -365,7 +365,8 @@ impl Observer for Signals {
 }
 
 /// Plays a match (two agents), a round robin (more) or a gauntlet into the games CSV `out`,
-/// resuming it when it exists, exactly as `arena match` does. Returns the games played now.
+/// resuming it when it exists, exactly as `arena match` does. Returns (games already in the
+/// file, games played now, seconds playing them, whether Ctrl-C stopped it).
 #[pyfunction]
 #[pyo3(signature = (game, agents, out, games = 100, seed = 1, threads = None, ply_cap = None, opening_plies = 0, gauntlet = false))]
 #[allow(clippy::too_many_arguments)]
@@ -380,7 +381,7 @@ fn run_match(
     ply_cap: Option<u32>,
     opening_plies: u32,
     gauntlet: bool,
-) -> PyResult<u64> {
+) -> PyResult<(u64, u64, f64, bool)> {
     let builder = PlanBuilder::new(game);
     let builder = match agents.as_slice() {
         [a, b] if !gauntlet => builder.pairing(a, b),
@@ -403,7 +404,12 @@ fn run_match(
         return Err(e);
     }
     let report = report.map_err(value_error)?;
-    Ok(report.played)
+    Ok((
+        report.resumed,
+        report.played,
+        report.seconds,
+        report.interrupted,
+    ))
 }
 
 /// Checks a games CSV the way `arena summary` does (its settings file, every row replayed)

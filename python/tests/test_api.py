@@ -296,3 +296,11 @@ def test_random_actions_are_legal_seeded_and_play_without_observations():
 
     assert np.array_equal(run(4), run(4))
     assert not np.array_equal(run(4), run(5))
+
+
+def test_match_without_a_table_reports_what_it_played_and_resumes(tmp_path):
+    out = tmp_path / "games.csv"
+    done = ringside.match("rin:size=6", PAIR, games=8, seed=2, out=out, table=False)
+    assert done["resumed"] == 0 and done["played"] == 8 and done["seconds"] > 0
+    again = ringside.match("rin:size=6", PAIR, games=8, seed=2, out=out, table=False)
+    assert again["resumed"] == 8 and again["played"] == 0

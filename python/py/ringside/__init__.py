@@ -382,27 +382,35 @@ def match(
     ply_cap: Optional[int] = None,
     opening_plies: int = 0,
     gauntlet: bool = False,
+    table: bool = True,
 ):
     """Plays the games ``arena match`` would play with the same settings (two agents: a
-    match; more: a round robin, or a gauntlet of the first) and returns the games table.
+    match; more: a round robin, or a gauntlet of the first) and returns the games table, with
+    the columns of games.csv (a pandas DataFrame, or a list of dicts without pandas).
     A ``Game`` brings its ply cap; a spec string, like ``arena match``, has none unless
     ``ply_cap=`` gives one.
 
     With ``out=``, the games go into that CSV (and its settings file) and a later call with
     the same settings resumes it; without, they go into a temporary file that is removed.
-    Ctrl-C stops the run after the games in play and keeps what was written.
+    ``table=False`` returns only what the run did: ``{"resumed", "played", "seconds"}``. Ctrl-C stops the run after the games in play and keeps what was
+    written.
     """
     spec = game.spec() if isinstance(game, Game) else str(game)
     if isinstance(game, Game) and ply_cap is None:
         ply_cap = game.max_game_length()
-    if out is not None:
-        _core.run_match(
-            spec, list(agents), os.fspath(out), games, seed, threads, ply_cap, opening_plies, gauntlet
-        )
-        return read_games(out)
-    with tempfile.TemporaryDirectory(prefix="ringside-") as tmp:
-        path = os.path.join(tmp, "games.csv")
-        _core.run_match(
+
+    def run(path: str):
+        # Ctrl-C comes back as KeyboardInterrupt, raised by the core once the run stopped.
+        resumed, played, seconds, _ = _core.run_match(
             spec, list(agents), path, games, seed, threads, ply_cap, opening_plies, gauntlet
         )
-        return read_games(path)
+        if not table:
+            return dict(resumed=resumed, played=played, seconds=seconds)
+        # The run wrote and checked these rows itself: read them without replaying again.
+        with open(path, newline="") as f:
+            return _table(f.read())
+
+    if out is not None:
+        return run(os.fspath(out))
+    with tempfile.TemporaryDirectory(prefix="ringside-") as tmp:
+        return run(os.path.join(tmp, "games.csv"))
