@@ -287,15 +287,32 @@ fn the_bootstrap_interval_of_a_rate_agrees_with_the_normal_formula() {
     assert!((adv.high - (0.3 + half)).abs() < 0.01, "{adv:?} vs ±{half}");
 }
 
-/// Branching factor, decision share and turns of each replayed game, counted directly.
-fn direct_counts(game: &str, moves: &str) -> (f64, f64, u32) {
+/// What a replayed game is counted to be, directly.
+struct Direct {
+    branching: f64,
+    decisions: f64,
+    turns: u32,
+    /// Changes of the sign of the first mover's evaluation lead, per position.
+    lead_changes: f64,
+    /// Positions where the first mover's evaluation was behind and ahead, per position.
+    behind: f64,
+    ahead: f64,
+}
+
+/// Branching factor, decision share, turns, lead changes and who led where, of each replayed
+/// game, counted directly; the evaluation is the default-weighted feature difference, the
+/// first mover's minus the other colour's, feature by feature; within 1e-9 of 0 is no lead.
+fn direct_counts(game: &str, moves: &str) -> Direct {
     struct Count<'a>(&'a str);
     impl GameVisitor for Count<'_> {
-        type Output = (f64, f64, u32);
+        type Output = Direct;
         fn visit<G: Game + Features>(self, start: G) -> Self::Output {
             let mut state = start;
+            let first = state.to_move().unwrap();
             let (mut legal, mut decisions, mut n, mut turns) = (0usize, 0usize, 0usize, 0u32);
+            let (mut changes, mut behind, mut ahead) = (0usize, 0usize, 0usize);
             let mut previous = None;
+            let mut lead_before: Option<f64> = None;
             let mut list = Vec::new();
             for text in self.0.split_whitespace() {
                 list.clear();
@@ -307,17 +324,44 @@ fn direct_counts(game: &str, moves: &str) -> (f64, f64, u32) {
                     turns += 1;
                     previous = state.to_move();
                 }
+                let mut diff = 0.0;
+                for f in state.feature_set() {
+                    let mine = state.feature(first, f.name).unwrap();
+                    let theirs = state.feature(first.other(), f.name).unwrap();
+                    diff += f.default_weight * (mine - theirs);
+                }
+                let lead = if diff > 1e-9 {
+                    1.0
+                } else if diff < -1e-9 {
+                    -1.0
+                } else {
+                    0.0
+                };
+                if lead_before.is_some_and(|l| l != lead) {
+                    changes += 1;
+                }
+                lead_before = Some(lead);
+                behind += usize::from(lead < 0.0);
+                ahead += usize::from(lead > 0.0);
                 let mv = state.parse_move(text).unwrap();
                 state.play(mv);
             }
-            (legal as f64 / n as f64, decisions as f64 / n as f64, turns)
+            let per = |x: usize| x as f64 / n as f64;
+            Direct {
+                branching: per(legal),
+                decisions: per(decisions),
+                turns,
+                lead_changes: per(changes),
+                behind: per(behind),
+                ahead: per(ahead),
+            }
         }
     }
     with_game(game, Count(moves)).unwrap()
 }
 
 #[test]
-fn branching_factor_decisions_and_turns_match_a_direct_count_on_replayed_games() {
+fn branching_decisions_turns_lead_changes_and_drama_match_a_direct_count_on_replayed_games() {
     let dir = scratch("metrics-direct");
     for game in ["rin:size=6", "hexxagon:side=3", "havannah:size=4"] {
         let csv = dir.join(format!("{}.csv", game.replace([':', '='], "_")));
@@ -337,13 +381,43 @@ fn branching_factor_decisions_and_turns_match_a_direct_count_on_replayed_games()
         let (plan, _) = ringside_arena::records::sidecar::read_sidecar(&csv).unwrap();
         let rows = read_games(&csv, &plan).unwrap().rows;
         let facts = game_facts(&plan, &rows).unwrap();
+        let mut changed = 0;
         for (row, f) in rows.iter().zip(&facts) {
-            let (branching, decisions, turns) = direct_counts(&row.game, &row.moves);
-            assert!((f.branching - branching).abs() < 1e-9, "{game} {}", row.id);
-            assert!((f.decisions - decisions).abs() < 1e-9, "{game} {}", row.id);
-            assert_eq!(f.turns, turns, "{game} {}", row.id);
+            let d = direct_counts(&row.game, &row.moves);
+            assert!(
+                (f.branching - d.branching).abs() < 1e-9,
+                "{game} {}",
+                row.id
+            );
+            assert!(
+                (f.decisions - d.decisions).abs() < 1e-9,
+                "{game} {}",
+                row.id
+            );
+            assert_eq!(f.turns, d.turns, "{game} {}", row.id);
             assert_eq!(f.plies, row.plies);
+            assert!(
+                (f.lead_changes - d.lead_changes).abs() < 1e-9,
+                "{game} {}: {} vs {} ({} plies)",
+                row.id,
+                f.lead_changes,
+                d.lead_changes,
+                row.plies
+            );
+            changed += usize::from(d.lead_changes > 0.0);
+            // Drama: the share of positions where the winner trailed.
+            let drama = match row.winner {
+                Winner::First => Some(d.behind),
+                Winner::Second => Some(d.ahead),
+                Winner::Draw => None,
+            };
+            match (f.drama, drama) {
+                (Some(a), Some(b)) => assert!((a - b).abs() < 1e-9, "{game} {}", row.id),
+                (a, b) => assert_eq!(a, b, "{game} {}", row.id),
+            }
         }
+        // The games are long enough for the lead to change: the count is tested, not just 0.
+        assert!(changed > 0, "{game}: no lead ever changed");
         if game.starts_with("rin") {
             // Rin: B, then W W, B B, …: a turn of one stone, then turns of two.
             for f in &facts {

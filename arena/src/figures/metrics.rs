@@ -131,27 +131,29 @@ pub fn game_facts(plan: &RunPlan, rows: &[GameRow]) -> Result<Vec<GameFacts>> {
 }
 
 /// The evaluation of `state` for `first` minus that for the other colour, by the game's
-/// default feature weights.
-fn evaluation<G: Features>(state: &G, first: Player, values: &mut [f64; MAX_FEATURES]) -> f64 {
+/// default feature weights: the weighted sum of the feature differences, so that equal
+/// features give exactly 0 (two weighted sums subtracted would leave rounding noise, which
+/// the lead's sign would count as leads).
+fn evaluation<G: Features>(state: &G, first: Player, values: &mut [[f64; MAX_FEATURES]; 2]) -> f64 {
     let set = state.feature_set();
-    let mut diff = 0.0;
-    state.features(first, values);
-    for (f, v) in set.iter().zip(values.iter()) {
-        diff += f.default_weight * v;
-    }
-    state.features(first.other(), values);
-    for (f, v) in set.iter().zip(values.iter()) {
-        diff -= f.default_weight * v;
-    }
-    diff
+    state.features(first, &mut values[0]);
+    state.features(first.other(), &mut values[1]);
+    set.iter()
+        .enumerate()
+        .map(|(i, f)| f.default_weight * (values[0][i] - values[1][i]))
+        .sum()
 }
+
+/// Differences of evaluation this close to 0 are no lead: what is left of rounding when the
+/// features differ but their weighted differences cancel.
+const NO_LEAD: f64 = 1e-9;
 
 /// A game's facts gathered ply by ply as it is replayed: counts only, nothing a ply.
 #[derive(Debug)]
 pub struct FactsFold<G: Game> {
     first: Player,
     legal: Vec<G::Move>,
-    values: [f64; MAX_FEATURES],
+    values: [[f64; MAX_FEATURES]; 2],
     turns: u32,
     last_mover: Option<Player>,
     legal_sum: u64,
@@ -170,7 +172,7 @@ impl<G: Game + Features> FactsFold<G> {
         FactsFold {
             first,
             legal: Vec::new(),
-            values: [0.0; MAX_FEATURES],
+            values: [[0.0; MAX_FEATURES]; 2],
             turns: 0,
             last_mover: None,
             legal_sum: 0,
@@ -195,9 +197,9 @@ impl<G: Game + Features> FactsFold<G> {
         self.choices += u64::from(count > 1);
         self.positions += 1;
         let diff = evaluation(state, self.first, &mut self.values);
-        let lead: i8 = if diff > 0.0 {
+        let lead: i8 = if diff > NO_LEAD {
             1
-        } else if diff < 0.0 {
+        } else if diff < -NO_LEAD {
             -1
         } else {
             0

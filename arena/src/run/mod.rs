@@ -1,6 +1,7 @@
 //! A run planned and played: the plan, experiment files and sweeps, one game, the parallel runner, reproduction.
 
 pub mod conduct;
+pub mod design;
 pub mod experiment;
 pub mod plan;
 pub mod play;

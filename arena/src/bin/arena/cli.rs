@@ -48,6 +48,12 @@ pub enum Command {
     Run(RunArgs),
     /// Recompute the summary of a games CSV (merged and resumed files included).
     Summary(SummaryArgs),
+    /// Write a design report for one game into `results/reports/GAME/`: a skill ladder (a
+    /// round robin of random, alpha-beta and MCTS with Bradley–Terry ratings and whether each
+    /// step is real) and Ludii's SkillTrace (MCTS 2k against k, k doubling), with figures.
+    ///
+    /// Each part is a resumable run of its own; running the command again resumes it.
+    Report(ReportArgs),
     /// Join shard CSVs of one run into one file, refusing duplicates and other settings.
     Merge(MergeArgs),
     /// Print this Slurm array task's shard as `i/n`, the same on a later resubmission of the
@@ -339,6 +345,29 @@ pub struct RunArgs {
     /// On a finished run, do not re-play its games to check that they reproduce.
     #[arg(long)]
     pub no_verify: bool,
+}
+
+/// Arguments of `arena report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// The game spec, for example `hexxagon:side=4`.
+    #[arg(long)]
+    pub game: String,
+    /// `standard` (the committed reports) or `tiny` (a few games, for a first look).
+    #[arg(long, default_value = "standard")]
+    pub budget: String,
+    /// The report's seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The report's folder (default: results/reports/GAME, the spec with `:` and `,` as `_`).
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// Arguments of `arena summary`.

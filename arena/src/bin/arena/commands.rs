@@ -20,8 +20,8 @@ use ringside_arena::run::runner::{Observer, RunReport, run_to_csv, thread_count}
 use ringside_engine::registry::AnyGame;
 
 use crate::cli::{
-    FeaturesArgs, GtpArgs, MatchArgs, MergeArgs, PlayArgs, PlayoutsArgs, ReplayArgs, RunArgs,
-    SlurmShardArgs, SpsaArgs, SummaryArgs, TexelArgs, ThinkArgs,
+    FeaturesArgs, GtpArgs, MatchArgs, MergeArgs, PlayArgs, PlayoutsArgs, ReplayArgs, ReportArgs,
+    RunArgs, SlurmShardArgs, SpsaArgs, SummaryArgs, TexelArgs, ThinkArgs,
 };
 use crate::output::print;
 
@@ -229,6 +229,29 @@ pub fn summary(args: &SummaryArgs) -> Result<()> {
         md.push_str(&study::run_figures(&plan, tally, dir)?);
         write_summary_files(dir, &md, &report::csv(&plan, tally, missing))?;
     }
+    print(&md)
+}
+
+/// Runs `arena report`.
+pub fn report(args: &ReportArgs) -> Result<()> {
+    let game = AnyGame::parse(&args.game)?;
+    let budget = ringside_arena::run::design::Budget::parse(&args.budget)?;
+    let out = args.out.clone().unwrap_or_else(|| {
+        std::path::Path::new("results")
+            .join("reports")
+            .join(game.spec().replace([':', ','], "_"))
+    });
+    let mut progress = Progress::new(!args.quiet, 1);
+    let md = ringside_arena::run::design::report(
+        &game,
+        budget,
+        args.seed,
+        &out,
+        args.threads,
+        &mut progress,
+    )?;
+    drop(progress);
+    eprintln!("report written to {}", out.join("report.md").display());
     print(&md)
 }
 

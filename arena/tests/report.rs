@@ -1,0 +1,142 @@
+//! `arena report`: a design report on a tiny budget, its ladder's order where it is known, its
+//! SkillTrace and figures as data, and a report re-run that resumes to the same games.
+
+mod common;
+
+use std::path::Path;
+
+use common::{ok, path, refused, scratch, text};
+
+/// The rows of a games CSV without the decision times, sorted by id.
+fn games(file: &Path) -> Vec<Vec<String>> {
+    let mut r = csv::Reader::from_path(file).unwrap();
+    let h = r.headers().unwrap().clone();
+    let mut rows: Vec<Vec<String>> = r
+        .records()
+        .map(|row| {
+            let row = row.unwrap();
+            (0..row.len())
+                .filter(|&i| !h[i].ends_with("_time_ms"))
+                .map(|i| row[i].to_string())
+                .collect()
+        })
+        .collect();
+    rows.sort_by_key(|r| r[0].parse::<u64>().unwrap());
+    rows
+}
+
+fn report(dir: &Path) -> String {
+    let o = ok(&[
+        "report",
+        "--game",
+        "rin:size=6",
+        "--budget",
+        "tiny",
+        "--seed",
+        "3",
+        "--out",
+        path(dir),
+        "--quiet",
+    ]);
+    text(&o.stdout)
+}
+
+#[test]
+fn a_tiny_report_ranks_random_below_depth_one_below_depth_three_and_traces_skill() {
+    let dir = scratch("report");
+    let md = report(&dir);
+    // The ladder, weakest first: random, then alpha-beta at depth 1, then at depth 3.
+    let rank = |agent: &str| {
+        md.lines()
+            .find(|l| l.contains(&format!("| `{agent}` |")))
+            .and_then(|l| l.split('|').nth(1))
+            .map(|n| n.trim().parse::<usize>().unwrap())
+            .unwrap_or_else(|| panic!("{agent} not in the ladder:\n{md}"))
+    };
+    let (random, d1, d3) = (
+        rank("random"),
+        rank("alphabeta:depth=1,eval=rich"),
+        rank("alphabeta:depth=3,eval=rich"),
+    );
+    assert!(random < d1 && d1 < d3, "{md}");
+    // Random is the bottom rung; depth 3 is the top, and its step up is real (Holm p ≤ 0.05).
+    assert_eq!((random, d3), (1, 4), "{md}");
+    let step = md
+        .lines()
+        .find(|l| l.contains("| `alphabeta:depth=3,eval=rich` |"))
+        .unwrap();
+    assert!(step.ends_with("| yes |"), "{step}");
+    // SkillTrace: k = 4, 8, 16 against 8, 16, 32, 4 games each.
+    for (k, two_k) in [(4, 8), (8, 16), (16, 32)] {
+        assert!(md.contains(&format!("| {k} | {two_k} | 4 |")), "{md}");
+    }
+    // The figures carry one marker a rung and one a step.
+    let circles = |file: &str| {
+        let svg = std::fs::read_to_string(dir.join(file)).unwrap();
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        doc.descendants()
+            .filter(|n| n.tag_name().name() == "circle")
+            .count()
+    };
+    // One dot a rung (4 agents) plus the legend's marker.
+    assert_eq!(circles("ladder.svg"), 4 + 1);
+    // One dot a step plus the legend's marker.
+    assert_eq!(circles("skilltrace.svg"), 3 + 1);
+    assert_eq!(std::fs::read_to_string(dir.join("report.md")).unwrap(), md);
+}
+
+#[test]
+fn a_report_run_again_or_after_a_kill_resumes_to_the_same_games() {
+    let dir = scratch("report-resume");
+    let (fresh, again) = (dir.join("fresh"), dir.join("again"));
+    let first = report(&fresh);
+    report(&again);
+    // Cut the ladder's file as a kill would: the header, two games and a torn third.
+    let ladder = again.join("ladder").join("games.csv");
+    let content = std::fs::read_to_string(&ladder).unwrap();
+    let lines: Vec<&str> = content.lines().collect();
+    std::fs::write(
+        &ladder,
+        format!(
+            "{}\n{}\n{}\n{}",
+            lines[0],
+            lines[1],
+            lines[2],
+            &lines[3][..15]
+        ),
+    )
+    .unwrap();
+    std::fs::remove_file(again.join("skilltrace").join("games.csv")).unwrap();
+    std::fs::remove_file(again.join("skilltrace").join("games.csv.settings.json")).unwrap();
+    let resumed = report(&again);
+    for part in ["ladder", "skilltrace"] {
+        let file = |root: &Path| root.join(part).join("games.csv");
+        assert_eq!(games(&file(&fresh)), games(&file(&again)), "{part}");
+    }
+    // The same report but for the line that says what this run cost.
+    let strip = |md: &str| {
+        md.lines()
+            .filter(|l| !l.starts_with("Budget"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(strip(&first), strip(&resumed));
+}
+
+#[test]
+fn a_bad_budget_or_game_is_one_line_and_exit_2() {
+    let dir = scratch("report-bad");
+    refused(
+        &[
+            "report",
+            "--game",
+            "rin:size=6",
+            "--budget",
+            "huge",
+            "--out",
+            path(&dir),
+        ],
+        "budget must be tiny or standard",
+    );
+    refused(&["report", "--game", "chess", "--out", path(&dir)], "chess");
+}
