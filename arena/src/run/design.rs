@@ -392,9 +392,9 @@ fn trace_markdown(dir: &Path, points: &[TracePoint]) -> Result<String> {
                 "\nLevels off at k = {k}: from there on no doubling of the iterations wins measurably (every interval holds ½)."
             );
         }
-        None => {
-            md.push_str("\nNo plateau within the schedule: every doubling still wins measurably.\n")
-        }
+        None => md.push_str(
+            "\nNo plateau within the schedule: its last doubling still wins measurably.\n",
+        ),
     }
     let names: Vec<String> = points.iter().map(|t| t.k.to_string()).collect();
     let series = [Bars {
