@@ -366,7 +366,8 @@ impl Observer for Signals {
 
 /// Plays a match (two agents), a round robin (more) or a gauntlet into the games CSV `out`,
 /// resuming it when it exists, exactly as `arena match` does. Returns (games already in the
-/// file, games played now, seconds playing them, whether Ctrl-C stopped it).
+/// file, games played now, seconds playing them); Ctrl-C stops the run and raises
+/// `KeyboardInterrupt`.
 #[pyfunction]
 #[pyo3(signature = (game, agents, out, games = 100, seed = 1, threads = None, ply_cap = None, opening_plies = 0, gauntlet = false))]
 #[allow(clippy::too_many_arguments)]
@@ -381,7 +382,7 @@ fn run_match(
     ply_cap: Option<u32>,
     opening_plies: u32,
     gauntlet: bool,
-) -> PyResult<(u64, u64, f64, bool)> {
+) -> PyResult<(u64, u64, f64)> {
     let builder = PlanBuilder::new(game);
     let builder = match agents.as_slice() {
         [a, b] if !gauntlet => builder.pairing(a, b),
@@ -404,12 +405,7 @@ fn run_match(
         return Err(e);
     }
     let report = report.map_err(value_error)?;
-    Ok((
-        report.resumed,
-        report.played,
-        report.seconds,
-        report.interrupted,
-    ))
+    Ok((report.resumed, report.played, report.seconds))
 }
 
 /// Checks a games CSV the way `arena summary` does (its settings file, every row replayed)

@@ -33,7 +33,7 @@ pub struct Shared<G: Game> {
     pub starts: Vec<G>,
     /// Plies after which a game stops as a draw (the arena's ply cap).
     pub ply_cap: u32,
-    /// Rows and columns of the observation.
+    /// Rows of the observation (the board's rows).
     pub rows: usize,
     /// Columns of the observation (the widest row).
     pub columns: usize,

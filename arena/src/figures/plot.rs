@@ -292,12 +292,7 @@ pub fn interval_plot_svg(
         None => tick(*x),
     };
     let panels = if series.len() > 3 { series.len() } else { 1 };
-    let columns = match panels {
-        1 => 1,
-        2..=4 => 2,
-        _ => 3,
-    };
-    let rows = panels.div_ceil(columns);
+    let (columns, rows) = panel_grid(panels);
     let (panel_w, panel_h) = if panels == 1 { (900, 500) } else { (460, 300) };
     let entries: Vec<(String, RGBAColor, Mark)> = if panels == 1 {
         let mut e: Vec<_> = (series.iter().enumerate())
@@ -399,18 +394,24 @@ pub fn interval_plot_svg(
     Ok(svg)
 }
 
+/// Columns and rows of a grid of `panels` small multiples: one column for one panel, two up
+/// to four, three beyond.
+fn panel_grid(panels: usize) -> (usize, usize) {
+    let columns = match panels {
+        1 => 1,
+        2..=4 => 2,
+        _ => 3,
+    };
+    (columns, panels.div_ceil(columns))
+}
+
 /// Renders histograms (step outlines from [`histogram_series`]) as small multiples: one panel
 /// a series, all on the same axes (x from the series' range, y from 0 to the largest share), so
 /// that shapes compare at a glance where one crowded panel would hide them.
 pub fn histogram_panels_svg(labels: Labels<'_>, series: &[Series]) -> Result<String> {
     let draw = |e: &dyn std::fmt::Display| Error::setting(format!("plot '{}': {e}", labels.title));
     let panels = series.len().max(1);
-    let columns = match panels {
-        1 => 1,
-        2..=4 => 2,
-        _ => 3,
-    };
-    let rows = panels.div_ceil(columns);
+    let (columns, rows) = panel_grid(panels);
     let (panel_w, panel_h) = if panels == 1 { (800, 460) } else { (420, 260) };
     let (x0, x1) = range_of(series.iter().flat_map(|s| s.points.iter().map(|p| p.0)))
         .map_or((0.0, 1.0), |(lo, hi)| {

@@ -172,19 +172,18 @@ pub fn metrics_csv(sweep: &Sweep, measured: &[CellMetrics]) -> String {
         out.push_str(&axis.key);
     }
     out.push_str(",match,games,distinct_games,metric,value,low,high\n");
-    let quote = csv_field;
     for m in measured {
         let cell = &sweep.cells[m.cell];
         for e in &m.estimates {
-            out.push_str(&quote(&cell.label));
+            out.push_str(&csv_field(&cell.label));
             for v in &cell.values {
                 out.push(',');
-                out.push_str(&quote(v));
+                out.push_str(&csv_field(v));
             }
             let _ = writeln!(
                 out,
                 ",{},{},{},{},{},{},{}",
-                quote(&sweep.match_names[m.pairing]),
+                csv_field(&sweep.match_names[m.pairing]),
                 m.games,
                 m.distinct,
                 e.metric.name(),

@@ -169,7 +169,7 @@ pub fn ladder(plan: &RunPlan, tally: &Tally) -> Option<Vec<Rung>> {
         })
         .collect();
     let p: Vec<f64> = steps.iter().flatten().map(Penta::p_value).collect();
-    let mut adjusted = holm(&p).into_iter();
+    let mut tested = p.iter().copied().zip(holm(&p));
     Some(
         order
             .iter()
@@ -178,14 +178,15 @@ pub fn ladder(plan: &RunPlan, tally: &Tally) -> Option<Vec<Rung>> {
                 agent: plan.agents[group.members[k]].label.clone(),
                 rating: group.ratings[k],
                 half_width: group.half_widths[k],
-                step: step.map(|penta| Step {
+                step: step.map(|penta| {
+                    let (p, holm) = tested.next().expect("one p a step");
                     // Adding zero turns the −0 of an even match into +0 for printing.
-                    elo: {
-                        let (e, lo, hi) = penta.elo_interval();
-                        (e + 0.0, lo + 0.0, hi + 0.0)
-                    },
-                    p: penta.p_value(),
-                    holm: adjusted.next().expect("one adjusted p a step"),
+                    let (e, lo, hi) = penta.elo_interval();
+                    Step {
+                        elo: (e + 0.0, lo + 0.0, hi + 0.0),
+                        p,
+                        holm,
+                    }
                 }),
             })
             .collect(),
@@ -259,45 +260,36 @@ pub fn report(
     std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, &e))?;
     let spec = game.spec();
 
-    let started = Instant::now();
-    let ladder_plan = PlanBuilder::new(&spec)
-        .tournament(&ladder_agents(budget), false)
-        .games(budget.ladder_games())
-        .seed(seed)
-        .ply_cap(Some(PLY_CAP))
-        .opening_plies(OPENING_PLIES)
-        .build()?;
-    let ladder_dir = dir.join("ladder");
-    std::fs::create_dir_all(&ladder_dir).map_err(|e| Error::io("create", &ladder_dir, &e))?;
-    let run = run_to_csv(
-        &ladder_plan,
-        &ladder_dir.join("games.csv"),
-        threads,
-        observer,
-    )?;
-    let ladder_seconds = started.elapsed().as_secs_f64();
-    let rungs = ladder(&ladder_plan, &run.tally);
+    let mut part = |name: &str, builder: PlanBuilder, games: u64, seed: u64| {
+        play_part(
+            &dir.join(name),
+            builder,
+            games,
+            seed,
+            threads,
+            &mut *observer,
+        )
+    };
+    let ladder_builder = PlanBuilder::new(&spec).tournament(&ladder_agents(budget), false);
+    let (ladder_plan, ladder_tally, ladder_seconds) =
+        part("ladder", ladder_builder, budget.ladder_games(), seed)?;
+    let rungs = ladder(&ladder_plan, &ladder_tally);
 
-    let started = Instant::now();
     let schedule = budget.trace_schedule();
-    let mut builder = PlanBuilder::new(&spec);
+    let mut trace_builder = PlanBuilder::new(&spec);
     for &(strong, weak) in &schedule {
-        builder = builder.pairing(
+        trace_builder = trace_builder.pairing(
             &format!("mcts:iters={strong}"),
             &format!("mcts:iters={weak}"),
         );
     }
-    let trace_plan = builder
-        .games(budget.trace_games())
-        .seed(seed ^ 0x5_C111)
-        .ply_cap(Some(PLY_CAP))
-        .opening_plies(OPENING_PLIES)
-        .build()?;
-    let trace_dir = dir.join("skilltrace");
-    std::fs::create_dir_all(&trace_dir).map_err(|e| Error::io("create", &trace_dir, &e))?;
-    let run = run_to_csv(&trace_plan, &trace_dir.join("games.csv"), threads, observer)?;
-    let trace_seconds = started.elapsed().as_secs_f64();
-    let points = trace(&schedule, &run.tally);
+    let (_, trace_tally, trace_seconds) = part(
+        "skilltrace",
+        trace_builder,
+        budget.trace_games(),
+        seed ^ 0x5_C111,
+    )?;
+    let points = trace(&schedule, &trace_tally);
 
     let mut md = format!("# Design report: {spec}\n\n");
     let _ = writeln!(
@@ -312,6 +304,29 @@ pub fn report(
     md.push_str(&trace_markdown(dir, &points)?);
     write_atomically(&dir.join("report.md"), md.as_bytes())?;
     Ok(md)
+}
+
+/// Plays (or resumes) one part of a report into `dir/games.csv`: the pairings of `builder`
+/// with `games` a pairing, `seed`, and the report's ply cap and openings. Returns the plan, the
+/// tally of every game in the file, and the seconds this run took.
+fn play_part(
+    dir: &Path,
+    builder: PlanBuilder,
+    games: u64,
+    seed: u64,
+    threads: Option<usize>,
+    observer: &mut dyn Observer,
+) -> Result<(RunPlan, Tally, f64)> {
+    let started = Instant::now();
+    let plan = builder
+        .games(games)
+        .seed(seed)
+        .ply_cap(Some(PLY_CAP))
+        .opening_plies(OPENING_PLIES)
+        .build()?;
+    std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, &e))?;
+    let run = run_to_csv(&plan, &dir.join("games.csv"), threads, observer)?;
+    Ok((plan, run.tally, started.elapsed().as_secs_f64()))
 }
 
 fn ladder_markdown(dir: &Path, rungs: Option<&[Rung]>, budget: Budget) -> Result<String> {

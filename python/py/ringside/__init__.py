@@ -401,7 +401,7 @@ def match(
 
     def run(path: str):
         # Ctrl-C comes back as KeyboardInterrupt, raised by the core once the run stopped.
-        resumed, played, seconds, _ = _core.run_match(
+        resumed, played, seconds = _core.run_match(
             spec, list(agents), path, games, seed, threads, ply_cap, opening_plies, gauntlet
         )
         if not table:
