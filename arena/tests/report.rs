@@ -82,6 +82,50 @@ fn a_tiny_report_ranks_random_below_depth_one_below_depth_three_and_traces_skill
     assert_eq!(circles("ladder.svg"), 4 + 1);
     // One dot a step plus the legend's marker.
     assert_eq!(circles("skilltrace.svg"), 3 + 1);
+    // The first-player part: the report's board and the next size, each player against
+    // itself, 4 games a cell; one dot a cell and a legend marker a player.
+    for board in ["rin:size=6", "rin:size=8"] {
+        for player in ["mcts:iters=10", "mcts:iters=40"] {
+            let row = format!("| `{board}` | – | `{player}` |");
+            let line = md
+                .lines()
+                .find(|l| l.starts_with(&row))
+                .unwrap_or_else(|| panic!("{row}\n{md}"));
+            // W-D-L of four games.
+            let wdl: u64 = line
+                .split('|')
+                .nth(4)
+                .unwrap()
+                .trim()
+                .split('-')
+                .map(|x| x.parse::<u64>().unwrap())
+                .sum();
+            assert_eq!(wdl, 4, "{line}");
+        }
+        assert!(
+            dir.join("first-player")
+                .join(board.replace(':', "_"))
+                .join("games.csv")
+                .exists()
+        );
+    }
+    assert_eq!(circles("first-player.svg"), 4 + 2);
+    // The profile of the report's board: a column a player, Ludii's and the state-evaluation
+    // metrics among its rows, and a length histogram a player.
+    assert!(
+        md.contains("| measure | `mcts:iters=10` | `mcts:iters=40` |"),
+        "{md}"
+    );
+    for measure in [
+        "| DurationMoves |",
+        "| Drama |",
+        "| ClarityNarrowness |",
+        "| DecisivenessMoves |",
+    ] {
+        assert!(md.contains(measure), "{measure}\n{md}");
+    }
+    let lengths = std::fs::read_to_string(dir.join("lengths.svg")).unwrap();
+    assert!(lengths.contains("mcts:iters=10") && lengths.contains("mcts:iters=40"));
     assert_eq!(std::fs::read_to_string(dir.join("report.md")).unwrap(), md);
 }
 
@@ -109,7 +153,12 @@ fn a_report_run_again_or_after_a_kill_resumes_to_the_same_games() {
     std::fs::remove_file(again.join("skilltrace").join("games.csv")).unwrap();
     std::fs::remove_file(again.join("skilltrace").join("games.csv.settings.json")).unwrap();
     let resumed = report(&again);
-    for part in ["ladder", "skilltrace"] {
+    for part in [
+        "ladder",
+        "skilltrace",
+        "first-player/rin_size=6",
+        "first-player/rin_size=8",
+    ] {
         let file = |root: &Path| root.join(part).join("games.csv");
         assert_eq!(games(&file(&fresh)), games(&file(&again)), "{part}");
     }

@@ -292,10 +292,16 @@ impl AnyGame {
                 format!("{}: the board has one size", self.name()),
             ));
         };
+        self.with_option(size.option, &value.to_string())
+    }
+
+    /// This game with option `key` set to `value` and every other option kept: `swap=on` for
+    /// Havannah with the swap rule. An error when the game has no such option or the value
+    /// does not fit.
+    pub fn with_option(&self, key: &str, value: &str) -> Result<AnyGame, GameSpecError> {
         let mut spec = GameSpec::parse(&self.spec())?;
-        spec.options.retain(|(k, _)| k != size.option);
-        spec.options
-            .insert(0, (size.option.to_string(), value.to_string()));
+        spec.options.retain(|(k, _)| k != key);
+        spec.options.insert(0, (key.to_string(), value.to_string()));
         let text = spec
             .options
             .iter()
@@ -535,6 +541,24 @@ mod tests {
         );
         assert!(resized("life", 19).is_err());
         assert!(resized("rin", 7).is_err());
+    }
+
+    #[test]
+    fn an_option_set_keeps_the_others_and_an_unknown_one_is_refused() {
+        let havannah = AnyGame::parse("havannah:size=6").unwrap();
+        let swapped = havannah.with_option("swap", "on").unwrap();
+        assert_eq!(swapped.spec(), "havannah:size=6,swap=on");
+        assert_eq!(
+            swapped.with_option("swap", "off").unwrap().spec(),
+            "havannah:size=6"
+        );
+        assert!(
+            AnyGame::parse("rin")
+                .unwrap()
+                .with_option("swap", "on")
+                .is_err()
+        );
+        assert!(havannah.with_option("swap", "maybe").is_err());
     }
 
     #[test]

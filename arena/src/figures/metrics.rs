@@ -134,7 +134,11 @@ pub fn game_facts(plan: &RunPlan, rows: &[GameRow]) -> Result<Vec<GameFacts>> {
 /// default feature weights: the weighted sum of the feature differences, so that equal
 /// features give exactly 0 (two weighted sums subtracted would leave rounding noise, which
 /// the lead's sign would count as leads).
-fn evaluation<G: Features>(state: &G, first: Player, values: &mut [[f64; MAX_FEATURES]; 2]) -> f64 {
+pub(crate) fn evaluation<G: Features>(
+    state: &G,
+    first: Player,
+    values: &mut [[f64; MAX_FEATURES]; 2],
+) -> f64 {
     let set = state.feature_set();
     state.features(first, &mut values[0]);
     state.features(first.other(), &mut values[1]);

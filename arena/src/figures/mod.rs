@@ -1,5 +1,6 @@
 //! What the games say: statistics, the SPRT, the per-pairing fold, game-design metrics, reports, studies, plots and board pictures.
 
+pub mod clarity;
 pub mod metrics;
 pub mod picture;
 pub mod plot;

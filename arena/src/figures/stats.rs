@@ -238,6 +238,28 @@ pub fn holm(p: &[f64]) -> Vec<f64> {
     adjusted
 }
 
+/// The exact two-sided sign test of "wins and losses are equally likely" (draws set aside):
+/// `p = min(1, 2 · P(X ≤ min(w, l)))` for `X ~ Binomial(w + l, ½)`; 1 without decisive games.
+/// Summed in logarithms, so thousands of games do not underflow.
+#[must_use]
+pub fn sign_test(w: u64, l: u64) -> f64 {
+    let n = w + l;
+    let k = w.min(l);
+    if n == 0 {
+        return 1.0;
+    }
+    // ln C(n, i) − n ln 2, from i = 0 up.
+    let mut log_pmf = -(n as f64) * std::f64::consts::LN_2;
+    let mut tail = 0.0;
+    for i in 0..=k {
+        if i > 0 {
+            log_pmf += ((n - i + 1) as f64).ln() - (i as f64).ln();
+        }
+        tail += log_pmf.exp();
+    }
+    (2.0 * tail).min(1.0)
+}
+
 /// Joins the two games of each colour-swapped pair as they arrive, in any order: the one
 /// place rows become pentanomial pairs (the summary and the SPRT both use it).
 #[derive(Debug, Clone, Default)]
@@ -494,6 +516,25 @@ mod tests {
         assert_eq!(holm(&[0.5, 0.9]), vec![1.0, 1.0]);
         assert_eq!(holm(&[0.6, 0.2]), vec![0.6, 0.4]);
         assert!(holm(&[]).is_empty());
+    }
+
+    #[test]
+    fn the_sign_test_is_twice_the_binomial_tail() {
+        // 9 wins, 1 loss: P(X ≤ 1) = (1 + 10) / 1024, p = 22 / 1024.
+        assert!((sign_test(9, 1) - 22.0 / 1024.0).abs() < 1e-15);
+        assert!((sign_test(1, 9) - 22.0 / 1024.0).abs() < 1e-15);
+        // 3 and 2: P(X ≤ 2) = (1 + 5 + 10) / 32 = ½, so p = 1.
+        assert!((sign_test(3, 2) - 1.0).abs() < 1e-12);
+        // 60 and 40 (R: binom.test(60, 100)$p.value = 0.05688793).
+        assert!(
+            (sign_test(60, 40) - 0.056_887_93).abs() < 1e-8,
+            "{}",
+            sign_test(60, 40)
+        );
+        // Thousands of games do not underflow: 1100 and 900 is far below 10⁻⁵.
+        let p = sign_test(1100, 900);
+        assert!(p > 0.0 && p < 1e-5, "{p}");
+        assert_eq!(sign_test(0, 0), 1.0);
     }
 
     #[test]

@@ -239,7 +239,7 @@ pub fn report(args: &ReportArgs) -> Result<()> {
     let out = args.out.clone().unwrap_or_else(|| {
         std::path::Path::new("results")
             .join("reports")
-            .join(game.spec().replace([':', ','], "_"))
+            .join(ringside_arena::run::design::folder_name(&game.spec()))
     });
     let mut progress = Progress::new(!args.quiet, 1);
     let md = ringside_arena::run::design::report(

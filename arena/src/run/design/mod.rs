@@ -1,8 +1,8 @@
 //! A design report for one game (`arena report`): how it behaves under weak and strong play,
 //! in one command, resumable like any run.
 //!
-//! Two parts so far, each a run of its own under the report's folder (so a killed report
-//! resumes where it stopped, and its games replay like any others):
+//! Three parts, each a run of its own under the report's folder (so a killed report resumes
+//! where it stopped, and its games replay like any others):
 //! - `ladder/`: a round robin of random, alpha-beta at depths 1–3 with the default (`rich`)
 //!   and the tuned evaluation, and MCTS at growing budgets; Bradley–Terry ratings with 95%
 //!   intervals drawn as a ladder (`ladder.svg`), and for each step up the ladder the direct
@@ -13,8 +13,15 @@
 //!   with 2k iterations against MCTS with k, for k doubling from a base; the stronger side's
 //!   score against k with 95% intervals (`skilltrace.svg`), and where the curve levels off:
 //!   the first step whose doubling no longer wins measurably (its interval holds ½).
+//! - `first-player/<board>/`: the first colour's score across board sizes, with and without
+//!   the swap rule, under a weak and a strong player each against itself ([`sides`]); the
+//!   games on the report's own board also give the profile of length, draws, Ludii's metrics
+//!   and Clarity and Decisiveness ([`profile`]).
 //!
 //! `report.md` in the folder ties them together and says what each part cost.
+
+pub mod profile;
+pub mod sides;
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -24,7 +31,7 @@ use ringside_engine::registry::AnyGame;
 
 use crate::error::{Error, Result};
 use crate::figures::plot::{Bars, Bounds, Dot, Labels, dot_plot_svg, interval_plot_svg};
-use crate::figures::stats::{Penta, Z95, holm, wilson};
+use crate::figures::stats::{Penta, Z95, holm, sign_test, wilson};
 use crate::figures::summary::{PairingSummary, Tally, ratings};
 use crate::records::durable::write_atomically;
 use crate::run::plan::{PlanBuilder, RunPlan};
@@ -69,6 +76,33 @@ impl Budget {
         }
     }
 
+    /// The weak and the strong player of the first-player part and the profile.
+    #[must_use]
+    pub fn side_players(self) -> [&'static str; 2] {
+        match self {
+            Budget::Tiny => ["mcts:iters=10", "mcts:iters=40"],
+            Budget::Standard => ["mcts:iters=100", "mcts:iters=1000"],
+        }
+    }
+
+    /// Board sizes of the first-player part.
+    #[must_use]
+    pub fn side_sizes(self) -> usize {
+        match self {
+            Budget::Tiny => 2,
+            Budget::Standard => 3,
+        }
+    }
+
+    /// Games a player and board of the first-player part.
+    #[must_use]
+    pub fn side_games(self) -> u64 {
+        match self {
+            Budget::Tiny => 4,
+            Budget::Standard => 100,
+        }
+    }
+
     /// The SkillTrace's first k and its number of doublings.
     #[must_use]
     pub fn trace_schedule(self) -> Vec<(u64, u64)> {
@@ -84,6 +118,12 @@ pub const PLY_CAP: u32 = 1000;
 
 /// Random opening plies a pair: deterministic players would otherwise repeat one game.
 pub const OPENING_PLIES: u32 = 2;
+
+/// The folder of a game's report or board: its spec with `:` and `,` made `_`.
+#[must_use]
+pub fn folder_name(spec: &str) -> String {
+    spec.replace([':', ','], "_")
+}
 
 /// SkillTrace's steps: `(2k, k)` for `k = base · 2^i`, `i < steps`.
 #[must_use]
@@ -291,10 +331,53 @@ pub fn report(
     )?;
     let points = trace(&schedule, &trace_tally);
 
+    let players = budget.side_players();
+    let boards = sides::boards(game, budget.side_sizes());
+    let (mut cells, mut own, mut sides_seconds) = (Vec::new(), None, 0.0);
+    for board in &boards {
+        let name = format!("first-player/{}", folder_name(&board.spec()));
+        let builder = PlanBuilder::new(&board.spec())
+            .pairing(players[0], players[0])
+            .pairing(players[1], players[1]);
+        let (plan, tally, seconds) = part(&name, builder, budget.side_games(), seed ^ 0xF1257)?;
+        sides_seconds += seconds;
+        cells.extend(sides::cells(board, &players, &tally));
+        if board == game {
+            own = Some((plan, tally, dir.join(&name).join("games.csv")));
+        }
+    }
+    sides::adjust(&mut cells);
+    // The replication: the cells that show an advantage, from a fresh seed.
+    for board in &boards {
+        let spec = board.spec();
+        let shown: Vec<usize> = (cells.iter().enumerate())
+            .filter(|(_, c)| c.game == spec && sides::shown(c.first, c.holm).is_some())
+            .map(|(i, _)| i)
+            .collect();
+        if shown.is_empty() {
+            continue;
+        }
+        let mut builder = PlanBuilder::new(&spec);
+        for &i in &shown {
+            builder = builder.pairing(&cells[i].player, &cells[i].player);
+        }
+        let name = format!("first-player-replication/{}", folder_name(&spec));
+        let (_, tally, seconds) = part(&name, builder, budget.side_games(), seed ^ 0x2E_911C)?;
+        sides_seconds += seconds;
+        for (k, &i) in shown.iter().enumerate() {
+            cells[i].replication = tally.pairing(k).map(|p| sides::Replication {
+                first: p.first_player,
+                p: sign_test(p.first_player.w, p.first_player.l),
+                holm: 1.0,
+            });
+        }
+    }
+    sides::adjust(&mut cells);
+
     let mut md = format!("# Design report: {spec}\n\n");
     let _ = writeln!(
         md,
-        "Budget `{}`, seed {seed}; games in colour-swapped pairs with {OPENING_PLIES} random opening plies, a draw at {PLY_CAP} plies. This run took {ladder_seconds:.1} s for the ladder and {trace_seconds:.1} s for the SkillTrace (games already played are resumed, not replayed).\n",
+        "Budget `{}`, seed {seed}; games in colour-swapped pairs with {OPENING_PLIES} random opening plies, a draw at {PLY_CAP} plies. This run took {ladder_seconds:.1} s for the ladder, {trace_seconds:.1} s for the SkillTrace and {sides_seconds:.1} s for the first-player part (games already played are resumed, not replayed).\n",
         match budget {
             Budget::Tiny => "tiny",
             Budget::Standard => "standard",
@@ -302,6 +385,11 @@ pub fn report(
     );
     md.push_str(&ladder_markdown(dir, rungs.as_deref(), budget)?);
     md.push_str(&trace_markdown(dir, &points)?);
+    md.push_str(&sides::markdown(dir, &cells, budget.side_games())?);
+    if let Some((plan, tally, path)) = own {
+        let profiles = profile::measure(&plan, &path)?;
+        md.push_str(&profile::markdown(dir, &spec, &players, &tally, &profiles)?);
+    }
     write_atomically(&dir.join("report.md"), md.as_bytes())?;
     Ok(md)
 }
@@ -430,7 +518,7 @@ fn trace_markdown(dir: &Path, points: &[TracePoint]) -> Result<String> {
         &dir.join("skilltrace.svg"),
         interval_plot_svg(labels, &series, Some(&names), Bounds::SHARE)?.as_bytes(),
     )?;
-    md.push_str("\n![SkillTrace](skilltrace.svg)\n");
+    md.push_str("\n![SkillTrace](skilltrace.svg)\n\n");
     Ok(md)
 }
 

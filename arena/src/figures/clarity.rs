@@ -1,0 +1,244 @@
+//! Ludii's state-evaluation metrics that [`crate::figures::metrics`] lacks: Clarity (how clearly
+//! the evaluation singles out good moves) and Decisiveness (how early the eventual winner is
+//! clearly ahead). Sources: Ludii's `Evaluation/src/metrics/single/stateEvaluation/`
+//! (`clarity/ClarityVariance.java`, `clarity/ClarityNarrowness.java`,
+//! `decisiveness/DecisivenessThreshold.java`, `decisiveness/DecisivenessMoves.java`), after
+//! Browne's aesthetic criteria (C. Browne, *Automatic Generation and Evaluation of
+//! Recombination Games*, 2008).
+//!
+//! ## The value of a position
+//! Ludii evaluates a position for a player with a short UCT search or its heuristics, in
+//! \[−1, 1\]. Here the value of position `s` for player `p` is `V(s, p) = tanh(E / 4)`, `E` the
+//! game's evaluation (the features at their default weights, `eval=rich`) of `p` minus that of
+//! the other colour, in material units: the squashing the MCTS agent uses for its priors. A
+//! finished position is worth 1 to its winner, −1 to its loser and 0 to both on a draw.
+//!
+//! ## Formulas (one game; a report gives the mean over games)
+//! Positions are those before each ply of the game, the random opening included.
+//! - **ClarityVariance**: over positions, the mean of the population variance of the values of
+//!   the legal moves, each move's value being `V(after the move, mover)`.
+//! - **ClarityNarrowness**: over positions, the mean share of legal moves whose value exceeds
+//!   `mean + 0.75 (max − mean)` of the position's move values (a clear best move gives a small
+//!   share; a position where every move is alike gives 0). Ludii divides two integers here,
+//!   which truncates every share below 1 to 0; this divides reals.
+//! - **DecisivenessThreshold** (decided games only): the highest value the loser had in any
+//!   position.
+//! - **DecisivenessMoves** (decided games only): the index of the first position where the
+//!   winner's value exceeds the threshold, divided by the plies; 1 when it never does. Low
+//!   means the winner was clearly ahead early (Ludii's Java divides integers here too, giving
+//!   0 or 1; this divides reals).
+
+use ringside_engine::{Features, Game, MAX_FEATURES, Outcome, Player};
+
+use crate::error::{Error, Result};
+use crate::figures::metrics::evaluation;
+use crate::figures::stats::Z95;
+use crate::records::row::{GameRow, Winner};
+use crate::records::validate::pair_start;
+
+/// The state-evaluation facts of one game.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ClarityFacts {
+    /// The pairing and the pair of the game.
+    pub pair: (usize, u64),
+    /// Mean over positions of the variance of the legal moves' values.
+    pub clarity_variance: f64,
+    /// Mean over positions of the share of moves above the 75% line.
+    pub clarity_narrowness: f64,
+    /// For a decided game: the loser's highest value.
+    pub decisiveness_threshold: Option<f64>,
+    /// For a decided game: the share of plies before the winner passed that value.
+    pub decisiveness_moves: Option<f64>,
+}
+
+/// `V(state, player)`: the value of a position for `player` (see the module docs).
+pub fn value<G: Game + Features>(
+    state: &G,
+    player: Player,
+    scratch: &mut [[f64; MAX_FEATURES]; 2],
+) -> f64 {
+    match state.outcome() {
+        Some(Outcome::Win(p)) => {
+            if p == player {
+                1.0
+            } else {
+                -1.0
+            }
+        }
+        Some(Outcome::Draw) => 0.0,
+        None => (evaluation(state, player, scratch) / 4.0).tanh(),
+    }
+}
+
+/// The variance of `values` and the share of them above `mean + 0.75 (max − mean)`; `None`
+/// for no values.
+#[must_use]
+pub fn clarity_of(values: &[f64]) -> Option<(f64, f64)> {
+    if values.is_empty() {
+        return None;
+    }
+    let n = values.len() as f64;
+    let mean = values.iter().sum::<f64>() / n;
+    let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let variance = values.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n;
+    let line = mean + 0.75 * (max - mean);
+    let above = values.iter().filter(|&&v| v > line).count() as f64;
+    Some((variance, above / n))
+}
+
+/// DecisivenessThreshold and DecisivenessMoves from the winner's value in each position before a
+/// ply (the loser's is its negation: the value is zero-sum).
+#[must_use]
+pub fn decisiveness_of(winner_values: &[f64]) -> Option<(f64, f64)> {
+    if winner_values.is_empty() {
+        return None;
+    }
+    let threshold = winner_values
+        .iter()
+        .map(|v| -v)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let first = winner_values
+        .iter()
+        .position(|&v| v > threshold)
+        .unwrap_or(winner_values.len());
+    Some((threshold, first as f64 / winner_values.len() as f64))
+}
+
+/// Replays `row` (a row already checked against the rules) from `start` and measures it.
+pub fn game_clarity<G: Game + Features>(start: &G, row: &GameRow) -> Result<ClarityFacts> {
+    let (mut state, _, first) = pair_start(start, row.seed);
+    let winner = match row.winner {
+        Winner::First => Some(first),
+        Winner::Second => Some(first.other()),
+        Winner::Draw => None,
+    };
+    let mut scratch = [[0.0; MAX_FEATURES]; 2];
+    let mut legal = Vec::new();
+    let mut move_values = Vec::new();
+    let mut winner_values = Vec::new();
+    let (mut variance, mut narrowness, mut positions) = (0.0, 0.0, 0u32);
+    for text in row.moves.split_whitespace() {
+        if let Some(mover) = state.to_move() {
+            state.legal_moves(&mut legal);
+            move_values.clear();
+            for &mv in &legal {
+                let mut child = state.clone();
+                child.play(mv);
+                move_values.push(value(&child, mover, &mut scratch));
+            }
+            if let Some((v, share)) = clarity_of(&move_values) {
+                variance += v;
+                narrowness += share;
+                positions += 1;
+            }
+        }
+        if let Some(w) = winner {
+            winner_values.push(value(&state, w, &mut scratch));
+        }
+        let mv = state
+            .parse_move(text)
+            .map_err(|e| Error::corrupt(format!("game {} does not replay: {e}", row.id)))?;
+        state
+            .try_play(mv)
+            .map_err(|e| Error::corrupt(format!("game {} does not replay: {e}", row.id)))?;
+    }
+    let per = |x: f64| {
+        if positions == 0 {
+            0.0
+        } else {
+            x / f64::from(positions)
+        }
+    };
+    let decisive = decisiveness_of(&winner_values);
+    Ok(ClarityFacts {
+        pair: (row.slot.pairing, row.slot.pair),
+        clarity_variance: per(variance),
+        clarity_narrowness: per(narrowness),
+        decisiveness_threshold: decisive.map(|d| d.0),
+        decisiveness_moves: decisive.map(|d| d.1),
+    })
+}
+
+/// The mean of per-game values with a 95% normal interval over colour-swapped pairs (the two
+/// games of a pair share an opening, so each pair's mean is one observation). `None` without
+/// values; with one pair the interval is the point.
+#[must_use]
+pub fn pair_mean_interval(values: &[((usize, u64), f64)]) -> Option<(f64, f64, f64)> {
+    let mut pairs: Vec<((usize, u64), f64, u32)> = Vec::new();
+    let mut sorted = values.to_vec();
+    sorted.sort_by_key(|(k, _)| *k);
+    for (key, v) in sorted {
+        match pairs.last_mut() {
+            Some((k, sum, n)) if *k == key => {
+                *sum += v;
+                *n += 1;
+            }
+            _ => pairs.push((key, v, 1)),
+        }
+    }
+    if pairs.is_empty() {
+        return None;
+    }
+    let means: Vec<f64> = pairs.iter().map(|(_, s, n)| s / f64::from(*n)).collect();
+    let m = means.len() as f64;
+    let mean = means.iter().sum::<f64>() / m;
+    if means.len() < 2 {
+        return Some((mean, mean, mean));
+    }
+    let var = means.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (m - 1.0);
+    let half = Z95 * (var / m).sqrt();
+    Some((mean, mean - half, mean + half))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clarity_is_the_variance_and_the_share_above_three_quarters_of_the_way_to_the_best() {
+        // Values 0, 0, 0, 1: mean ¼, max 1, line ¼ + ¾·¾ = 13/16; one value above it.
+        // Variance: (3·(¼)² + (¾)²) / 4 = (3/16 + 9/16) / 4 = 3/16.
+        let (var, share) = clarity_of(&[0.0, 0.0, 0.0, 1.0]).unwrap();
+        assert!((var - 3.0 / 16.0).abs() < 1e-12, "{var}");
+        assert!((share - 0.25).abs() < 1e-12, "{share}");
+        // Two good moves of five: 1, 1, 0, 0, 0: mean 0.4, line 0.4 + 0.75·0.6 = 0.85.
+        let (_, share) = clarity_of(&[1.0, 0.0, 1.0, 0.0, 0.0]).unwrap();
+        assert!((share - 0.4).abs() < 1e-12, "{share}");
+        // All alike: no variance and no move above the line (the line is the max).
+        assert_eq!(clarity_of(&[0.3, 0.3, 0.3]), Some((0.0, 0.0)));
+        assert_eq!(clarity_of(&[]), None);
+    }
+
+    #[test]
+    fn decisiveness_is_where_the_winner_first_passes_the_losers_best() {
+        // The winner's values: the loser's best is 0.4 (where the winner had −0.4); the winner
+        // first exceeds 0.4 at position 3 of 5.
+        let (threshold, moves) = decisiveness_of(&[0.0, -0.4, 0.2, 0.5, 0.9]).unwrap();
+        assert!((threshold - 0.4).abs() < 1e-12);
+        assert!((moves - 3.0 / 5.0).abs() < 1e-12, "{moves}");
+        // A winner behind all game long never passes the threshold: 1.
+        let (threshold, moves) = decisiveness_of(&[-0.1, -0.2, -0.3]).unwrap();
+        assert!((threshold - 0.3).abs() < 1e-12);
+        assert_eq!(moves, 1.0);
+        assert_eq!(decisiveness_of(&[]), None);
+    }
+
+    #[test]
+    fn the_interval_is_over_pair_means() {
+        // Pairs (0,0): games 1 and 0 → 0.5; (0,1): 1 → 1; (0,2): 0 and 0 → 0. Mean ½; sample
+        // variance of 0.5, 1, 0 is ¼; half-width 1.96·√(¼/3).
+        let v = [
+            ((0, 0), 1.0),
+            ((0, 1), 1.0),
+            ((0, 0), 0.0),
+            ((0, 2), 0.0),
+            ((0, 2), 0.0),
+        ];
+        let (m, lo, hi) = pair_mean_interval(&v).unwrap();
+        let half = Z95 * (0.25f64 / 3.0).sqrt();
+        assert!((m - 0.5).abs() < 1e-12);
+        assert!((lo - (0.5 - half)).abs() < 1e-12 && (hi - (0.5 + half)).abs() < 1e-12);
+        assert_eq!(pair_mean_interval(&[((1, 4), 0.7)]), Some((0.7, 0.7, 0.7)));
+        assert_eq!(pair_mean_interval(&[]), None);
+    }
+}

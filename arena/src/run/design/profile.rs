@@ -1,0 +1,187 @@
+//! The report's profile of play on its own board: length, draws and decisiveness under the weak
+//! and the strong player (each against itself, the games of the first-player part on the
+//! report's board), with Ludii's metrics ([`crate::figures::metrics`]) and its state-evaluation
+//! metrics Clarity and Decisiveness ([`crate::figures::clarity`]), each with a 95% interval.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use ringside_engine::registry::GameVisitor;
+use ringside_engine::{Features, Game};
+
+use crate::error::Result;
+use crate::figures::clarity::{ClarityFacts, game_clarity, pair_mean_interval};
+use crate::figures::metrics::{Estimate, Metric, MetricFold, number};
+use crate::figures::plot::{Labels, histogram_of_counts, histogram_panels_svg};
+use crate::figures::summary::Tally;
+use crate::records::durable::write_atomically;
+use crate::records::games_csv::read_games_with;
+use crate::run::plan::RunPlan;
+
+/// Ludii's metrics the profile shows, in its order.
+const METRICS: [Metric; 8] = [
+    Metric::DurationMoves,
+    Metric::Completion,
+    Metric::Drawishness,
+    Metric::Timeouts,
+    Metric::BranchingFactor,
+    Metric::DecisionMoves,
+    Metric::LeadChange,
+    Metric::Drama,
+];
+
+/// What the profile measured of one pairing (a player against itself).
+#[derive(Debug, Clone, Default)]
+pub struct PlayerProfile {
+    /// Ludii's metrics, folded from each game's replay.
+    pub metrics: MetricFold,
+    /// Clarity and Decisiveness, one entry a game.
+    pub clarity: Vec<ClarityFacts>,
+}
+
+/// Reads the games file `path` of `plan` (every row checked and replayed) and measures each
+/// pairing's games.
+pub fn measure(plan: &RunPlan, path: &Path) -> Result<Vec<PlayerProfile>> {
+    struct Visit<'a> {
+        plan: &'a RunPlan,
+        path: &'a Path,
+    }
+    impl GameVisitor for Visit<'_> {
+        type Output = Result<Vec<PlayerProfile>>;
+        fn visit<G: Game + Features>(self, start: G) -> Self::Output {
+            let pairings = self.plan.pairings.len();
+            let mut profiles = vec![PlayerProfile::default(); pairings];
+            read_games_with(self.path, self.plan, true, &mut |chunk| {
+                for read in chunk {
+                    let profile = &mut profiles[read.row.slot.pairing];
+                    if let Some(facts) = &read.facts {
+                        profile.metrics.add(facts);
+                    }
+                    profile.clarity.push(game_clarity(&start, &read.row)?);
+                }
+                Ok(())
+            })?;
+            Ok(profiles)
+        }
+    }
+    plan.game.visit(Visit { plan, path })
+}
+
+/// A cell of the table: a value and its interval.
+fn cell(value: Option<(f64, f64, f64)>) -> String {
+    match value {
+        None => "–".to_string(),
+        Some((v, lo, hi)) if (hi - lo).abs() < 1e-12 => number(v),
+        Some((v, lo, hi)) => format!("{} [{}, {}]", number(v), number(lo), number(hi)),
+    }
+}
+
+/// The profile's section of the report, and its figure `lengths.svg` in `dir`: one column a
+/// player (pairing `i` of `tally` is `players[i]` against itself).
+pub fn markdown(
+    dir: &Path,
+    board: &str,
+    players: &[&str],
+    tally: &Tally,
+    profiles: &[PlayerProfile],
+) -> Result<String> {
+    let mut md = format!(
+        "## Length, draws and decisiveness\n\nThe games of `{board}` in the first-player part: each player against itself. Ludii's metrics have 95% bootstrap intervals over colour-swapped pairs; Clarity and Decisiveness have 95% normal intervals over the pairs' means (Decisiveness over decided games only).\n\n| measure |"
+    );
+    for p in players {
+        let _ = write!(md, " `{p}` |");
+    }
+    md.push_str("\n|---|");
+    md.push_str(&"---|".repeat(players.len()));
+    md.push('\n');
+    let pairings: Vec<_> = (0..players.len()).map(|i| tally.pairing(i)).collect();
+    let row = |md: &mut String, name: &str, f: &dyn Fn(usize) -> String| {
+        let _ = write!(md, "| {name} |");
+        for i in 0..players.len() {
+            let _ = write!(md, " {} |", f(i));
+        }
+        md.push('\n');
+    };
+    row(&mut md, "games (distinct)", &|i| {
+        pairings[i].map_or("–".into(), |p| {
+            format!("{} ({})", p.lengths.games(), p.distinct.text())
+        })
+    });
+    row(&mut md, "plies: median, 90th percentile, longest", &|i| {
+        pairings[i].map_or("–".into(), |p| {
+            format!(
+                "{}, {}, {}",
+                p.lengths.percentile(0.5),
+                p.lengths.percentile(0.9),
+                p.lengths.longest()
+            )
+        })
+    });
+    let estimates: Vec<Vec<Estimate>> = profiles.iter().map(|p| p.metrics.estimates()).collect();
+    for metric in METRICS {
+        row(&mut md, metric.name(), &|i| {
+            cell(
+                estimates
+                    .get(i)
+                    .and_then(|e| e.iter().find(|e| e.metric == metric))
+                    .map(|e| (e.value, e.low, e.high)),
+            )
+        });
+    }
+    type Pick = fn(&ClarityFacts) -> Option<f64>;
+    let clarity: [(&str, Pick); 4] = [
+        ("ClarityVariance", |c| Some(c.clarity_variance)),
+        ("ClarityNarrowness", |c| Some(c.clarity_narrowness)),
+        ("DecisivenessThreshold", |c| c.decisiveness_threshold),
+        ("DecisivenessMoves", |c| c.decisiveness_moves),
+    ];
+    for (name, pick) in clarity {
+        row(&mut md, name, &|i| {
+            let values: Vec<((usize, u64), f64)> = profiles
+                .get(i)
+                .map(|p| {
+                    p.clarity
+                        .iter()
+                        .filter_map(|c| pick(c).map(|v| (c.pair, v)))
+                        .collect()
+                })
+                .unwrap_or_default();
+            cell(pair_mean_interval(&values))
+        });
+    }
+    md.push_str("\nFormulas: DurationMoves is the mean plies; Completion the share of games with a winner; Drawishness the share drawn by the rules; Timeouts the share stopped by the ply cap; BranchingFactor the mean legal moves where a move was played; DecisionMoves the share of those positions with a choice; LeadChange the changes of the evaluation's leader a ply; Drama the share of a decided game's positions where the winner was behind (all after Ludii's `Evaluation/src/metrics`; details in `arena/src/figures/metrics.rs`). With a position's value for a player `V = tanh(E/4)`, `E` the default evaluation's lead in material units (±1 when won or lost): ClarityVariance is the mean over positions of the variance of the legal moves' values for the mover; ClarityNarrowness the mean share of moves whose value exceeds `mean + 0.75 (max − mean)`; DecisivenessThreshold the loser's highest value; DecisivenessMoves the share of plies played before the winner's value first exceeds it (Ludii's `stateEvaluation/clarity` and `stateEvaluation/decisiveness`; details in `arena/src/figures/clarity.rs`).\n");
+
+    let longest = pairings
+        .iter()
+        .flatten()
+        .map(|p| p.lengths.longest())
+        .max()
+        .unwrap_or(1);
+    let series: Vec<_> = pairings
+        .iter()
+        .zip(players)
+        .filter_map(|(p, name)| {
+            let p = (*p)?;
+            let counts = p.lengths.counts().map(|(k, c)| (f64::from(k), c));
+            Some(histogram_of_counts(
+                name,
+                counts,
+                0.0,
+                f64::from(longest) + 1.0,
+                20,
+            ))
+        })
+        .collect();
+    let title = format!("{board}: game lengths in self-play");
+    let labels = Labels {
+        title: &title,
+        x: "game length (plies)",
+        y: "share of games",
+    };
+    write_atomically(
+        &dir.join("lengths.svg"),
+        histogram_panels_svg(labels, &series)?.as_bytes(),
+    )?;
+    md.push_str("\n![game lengths](lengths.svg)\n\n");
+    Ok(md)
+}
