@@ -185,7 +185,7 @@ fn a_bad_budget_or_game_is_one_line_and_exit_2() {
             "--out",
             path(&dir),
         ],
-        "budget must be tiny or standard",
+        "budget must be tiny, light or standard",
     );
     refused(&["report", "--game", "chess", "--out", path(&dir)], "chess");
 }

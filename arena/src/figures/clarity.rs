@@ -204,6 +204,11 @@ mod tests {
         // Two good moves of five: 1, 1, 0, 0, 0: mean 0.4, line 0.4 + 0.75·0.6 = 0.85.
         let (_, share) = clarity_of(&[1.0, 0.0, 1.0, 0.0, 0.0]).unwrap();
         assert!((share - 0.4).abs() < 1e-12, "{share}");
+        // 0, ½, 1: mean ½, line ½ + ¾·½ = ⅞; only 1 is above it (a line below the mean, ½ −
+        // ¾·½, would let ½ in too).
+        let (var, share) = clarity_of(&[0.0, 0.5, 1.0]).unwrap();
+        assert!((var - 1.0 / 6.0).abs() < 1e-12, "{var}");
+        assert!((share - 1.0 / 3.0).abs() < 1e-12, "{share}");
         // All alike: no variance and no move above the line (the line is the max).
         assert_eq!(clarity_of(&[0.3, 0.3, 0.3]), Some((0.0, 0.0)));
         assert_eq!(clarity_of(&[]), None);

@@ -631,7 +631,7 @@ pub fn of_tally(tally: &Tally) -> Vec<(usize, Vec<Estimate>)> {
 #[must_use]
 pub fn markdown(plan: &RunPlan, metrics: &[(usize, Vec<Estimate>)]) -> String {
     let mut out = String::from(
-        "\n## Game-design metrics\n\nLudii's names where the concept is the same; 95% intervals by a bootstrap over colour-swapped pairs. Formulas: `arena/src/metrics.rs`.\n",
+        "\n## Game-design metrics\n\nLudii's names where the concept is the same; 95% intervals by a bootstrap over colour-swapped pairs. Formulas: `arena/src/figures/metrics.rs`.\n",
     );
     for (p, estimates) in metrics {
         let (a, b) = plan.pairings[*p];

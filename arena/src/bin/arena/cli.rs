@@ -353,7 +353,8 @@ pub struct ReportArgs {
     /// The game spec, for example `hexxagon:side=4`.
     #[arg(long)]
     pub game: String,
-    /// `standard` (the committed reports) or `tiny` (a few games, for a first look).
+    /// `standard` (the committed reports), `light` (fewer games and a shorter SkillTrace, for
+    /// games whose MCTS games run to hundreds of plies) or `tiny` (a few games, a first look).
     #[arg(long, default_value = "standard")]
     pub budget: String,
     /// The report's seed.

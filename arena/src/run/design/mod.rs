@@ -44,6 +44,10 @@ pub enum Budget {
     Tiny,
     /// The report as committed: enough games for intervals that separate the ladder's steps.
     Standard,
+    /// The standard ladder's players with fewer games, a shorter SkillTrace and cheaper
+    /// players for the first-player part: for games whose MCTS games run to hundreds of plies
+    /// (Advance, the Life duel), where the standard budget costs hours on two cores.
+    Light,
 }
 
 impl Budget {
@@ -52,8 +56,9 @@ impl Budget {
         match text {
             "tiny" => Ok(Budget::Tiny),
             "standard" => Ok(Budget::Standard),
+            "light" => Ok(Budget::Light),
             _ => Err(Error::setting(format!(
-                "budget must be tiny or standard, not '{text}'"
+                "budget must be tiny, light or standard, not '{text}'"
             ))),
         }
     }
@@ -63,6 +68,7 @@ impl Budget {
     pub fn ladder_games(self) -> u64 {
         match self {
             Budget::Tiny => 8,
+            Budget::Light => 20,
             Budget::Standard => 40,
         }
     }
@@ -72,6 +78,7 @@ impl Budget {
     pub fn trace_games(self) -> u64 {
         match self {
             Budget::Tiny => 4,
+            Budget::Light => 20,
             Budget::Standard => 100,
         }
     }
@@ -81,6 +88,7 @@ impl Budget {
     pub fn side_players(self) -> [&'static str; 2] {
         match self {
             Budget::Tiny => ["mcts:iters=10", "mcts:iters=40"],
+            Budget::Light => ["mcts:iters=30", "mcts:iters=300"],
             Budget::Standard => ["mcts:iters=100", "mcts:iters=1000"],
         }
     }
@@ -90,7 +98,7 @@ impl Budget {
     pub fn side_sizes(self) -> usize {
         match self {
             Budget::Tiny => 2,
-            Budget::Standard => 3,
+            Budget::Light | Budget::Standard => 3,
         }
     }
 
@@ -99,6 +107,7 @@ impl Budget {
     pub fn side_games(self) -> u64 {
         match self {
             Budget::Tiny => 4,
+            Budget::Light => 40,
             Budget::Standard => 100,
         }
     }
@@ -108,6 +117,7 @@ impl Budget {
     pub fn trace_schedule(self) -> Vec<(u64, u64)> {
         match self {
             Budget::Tiny => skilltrace_schedule(4, 3),
+            Budget::Light => skilltrace_schedule(16, 6),
             Budget::Standard => skilltrace_schedule(16, 8),
         }
     }
@@ -143,22 +153,22 @@ pub fn ladder_agents(budget: Budget) -> Vec<String> {
     let mut agents = vec!["random".to_string()];
     let depths: &[u32] = match budget {
         Budget::Tiny => &[1, 3],
-        Budget::Standard => &[1, 2, 3],
+        Budget::Light | Budget::Standard => &[1, 2, 3],
     };
     for &d in depths {
         agents.push(format!("alphabeta:depth={d},eval=rich"));
-        if budget == Budget::Standard {
+        if budget != Budget::Tiny {
             agents.push(format!("alphabeta:depth={d},eval=tuned"));
         }
     }
     let budgets: &[u64] = match budget {
         Budget::Tiny => &[30],
-        Budget::Standard => &[100, 1000],
+        Budget::Light | Budget::Standard => &[100, 1000],
     };
     for &i in budgets {
         agents.push(format!("mcts:iters={i}"));
     }
-    if budget == Budget::Standard {
+    if budget != Budget::Tiny {
         agents.push("mcts:preset=strong".to_string());
     }
     agents
@@ -380,6 +390,7 @@ pub fn report(
         "Budget `{}`, seed {seed}; games in colour-swapped pairs with {OPENING_PLIES} random opening plies, a draw at {PLY_CAP} plies. This run took {ladder_seconds:.1} s for the ladder, {trace_seconds:.1} s for the SkillTrace and {sides_seconds:.1} s for the first-player part (games already played are resumed, not replayed).\n",
         match budget {
             Budget::Tiny => "tiny",
+            Budget::Light => "light",
             Budget::Standard => "standard",
         }
     );
