@@ -33,7 +33,7 @@ use ringside_engine::{Features, Game, MAX_FEATURES, Outcome, Player};
 use crate::error::{Error, Result};
 use crate::figures::metrics::evaluation;
 use crate::figures::stats::Z95;
-use crate::records::row::{GameRow, Winner};
+use crate::records::row::GameRow;
 use crate::records::validate::pair_start;
 
 /// The state-evaluation facts of one game.
@@ -107,11 +107,9 @@ pub fn decisiveness_of(winner_values: &[f64]) -> Option<(f64, f64)> {
 /// Replays `row` (a row already checked against the rules) from `start` and measures it.
 pub fn game_clarity<G: Game + Features>(start: &G, row: &GameRow) -> Result<ClarityFacts> {
     let (mut state, _, first) = pair_start(start, row.seed);
-    let winner = match row.winner {
-        Winner::First => Some(first),
-        Winner::Second => Some(first.other()),
-        Winner::Draw => None,
-    };
+    let winner = row.winner.player(first);
+    let corrupt =
+        |e: &dyn std::fmt::Display| Error::corrupt(format!("game {} does not replay: {e}", row.id));
     let mut scratch = [[0.0; MAX_FEATURES]; 2];
     let mut legal = Vec::new();
     let mut move_values = Vec::new();
@@ -135,12 +133,8 @@ pub fn game_clarity<G: Game + Features>(start: &G, row: &GameRow) -> Result<Clar
         if let Some(w) = winner {
             winner_values.push(value(&state, w, &mut scratch));
         }
-        let mv = state
-            .parse_move(text)
-            .map_err(|e| Error::corrupt(format!("game {} does not replay: {e}", row.id)))?;
-        state
-            .try_play(mv)
-            .map_err(|e| Error::corrupt(format!("game {} does not replay: {e}", row.id)))?;
+        let mv = state.parse_move(text).map_err(|e| corrupt(&e))?;
+        state.try_play(mv).map_err(|e| corrupt(&e))?;
     }
     let per = |x: f64| {
         if positions == 0 {

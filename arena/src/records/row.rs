@@ -17,6 +17,18 @@ pub enum Winner {
     Draw,
 }
 
+impl Winner {
+    /// The winning player, given the player who moved first; `None` for a draw.
+    #[must_use]
+    pub fn player(self, first: ringside_engine::Player) -> Option<ringside_engine::Player> {
+        match self {
+            Winner::First => Some(first),
+            Winner::Second => Some(first.other()),
+            Winner::Draw => None,
+        }
+    }
+}
+
 /// Why a game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Reason {

@@ -10,7 +10,7 @@ use ringside_agents::{AlphaBeta, EvalSpec, Evaluator};
 use ringside_engine::{Features, Game, MAX_FEATURES, Outcome, Player, seeded_rng};
 
 use crate::figures::metrics::{FactsFold, GameFacts};
-use crate::records::row::{GameRow, Reason, Winner};
+use crate::records::row::{GameRow, Reason};
 use crate::run::plan::RunPlan;
 
 /// The colour-independent opening of a pair: the start after the seed's draw, and who moves
@@ -145,12 +145,7 @@ pub fn replay_gathering<G: Game + Features>(
             row.opening_plies, row.plies, plan.opening_plies
         ));
     }
-    let colour = |w: Winner| match w {
-        Winner::First => Some(first),
-        Winner::Second => Some(first.other()),
-        Winner::Draw => None,
-    };
-    let expected = colour(row.winner);
+    let expected = row.winner.player(first);
     match (row.reason, state.outcome()) {
         (Reason::Normal, Some(outcome)) => {
             let actual = match outcome {

@@ -54,7 +54,7 @@ use ringside_engine::{Features, Game, MAX_FEATURES, Player, seeded_rng};
 
 use crate::error::{Error, Result};
 use crate::records::games_csv::{Gather, read_games_gathering};
-use crate::records::row::{GameRow, Winner};
+use crate::records::row::GameRow;
 use crate::records::sidecar::read_sidecar;
 use crate::records::validate::{LeafSearch, pair_start};
 use crate::run::plan::RunPlan;
@@ -345,12 +345,7 @@ fn selection(row: &GameRow, filter: &PositionFilter) -> (bool, Vec<u32>) {
 /// The label of game `row`'s positions: the points of `Player::ZERO` (1, ½ or 0).
 fn zero_points<G: Game>(start: &G, row: &GameRow) -> f64 {
     let (_, _, first) = pair_start(start, row.seed);
-    let winner = match row.winner {
-        Winner::First => Some(first),
-        Winner::Second => Some(first.other()),
-        Winner::Draw => None,
-    };
-    match winner {
+    match row.winner.player(first) {
         None => 0.5,
         Some(p) if p == Player::ZERO => 1.0,
         Some(_) => 0.0,
