@@ -286,33 +286,18 @@ pub fn write(dir: &Path, name: &str, sweep: &Sweep, measured: &[CellMetrics]) ->
     }
     for (p, match_name) in sweep.match_names.iter().enumerate() {
         let of_match: Vec<&CellMetrics> = measured.iter().filter(|m| m.pairing == p).collect();
-        let longest = f64::from(
-            of_match
-                .iter()
-                .map(|m| m.lengths.longest())
-                .max()
-                .unwrap_or(0),
-        );
         if of_match.is_empty() {
             continue;
         }
-        let series: Vec<_> = of_match
+        let named: Vec<(String, &Lengths)> = of_match
             .iter()
-            .map(|m| {
-                let counts = m.lengths.counts().map(|(k, c)| (f64::from(k), c));
-                histogram_of_counts(&sweep.cells[m.cell].label, counts, 0.0, longest + 1.0, 20)
-            })
+            .map(|m| (sweep.cells[m.cell].label.clone(), &m.lengths))
             .collect();
-        let title = format!("{name}: game lengths, {match_name}");
-        let labels = Labels {
-            title: &title,
-            x: "game length (plies)",
-            y: "share of games",
-        };
         let file = format!("lengths-match{p}.svg");
-        write_atomically(
+        write_lengths_svg(
             &dir.join(&file),
-            histogram_panels_svg(labels, &series)?.as_bytes(),
+            &format!("{name}: game lengths, {match_name}"),
+            &named,
         )?;
         figures.push((format!("game lengths, {match_name}"), file));
     }
@@ -453,6 +438,25 @@ fn summary_markdown(
     md
 }
 
+/// Writes `path`: the game-length histograms of the `named` lengths as small multiples on one
+/// x axis, from 0 to the longest game, each the share of games in 20 bins.
+pub fn write_lengths_svg(path: &Path, title: &str, named: &[(String, &Lengths)]) -> Result<()> {
+    let longest = f64::from(named.iter().map(|(_, l)| l.longest()).max().unwrap_or(0));
+    let series: Vec<_> = named
+        .iter()
+        .map(|(name, lengths)| {
+            let counts = lengths.counts().map(|(k, c)| (f64::from(k), c));
+            histogram_of_counts(name, counts, 0.0, longest + 1.0, 20)
+        })
+        .collect();
+    let labels = Labels {
+        title,
+        x: "game length (plies)",
+        y: "share of games",
+    };
+    write_atomically(path, histogram_panels_svg(labels, &series)?.as_bytes())
+}
+
 /// The figures of one run (an experiment without a grid, or `arena summary --out-dir`):
 /// `lengths.svg`, the game-length histogram of each pairing, and for three or more agents
 /// `ratings.svg`, the rating table of the largest connected group as a dot plot with 95%
@@ -460,33 +464,20 @@ fn summary_markdown(
 pub fn run_figures(plan: &RunPlan, tally: &Tally, dir: &Path) -> Result<String> {
     let mut md = String::from("\n## Figures\n");
     let pairings = tally.pairings();
-    let longest = f64::from(
-        pairings
-            .iter()
-            .map(|p| p.lengths.longest())
-            .max()
-            .unwrap_or(0),
-    );
-    let series: Vec<_> = pairings
+    if pairings.is_empty() {
+        return Ok(String::new());
+    }
+    let named: Vec<(String, &Lengths)> = pairings
         .iter()
         .map(|p| {
             let name = format!("{} vs {}", plan.agents[p.a].label, plan.agents[p.b].label);
-            let counts = p.lengths.counts().map(|(k, c)| (f64::from(k), c));
-            histogram_of_counts(&name, counts, 0.0, longest + 1.0, 20)
+            (name, &p.lengths)
         })
         .collect();
-    if series.is_empty() {
-        return Ok(String::new());
-    }
-    let title = format!("Game lengths, {}", plan.game);
-    let labels = Labels {
-        title: &title,
-        x: "game length (plies)",
-        y: "share of games",
-    };
-    write_atomically(
+    write_lengths_svg(
         &dir.join("lengths.svg"),
-        histogram_panels_svg(labels, &series)?.as_bytes(),
+        &format!("Game lengths, {}", plan.game),
+        &named,
     )?;
     md.push_str("\n![Game lengths](lengths.svg)\n");
     if plan.agents.len() >= 3 {

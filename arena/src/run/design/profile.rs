@@ -12,9 +12,8 @@ use ringside_engine::{Features, Game};
 use crate::error::Result;
 use crate::figures::clarity::{ClarityFacts, game_clarity, pair_mean_interval};
 use crate::figures::metrics::{Estimate, Metric, MetricFold, number};
-use crate::figures::plot::{Labels, histogram_of_counts, histogram_panels_svg};
-use crate::figures::summary::Tally;
-use crate::records::durable::write_atomically;
+use crate::figures::study::write_lengths_svg;
+use crate::figures::summary::{Lengths, Tally};
 use crate::records::games_csv::read_games_with;
 use crate::run::plan::RunPlan;
 
@@ -151,36 +150,15 @@ pub fn markdown(
     }
     md.push_str("\nFormulas: DurationMoves is the mean plies; Completion the share of games with a winner; Drawishness the share drawn by the rules; Timeouts the share stopped by the ply cap; BranchingFactor the mean legal moves where a move was played; DecisionMoves the share of those positions with a choice; LeadChange the changes of the evaluation's leader a ply; Drama the share of a decided game's positions where the winner was behind (all after Ludii's `Evaluation/src/metrics`; details in `arena/src/figures/metrics.rs`). With a position's value for a player `V = tanh(E/4)`, `E` the default evaluation's lead in material units (±1 when won or lost): ClarityVariance is the mean over positions of the variance of the legal moves' values for the mover; ClarityNarrowness the mean share of moves whose value exceeds `mean + 0.75 (max − mean)`; DecisivenessThreshold the loser's highest value; DecisivenessMoves the share of plies played before the winner's value first exceeds it (Ludii's `stateEvaluation/clarity` and `stateEvaluation/decisiveness`; details in `arena/src/figures/clarity.rs`).\n");
 
-    let longest = pairings
-        .iter()
-        .flatten()
-        .map(|p| p.lengths.longest())
-        .max()
-        .unwrap_or(1);
-    let series: Vec<_> = pairings
+    let named: Vec<(String, &Lengths)> = pairings
         .iter()
         .zip(players)
-        .filter_map(|(p, name)| {
-            let p = (*p)?;
-            let counts = p.lengths.counts().map(|(k, c)| (f64::from(k), c));
-            Some(histogram_of_counts(
-                name,
-                counts,
-                0.0,
-                f64::from(longest) + 1.0,
-                20,
-            ))
-        })
+        .filter_map(|(p, name)| Some(((*name).to_string(), &(*p)?.lengths)))
         .collect();
-    let title = format!("{board}: game lengths in self-play");
-    let labels = Labels {
-        title: &title,
-        x: "game length (plies)",
-        y: "share of games",
-    };
-    write_atomically(
+    write_lengths_svg(
         &dir.join("lengths.svg"),
-        histogram_panels_svg(labels, &series)?.as_bytes(),
+        &format!("{board}: game lengths in self-play"),
+        &named,
     )?;
     md.push_str("\n![game lengths](lengths.svg)\n\n");
     Ok(md)
