@@ -31,7 +31,7 @@ use ringside_engine::registry::AnyGame;
 
 use crate::error::{Error, Result};
 use crate::figures::plot::{Bars, Bounds, Dot, Labels, dot_plot_svg, interval_plot_svg};
-use crate::figures::stats::{Penta, Z95, holm, sign_test, wilson};
+use crate::figures::stats::{Penta, Z95, holm, wilson};
 use crate::figures::summary::{PairingSummary, Tally, ratings};
 use crate::records::durable::write_atomically;
 use crate::run::plan::{PlanBuilder, RunPlan};
@@ -375,11 +375,9 @@ pub fn report(
         let (_, tally, seconds) = part(&name, builder, budget.side_games(), seed ^ 0x2E_911C)?;
         sides_seconds += seconds;
         for (k, &i) in shown.iter().enumerate() {
-            cells[i].replication = tally.pairing(k).map(|p| sides::Replication {
-                first: p.first_player,
-                p: sign_test(p.first_player.w, p.first_player.l),
-                holm: 1.0,
-            });
+            cells[i].replication = tally
+                .pairing(k)
+                .map(|p| sides::Replication::of(p.first_player));
         }
     }
     sides::adjust(&mut cells);

@@ -91,6 +91,18 @@ pub struct Replication {
     pub holm: f64,
 }
 
+impl Replication {
+    /// The replication's results, with its sign test (Holm's adjustment is set by [`adjust`]).
+    #[must_use]
+    pub fn of(first: Wdl) -> Replication {
+        Replication {
+            first,
+            p: sign_test(first.w, first.l),
+            holm: 1.0,
+        }
+    }
+}
+
 /// The side a test shows favoured at family-wise 5%: `Some(true)` the first colour,
 /// `Some(false)` the second, `None` neither.
 #[must_use]
@@ -282,11 +294,7 @@ mod tests {
             replication: None,
         };
         let again = |c: &mut SideCell, w, l| {
-            c.replication = Some(Replication {
-                first: Wdl { w, d: 0, l },
-                p: sign_test(w, l),
-                holm: 1.0,
-            });
+            c.replication = Some(Replication::of(Wdl { w, d: 0, l }));
         };
         // 9-1 alone: p = 22/1024 ≈ 0.021; with a second cell (p 1) Holm doubles it: 0.043.
         let mut cells = vec![cell(9, 1), cell(5, 5)];
