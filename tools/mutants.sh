@@ -36,8 +36,11 @@ case "$area" in
 esac
 command -v cargo-mutants >/dev/null || { echo "cargo-mutants is not installed: cargo install cargo-mutants" >&2; exit 2; }
 cd "$root"
+# The nextest profile in .config/nextest.toml: stop at the first failure, skip the minute-long
+# strength tests.
+export NEXTEST_PROFILE=mutants
 mkdir -p "target/mutants/$area"
 exec cargo mutants --package "$package" "${files[@]}" \
-  --test-tool nextest --jobs 1 --timeout 300 --build-timeout 600 \
+  --test-tool nextest --test-workspace=false --jobs 1 --timeout 300 --build-timeout 600 \
   --exclude '**/tests.rs' \
   --output "target/mutants/$area" "$@"

@@ -24,6 +24,9 @@ const INF: i32 = WIN + 1;
 /// Values this close to ±WIN are forced results whose distance is adjusted in the table.
 const RESULT_BAND: i32 = WIN / 4;
 const HISTORY_SIZE: usize = 4096;
+// Clamped evaluations, even shifted by the deepest ply, stay below the band where the table
+// adjusts distances, and so below any win.
+const _: () = assert!(EVAL_LIMIT + u8::MAX as i32 <= WIN - RESULT_BAND);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Bound {
@@ -332,5 +335,84 @@ impl<G: Game + Features> Agent<G> for AlphaBeta<G> {
                 value: Some(f64::from(value)),
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::AgentSpec;
+    use ringside_engine::games::hexxagon::Hexxagon;
+    use ringside_engine::games::rin::Rin;
+
+    fn agent<G: Game + Features>(text: &str, start: &G) -> AlphaBeta<G> {
+        let AgentSpec::AlphaBeta(spec) = AgentSpec::parse(text).unwrap() else {
+            panic!("{text} is alpha-beta")
+        };
+        let eval = Evaluator::new(&spec.eval, start).unwrap();
+        AlphaBeta::new(spec, eval)
+    }
+
+    #[test]
+    fn a_forced_result_is_stored_by_its_distance_from_the_node_and_read_at_any_ply() {
+        let ab = agent("alphabeta:depth=3,score=moves", &Rin::default());
+        // A win 7 plies from the root, found at ply 3: 4 plies from that node. Read back at
+        // ply 5 (a transposition two plies deeper) it is 9 plies from the root.
+        assert_eq!(ab.table_value(WIN - 7, 3), WIN - 4);
+        assert_eq!(ab.read_table_value(WIN - 4, 5), WIN - 9);
+        assert_eq!(ab.table_value(-(WIN - 7), 3), -(WIN - 4));
+        assert_eq!(ab.read_table_value(-(WIN - 4), 5), -(WIN - 9));
+        // The band's edge: one inside is a result, the edge itself is not.
+        let inside = WIN - RESULT_BAND + 1;
+        assert_eq!(ab.table_value(inside, 2), inside + 2);
+        assert_eq!(ab.read_table_value(inside, 2), inside - 2);
+        assert_eq!(ab.table_value(-inside, 2), -inside - 2);
+        assert_eq!(ab.read_table_value(-inside, 2), -inside + 2);
+        for v in [
+            WIN - RESULT_BAND,
+            -(WIN - RESULT_BAND),
+            EVAL_LIMIT,
+            -EVAL_LIMIT,
+            0,
+            123,
+        ] {
+            assert_eq!(ab.table_value(v, 4), v, "an evaluation is stored as it is");
+            assert_eq!(ab.read_table_value(v, 4), v);
+        }
+        // Win-or-lose scoring has no distances: nothing moves.
+        let plain = agent("alphabeta:depth=3", &Rin::default());
+        for v in [WIN, WIN - 7, -(WIN - 7), 0] {
+            assert_eq!(plain.table_value(v, 3), v);
+            assert_eq!(plain.read_table_value(v, 3), v);
+        }
+    }
+
+    #[test]
+    fn no_evaluation_reads_as_a_forced_result() {
+        // A clone puts Hexxagon's first mover a stone ahead: a trillion a stone is clamped.
+        let mut state = Hexxagon::new(4).unwrap();
+        let huge = agent("alphabeta:depth=1,w.material=1e12", &state);
+        let mut moves = Vec::new();
+        state.legal_moves(&mut moves);
+        let clone = *moves
+            .iter()
+            .find(|&&mv| !state.move_text(mv).contains('-'))
+            .unwrap();
+        let mover = state.to_move().unwrap();
+        state.play(clone);
+        assert_eq!(huge.static_value(&state, mover), EVAL_LIMIT);
+        assert_eq!(huge.static_value(&state, mover.other()), -EVAL_LIMIT);
+    }
+
+    #[test]
+    fn history_slots_spread_moves_over_the_table() {
+        let mut moves = Vec::new();
+        Rin::default().legal_moves(&mut moves);
+        let mut slots: Vec<usize> = moves.iter().map(history_slot).collect();
+        assert!(slots.iter().all(|&s| s < HISTORY_SIZE));
+        slots.sort_unstable();
+        slots.dedup();
+        // 256 moves into 4,096 slots: a fair hash leaves few collisions (about 8 expected).
+        assert!(slots.len() > 230, "{} distinct slots", slots.len());
     }
 }

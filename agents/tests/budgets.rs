@@ -47,6 +47,34 @@ fn a_time_budget_bounds_mcts_and_reports_what_it_spent() {
 }
 
 #[test]
+fn a_time_budget_stops_alphabeta_and_a_generous_one_lets_it_finish() {
+    let start = Rin::default();
+    // A depth no clock allows: the budget, checked every 1,024 nodes, is what stops it.
+    let mut short = AgentSpec::parse("alphabeta:depth=40,time_ms=30")
+        .unwrap()
+        .build(&start, 1)
+        .unwrap();
+    let d = short.choose(&start);
+    assert!(start.is_legal(d.mv));
+    assert!((2..40).contains(&d.stats.depth), "{:?}", d.stats);
+    assert!(d.stats.time < Duration::from_secs(20), "{:?}", d.stats);
+    // A minute for a search of a few thousand nodes: the clock never cuts it, and it
+    // searches exactly what the same depth searches without a budget.
+    let mut generous = AgentSpec::parse("alphabeta:depth=3,time_ms=60000")
+        .unwrap()
+        .build(&start, 1)
+        .unwrap();
+    let mut plain = AgentSpec::parse("alphabeta:depth=3")
+        .unwrap()
+        .build(&start, 1)
+        .unwrap();
+    let (g, p) = (generous.choose(&start), plain.choose(&start));
+    assert_eq!(g.stats.depth, 3, "{:?}", g.stats);
+    assert!(g.stats.nodes > 2 * 1024, "{:?}", g.stats);
+    assert_eq!((g.mv, g.stats.nodes), (p.mv, p.stats.nodes));
+}
+
+#[test]
 fn a_weights_file_changes_the_evaluation_and_bad_names_are_refused() {
     let dir = std::env::temp_dir().join(format!("ringside-weights-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

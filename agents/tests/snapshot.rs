@@ -1,0 +1,98 @@
+//! Same spec, same games: alpha-beta and MCTS search exactly what they searched when the
+//! committed results were played.
+//!
+//! A committed result replays only if every agent still chooses the same moves, and its CSV
+//! records each side's node counts. Move ordering (table move, killers, history and its hash),
+//! tie-breaking among equal children and the playouts' random draws change neither a
+//! search's value nor its legality, so the value tests cannot see them; they do change the
+//! games. This test pins, for every game of the registry, the move, value, depth and node
+//! count of a few seeded searches against `tests/snapshots/search.txt`.
+//!
+//! A change that is meant to change the searches (a better ordering, a new default) updates
+//! the file with `RINGSIDE_BLESS=1 cargo test -p ringside-agents --test snapshot` and must
+//! say in its commit which committed results it replays differently.
+
+use std::fmt::Write as _;
+
+use ringside_agents::{Agent, AgentSpec};
+use ringside_engine::registry::{GAMES, GameVisitor, with_game};
+use ringside_engine::{Features, Game, seeded_rng};
+
+/// The agents pinned: alpha-beta with each evaluation and scoring (depth 2: killers and
+/// history already order the second ply), MCTS with and without move-count scoring, at
+/// budgets that keep the test to about a second.
+const SPECS: &[&str] = &[
+    "alphabeta:depth=2",
+    "alphabeta:depth=2,eval=tuned,score=moves",
+    "mcts:iters=300",
+    "mcts:iters=300,score=moves,eval=material",
+];
+
+/// Seeded positions a game: a random start, then `2 * index` random plies.
+const POSITIONS: u64 = 3;
+
+struct Searches;
+
+impl GameVisitor for Searches {
+    type Output = String;
+    fn visit<G: Game + Features>(self, start: G) -> String {
+        let mut out = String::new();
+        for index in 0..POSITIONS {
+            let mut rng = seeded_rng(28, index);
+            let mut state = start.clone();
+            state.randomize_start(&mut rng);
+            let mut moves = Vec::new();
+            for _ in 0..2 * index {
+                match state.random_move(&mut rng, &mut moves) {
+                    Some(mv) if state.outcome().is_none() => state.play_unchecked(mv),
+                    _ => break,
+                }
+            }
+            if state.outcome().is_some() {
+                continue;
+            }
+            for spec in SPECS {
+                let mut agent = AgentSpec::parse(spec)
+                    .unwrap()
+                    .build(&state, 1000 + index)
+                    .unwrap();
+                let d = agent.choose(&state);
+                let value = d.stats.value.map_or("-".into(), |v| format!("{v:.4}"));
+                writeln!(
+                    out,
+                    "{} {index} {spec}: {} value {value} depth {} nodes {} iterations {}",
+                    start.spec(),
+                    state.move_text(d.mv),
+                    d.stats.depth,
+                    d.stats.nodes,
+                    d.stats.iterations
+                )
+                .unwrap();
+            }
+        }
+        out
+    }
+}
+
+#[test]
+fn every_games_searches_match_the_committed_snapshot() {
+    let mut now = String::new();
+    for info in GAMES {
+        now.push_str(&with_game(info.name, Searches).unwrap());
+    }
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/search.txt");
+    if std::env::var_os("RINGSIDE_BLESS").is_some() {
+        std::fs::write(path, &now).unwrap();
+        return;
+    }
+    let pinned = std::fs::read_to_string(path).unwrap();
+    let lines = GAMES.len() * SPECS.len();
+    assert!(now.lines().count() >= lines, "every game pins its searches");
+    for (a, b) in pinned.lines().zip(now.lines()) {
+        assert_eq!(
+            a, b,
+            "a search changed: committed results may no longer replay (see this file's docs)"
+        );
+    }
+    assert_eq!(pinned.lines().count(), now.lines().count());
+}
