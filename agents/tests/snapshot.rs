@@ -19,13 +19,17 @@ use ringside_engine::registry::{GAMES, GameVisitor, with_game};
 use ringside_engine::{Features, Game, seeded_rng};
 
 /// The agents pinned: alpha-beta with each evaluation and scoring (depth 2: killers and
-/// history already order the second ply), MCTS with and without move-count scoring, at
-/// budgets that keep the test to about a second.
+/// history already order the second ply), and MCTS with each of its options set in one spec
+/// or another, at budgets that keep the test to a few seconds.
 const SPECS: &[&str] = &[
     "alphabeta:depth=2",
     "alphabeta:depth=2,eval=tuned,score=moves",
     "mcts:iters=300",
-    "mcts:iters=300,score=moves,eval=material",
+    "mcts:iters=300,score=moves,a=0.4,k=2",
+    "mcts:iters=300,preset=strong",
+    "mcts:iters=60,c=0.7,rave=300,fpu=0.6,bias=2,eval=rich,playout=12,final=wins",
+    "mcts:iters=50,policy=mast,epsilon=0.2,reply=lgrf,pattern=on,decisive=on,solver=off",
+    "mcts:iters=4,policy=eval,playout=6,reply=lgr,threads=2,reuse=off,max_nodes=3000",
 ];
 
 /// Seeded positions a game: a random start, then `2 * index` random plies.
@@ -56,18 +60,31 @@ impl GameVisitor for Searches {
                     .unwrap()
                     .build(&state, 1000 + index)
                     .unwrap();
-                let d = agent.choose(&state);
-                let value = d.stats.value.map_or("-".into(), |v| format!("{v:.4}"));
-                writeln!(
-                    out,
-                    "{} {index} {spec}: {} value {value} depth {} nodes {} iterations {}",
-                    start.spec(),
-                    state.move_text(d.mv),
-                    d.stats.depth,
-                    d.stats.nodes,
-                    d.stats.iterations
-                )
-                .unwrap();
+                // Two decisions a position: the second, after the agent's move and the
+                // first legal reply, starts from the tree the first left (reuse).
+                let mut at = state.clone();
+                for turn in 0..2 {
+                    if at.outcome().is_some() {
+                        break;
+                    }
+                    let d = agent.choose(&at);
+                    let value = d.stats.value.map_or("-".into(), |v| format!("{v:.4}"));
+                    writeln!(
+                        out,
+                        "{} {index}.{turn} {spec}: {} value {value} depth {} nodes {} iterations {}",
+                        start.spec(),
+                        at.move_text(d.mv),
+                        d.stats.depth,
+                        d.stats.nodes,
+                        d.stats.iterations
+                    )
+                    .unwrap();
+                    at.play_unchecked(d.mv);
+                    at.legal_moves(&mut moves);
+                    if let Some(&reply) = moves.first().filter(|_| at.outcome().is_none()) {
+                        at.play_unchecked(reply);
+                    }
+                }
             }
         }
         out
