@@ -509,3 +509,70 @@ fn subtree_size(mcts: &Mcts<Rin>, node: usize) -> usize {
         .map(|c| subtree_size(mcts, c))
         .sum::<usize>()
 }
+
+#[test]
+fn welford_lengths_give_the_sample_mean_and_deviation() {
+    let mut s = LengthStats::default();
+    assert_eq!(s.std_dev(), 0.0);
+    s.add(7.0);
+    assert_eq!(
+        (s.mean, s.std_dev()),
+        (7.0, 0.0),
+        "one length has no spread"
+    );
+    let mut s = LengthStats::default();
+    for x in [2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0] {
+        s.add(x);
+    }
+    // Mean 5; squared deviations sum to 32; the sample variance is 32 / 7.
+    assert!((s.mean - 5.0).abs() < 1e-12);
+    assert!((s.std_dev() - (32.0f64 / 7.0).sqrt()).abs() < 1e-12);
+}
+
+#[test]
+fn amaf_means_are_absent_until_visited() {
+    let mut a = Amaf::default();
+    assert_eq!(a.mean(), None);
+    a.add(1.0);
+    a.add(0.0);
+    a.add(-0.5);
+    assert_eq!(a.mean(), Some(0.5 / 3.0));
+}
+
+fn moves_agent(text: &str) -> Mcts<Rin> {
+    let start = Rin::new(6).unwrap();
+    let spec = match crate::AgentSpec::parse(text).unwrap() {
+        crate::AgentSpec::Mcts(s) => s,
+        _ => unreachable!(),
+    };
+    let eval = Evaluator::new(&spec.eval, &start).unwrap();
+    Mcts::new(spec, eval, ringside_engine::seeded_rng(3, 0))
+}
+
+#[test]
+fn move_count_rewards_follow_pepels_formula_for_each_winner_separately() {
+    // r = 1 + a (2 / (1 + exp(-k λ)) - 1), λ = (mean - length) / σ over the winner's earlier
+    // wins (Pepels et al. 2014); no bonus until σ > 0.
+    let mut m = moves_agent("mcts:score=moves,a=0.25,k=1");
+    assert_eq!(m.rewards(None, 12), [0.0, 0.0], "a draw scores nothing");
+    assert_eq!(m.rewards(Some(Player::ZERO), 10), [1.0, -1.0]);
+    assert_eq!(m.rewards(Some(Player::ZERO), 20), [1.0, -1.0]);
+    // The other colour's first win has no history of its own.
+    assert_eq!(m.rewards(Some(Player::ONE), 30), [-1.0, 1.0]);
+    // After 10 and 20: mean 15, σ = √50; a win in 30 is slow: λ = −2.1213, r = 0.80352.
+    let r = m.rewards(Some(Player::ZERO), 30);
+    assert!((r[0] - 0.803_520_900_7).abs() < 1e-9, "{r:?}");
+    assert_eq!(r[1], -r[0]);
+    // After 10, 20, 30: mean 20, σ = 10; with a = 0.4, k = 2 a win in 5 is fast: r = 1.36206.
+    let mut fast = moves_agent("mcts:score=moves,a=0.4,k=2");
+    for length in [10, 20, 30] {
+        fast.rewards(Some(Player::ONE), length);
+    }
+    let r = fast.rewards(Some(Player::ONE), 5);
+    assert!((r[1] - 1.362_059_301_5).abs() < 1e-9, "{r:?}");
+    // Win-or-lose scoring ignores lengths.
+    let mut plain = moves_agent("mcts");
+    for length in [10, 20, 30, 5] {
+        assert_eq!(plain.rewards(Some(Player::ONE), length), [-1.0, 1.0]);
+    }
+}
