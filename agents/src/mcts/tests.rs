@@ -576,3 +576,21 @@ fn move_count_rewards_follow_pepels_formula_for_each_winner_separately() {
         assert_eq!(plain.rewards(Some(Player::ONE), length), [-1.0, 1.0]);
     }
 }
+
+#[test]
+fn a_tree_too_small_for_the_root_falls_back_to_a_random_move_and_reports_its_iterations() {
+    // Rin 6 has 36 first moves: a 10-node arena cannot expand the root.
+    let start = Rin::new(6).unwrap();
+    let spec = match crate::AgentSpec::parse("mcts:iters=7,max_nodes=10").unwrap() {
+        crate::AgentSpec::Mcts(s) => s,
+        _ => unreachable!(),
+    };
+    let eval = Evaluator::new(&spec.eval, &start).unwrap();
+    let mut m = Mcts::new(spec, eval, ringside_engine::seeded_rng(3, 0));
+    let d = m.choose(&start);
+    assert!(start.is_legal(d.mv));
+    assert_eq!(d.stats.iterations, 7, "{:?}", d.stats);
+    assert!(d.stats.time > std::time::Duration::ZERO, "its time is measured");
+    assert_eq!((d.stats.nodes, d.stats.value), (0, None), "{:?}", d.stats);
+    assert_eq!(m.tree_size(), 1);
+}
