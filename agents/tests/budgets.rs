@@ -29,6 +29,20 @@ fn a_node_budget_stops_alphabeta_after_its_first_full_iteration() {
 }
 
 #[test]
+fn the_first_iteration_always_finishes_whatever_the_node_budget() {
+    // Rin's 256 first moves are more than the budget: depth 1 still finishes and plays.
+    let start = Rin::default();
+    let mut agent = AgentSpec::parse("alphabeta:depth=3,nodes=10")
+        .unwrap()
+        .build(&start, 1)
+        .unwrap();
+    let d = agent.choose(&start);
+    assert!(start.is_legal(d.mv));
+    assert_eq!(d.stats.depth, 1, "{:?}", d.stats);
+    assert!(d.stats.nodes > 256, "{:?}", d.stats);
+}
+
+#[test]
 fn a_time_budget_bounds_mcts_and_reports_what_it_spent() {
     let start = Rin::default();
     let mut agent = AgentSpec::parse("mcts:time_ms=40")

@@ -277,3 +277,26 @@ fn seeded_agents_repeat_their_games() {
     assert_eq!(first, play(11));
     assert_ne!(first, play(12), "another seed gives another game");
 }
+
+#[test]
+fn alphabeta_asked_twice_about_one_position_answers_the_same() {
+    // The second search starts with the first one's table, which holds the root at every
+    // depth: the root must still be searched, not read from the table.
+    for (start, seed) in [(Rin::new(6).unwrap(), 1), (Rin::new(8).unwrap(), 2)] {
+        let mut state = start.clone();
+        let mut rng = seeded_rng(seed, 0);
+        for _ in 0..5 {
+            let mv = state.random_move(&mut rng, &mut Vec::new()).unwrap();
+            state.play_unchecked(mv);
+        }
+        for text in ["alphabeta:depth=3", "alphabeta:depth=3,score=moves"] {
+            let spec = alphabeta_spec(text);
+            let eval = Evaluator::new(&spec.eval, &state).unwrap();
+            let mut ab = AlphaBeta::new(spec, eval);
+            let first = ab.analyse(&state);
+            let again = ab.analyse(&state);
+            assert!(first.0.is_some());
+            assert_eq!(first, again, "{text}");
+        }
+    }
+}

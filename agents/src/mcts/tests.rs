@@ -590,7 +590,10 @@ fn a_tree_too_small_for_the_root_falls_back_to_a_random_move_and_reports_its_ite
     let d = m.choose(&start);
     assert!(start.is_legal(d.mv));
     assert_eq!(d.stats.iterations, 7, "{:?}", d.stats);
-    assert!(d.stats.time > std::time::Duration::ZERO, "its time is measured");
+    assert!(
+        d.stats.time > std::time::Duration::ZERO,
+        "its time is measured"
+    );
     assert_eq!((d.stats.nodes, d.stats.value), (0, None), "{:?}", d.stats);
     assert_eq!(m.tree_size(), 1);
 }

@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""The figure of one mutation-testing area: mutants tried, caught, timed out, unviable and
+missed, and which missed mutants tools/mutants-equivalent.txt explains.
+
+    tools/mutants-summary.py AREA        (after tools/mutants.sh AREA [--iterate])
+
+Reads target/mutants/AREA/mutants.out/ (and the previously caught list an --iterate run
+keeps), prints one line of counts, then every survivor not listed as equivalent.
+"""
+import pathlib
+import sys
+
+root = pathlib.Path(__file__).resolve().parent.parent
+if len(sys.argv) != 2 or sys.argv[1] not in ("rules", "stats", "search"):
+    print("usage: tools/mutants-summary.py rules|stats|search", file=sys.stderr)
+    sys.exit(2)
+out = root / "target" / "mutants" / sys.argv[1] / "mutants.out"
+if not out.is_dir():
+    print(f"no outcomes in {out}: run tools/mutants.sh {sys.argv[1]} first", file=sys.stderr)
+    sys.exit(2)
+
+
+def lines(name):
+    path = out / name
+    return [l for l in path.read_text().splitlines() if l.strip()] if path.exists() else []
+
+
+caught = set(lines("caught.txt")) | set(lines("previously_caught.txt"))
+missed = lines("missed.txt")
+timeout = lines("timeout.txt")
+unviable = lines("unviable.txt")
+# Each line: FILE: MUTATION in FUNCTION [(which one, where a function has several)]: reason.
+equivalent = []
+for line in (root / "tools" / "mutants-equivalent.txt").read_text().splitlines():
+    if line and not line.startswith("#"):
+        file, mutation, _reason = line.split(": ", 2)
+        equivalent.append(f"{file}: {mutation}")
+
+
+def key(mutant):
+    """FILE: MUTATION in FUNCTION, without the line and column (they move with edits)."""
+    file, _, rest = mutant.partition(":")
+    rest = rest.split(":", 2)[-1].strip()
+    return f"{file}: {rest}"
+
+
+def listed(mutant):
+    k = key(mutant)
+    return any(e == k or e.startswith(k + " (") for e in equivalent)
+
+
+explained = [m for m in missed if listed(m)]
+unexplained = [m for m in missed if not listed(m)]
+viable = len(caught) + len(missed) + len(timeout)
+share = 100.0 * (len(caught) + len(timeout)) / viable if viable else 0.0
+print(
+    f"{sys.argv[1]}: {viable + len(unviable)} tried, {len(unviable)} unviable, "
+    f"{len(caught)} caught, {len(timeout)} timed out, {len(missed)} missed "
+    f"({len(explained)} equivalent, {len(unexplained)} unexplained); "
+    f"{share:.1f}% of viable mutants caught or timed out"
+)
+for m in unexplained:
+    print("  " + m)
