@@ -497,6 +497,16 @@ fn mast_learns_move_averages_and_root_parallelism_repeats_itself() {
     let (a, b) = (run(), run());
     assert_eq!(a, b);
     assert_eq!((a.2, a.3), (400, 2), "the budget is shared by three trees");
+    // ⌊400/3⌋ = 133 each, and the one left over goes to the first tree; each tree gets at
+    // least one iteration whatever the budget.
+    for (iterations, roots) in [(400, [134, 133, 133]), (5, [2, 2, 1]), (2, [1, 1, 1])] {
+        let mut p = havannah_agent(&format!("mcts:iters={iterations},threads=3"));
+        p.choose(&h);
+        let visits: Vec<u32> = std::iter::once(p.nodes[0].visits)
+            .chain(p.helpers.iter().map(|t| t.nodes[0].visits))
+            .collect();
+        assert_eq!(visits, roots, "{iterations} iterations");
+    }
 }
 
 fn subtree_size(mcts: &Mcts<Rin>, node: usize) -> usize {
