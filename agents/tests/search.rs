@@ -283,7 +283,7 @@ fn alphabeta_asked_twice_about_one_position_answers_the_same() {
     // The second search starts with the first one's table, which holds the root at every
     // depth: the root must still be searched, not read from the table.
     for (start, seed) in [(Rin::new(6).unwrap(), 1), (Rin::new(8).unwrap(), 2)] {
-        let mut state = start.clone();
+        let mut state = start;
         let mut rng = seeded_rng(seed, 0);
         for _ in 0..5 {
             let mv = state.random_move(&mut rng, &mut Vec::new()).unwrap();
