@@ -607,3 +607,49 @@ fn a_tree_too_small_for_the_root_falls_back_to_a_random_move_and_reports_its_ite
     assert_eq!((d.stats.nodes, d.stats.value), (0, None), "{:?}", d.stats);
     assert_eq!(m.tree_size(), 1);
 }
+
+/// A root whose children, moved into by player 0, are proven as given: `(proven, distance)`.
+fn proven_children(children: &[(u8, u16)]) -> Mcts<Rin> {
+    let mut m = mcts_for(&Rin::new(6).unwrap(), 1);
+    m.reset();
+    m.nodes[0].first_child = 1;
+    m.nodes[0].children = children.len() as u16;
+    for &(proven, distance) in children {
+        let mut n = Node::new(0);
+        n.proven = proven;
+        n.proven_distance = distance;
+        m.nodes.push(n);
+    }
+    m
+}
+
+#[test]
+fn the_solver_proves_a_node_by_its_best_child_and_counts_the_plies() {
+    // The mover (player 0) wins by its shortest win, one ply more than the child's.
+    let mut m = proven_children(&[(1, 1), (0, 5), (DRAW, 0), (0, 3)]);
+    m.try_prove(0);
+    assert_eq!((m.nodes[0].proven, m.nodes[0].proven_distance), (0, 4));
+    // No win, every child settled, one drawn: a draw, by the shortest draw.
+    let mut m = proven_children(&[(1, 1), (DRAW, 6), (DRAW, 2)]);
+    m.try_prove(0);
+    assert_eq!((m.nodes[0].proven, m.nodes[0].proven_distance), (DRAW, 3));
+    // Every child lost: lost, by the longest loss (the loser delays).
+    let mut m = proven_children(&[(1, 1), (1, 7), (1, 3)]);
+    m.try_prove(0);
+    assert_eq!((m.nodes[0].proven, m.nodes[0].proven_distance), (1, 8));
+    // A child still open: nothing is proven unless a win is there.
+    let mut m = proven_children(&[(1, 1), (UNPROVEN, 0), (DRAW, 2)]);
+    m.try_prove(0);
+    assert_eq!(m.nodes[0].proven, UNPROVEN);
+    // A proven node is left as it is.
+    let mut m = proven_children(&[(0, 1)]);
+    m.nodes[0].proven = 1;
+    m.nodes[0].proven_distance = 9;
+    m.try_prove(0);
+    assert_eq!((m.nodes[0].proven, m.nodes[0].proven_distance), (1, 9));
+    // A leaf not yet expanded has nothing to prove from.
+    let mut m = proven_children(&[]);
+    m.nodes[0].first_child = UNEXPANDED;
+    m.try_prove(0);
+    assert_eq!(m.nodes[0].proven, UNPROVEN);
+}
