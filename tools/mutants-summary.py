@@ -52,12 +52,17 @@ def listed(mutant):
 explained = [m for m in missed if listed(m)]
 unexplained = [m for m in missed if not listed(m)]
 viable = len(caught) + len(missed) + len(timeout)
-share = 100.0 * (len(caught) + len(timeout)) / viable if viable else 0.0
+stopped = len(caught) + len(timeout)
+share = 100.0 * stopped / viable if viable else 0.0
+# Equivalent mutants are not faults: the target counts the others.
+faults = viable - len(explained)
+fault_share = 100.0 * stopped / faults if faults else 0.0
 print(
     f"{sys.argv[1]}: {viable + len(unviable)} tried, {len(unviable)} unviable, "
     f"{len(caught)} caught, {len(timeout)} timed out, {len(missed)} missed "
     f"({len(explained)} equivalent, {len(unexplained)} unexplained); "
-    f"{share:.1f}% of viable mutants caught or timed out"
+    f"{share:.1f}% of viable mutants caught or timed out, "
+    f"{fault_share:.1f}% of those not equivalent"
 )
 for m in unexplained:
     print("  " + m)
