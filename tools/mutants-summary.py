@@ -3,6 +3,7 @@
 missed, and which missed mutants tools/mutants-equivalent.txt explains.
 
     tools/mutants-summary.py AREA        (after tools/mutants.sh AREA [--iterate])
+    tools/mutants-summary.py AREA-NAME   (outcomes written with --output target/mutants/AREA-NAME)
 
 Reads target/mutants/AREA/mutants.out/ (and the previously caught list an --iterate run
 keeps), prints one line of counts, then every survivor not listed as equivalent.
@@ -11,8 +12,8 @@ import pathlib
 import sys
 
 root = pathlib.Path(__file__).resolve().parent.parent
-if len(sys.argv) != 2 or sys.argv[1] not in ("rules", "stats", "search"):
-    print("usage: tools/mutants-summary.py rules|stats|search", file=sys.stderr)
+if len(sys.argv) != 2 or sys.argv[1].split("-")[0] not in ("rules", "stats", "search"):
+    print("usage: tools/mutants-summary.py rules|stats|search[-NAME]", file=sys.stderr)
     sys.exit(2)
 out = root / "target" / "mutants" / sys.argv[1] / "mutants.out"
 if not out.is_dir():
@@ -44,9 +45,25 @@ def key(mutant):
     return f"{file}: {rest}"
 
 
+def source_line(mutant):
+    file, line = mutant.split(":")[:2]
+    try:
+        return (root / file).read_text().splitlines()[int(line) - 1]
+    except (OSError, IndexError, ValueError):
+        return ""
+
+
 def listed(mutant):
+    """Listed as equivalent: the same mutation, and the entry's `code`, if any, on its line."""
     k = key(mutant)
-    return any(e == k or e.startswith(k + " (") for e in equivalent)
+    for e in equivalent:
+        if e == k:
+            return True
+        if e.startswith(k + " (`"):
+            code = e[len(k) + 3 :].split("`")[0]
+            if code in source_line(mutant):
+                return True
+    return False
 
 
 explained = [m for m in missed if listed(m)]
