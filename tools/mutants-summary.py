@@ -30,7 +30,8 @@ caught = set(lines("caught.txt")) | set(lines("previously_caught.txt"))
 missed = lines("missed.txt")
 timeout = lines("timeout.txt")
 unviable = lines("unviable.txt")
-# Each line: FILE: MUTATION in FUNCTION [(which one, where a function has several)]: reason.
+# Each line: FILE: MUTATION in FUNCTION [(`code` on the mutated line, where a function has
+# several alike)]: reason.
 equivalent = []
 for line in (root / "tools" / "mutants-equivalent.txt").read_text().splitlines():
     if line and not line.startswith("#"):

@@ -2,18 +2,20 @@
 
 use std::time::Duration;
 
-use ringside_agents::{Agent, AgentSpec, Evaluator};
+use ringside_agents::{Agent, AgentSpec, AnyAgent, Evaluator};
 use ringside_engine::games::ikabegama::Ikabegama;
 use ringside_engine::games::rin::Rin;
 use ringside_engine::{Game, Player};
 
+/// The agent of `text` for Rin's start, seed 1.
+fn rin_agent(text: &str, start: &Rin) -> AnyAgent<Rin> {
+    AgentSpec::parse(text).unwrap().build(start, 1).unwrap()
+}
+
 #[test]
 fn a_node_budget_stops_alphabeta_after_its_first_full_iteration() {
     let start = Rin::default();
-    let mut agent = AgentSpec::parse("alphabeta:depth=6,nodes=2000")
-        .unwrap()
-        .build(&start, 1)
-        .unwrap();
+    let mut agent = rin_agent("alphabeta:depth=6,nodes=2000", &start);
     let d = agent.choose(&start);
     assert!(start.is_legal(d.mv));
     assert!((1..6).contains(&d.stats.depth), "{:?}", d.stats);
@@ -24,7 +26,7 @@ fn a_node_budget_stops_alphabeta_after_its_first_full_iteration() {
     );
     // The next depth, unbudgeted, needs more than the budget: so the budget is what stopped it.
     let deeper = format!("alphabeta:depth={}", d.stats.depth + 1);
-    let mut unbudgeted = AgentSpec::parse(&deeper).unwrap().build(&start, 1).unwrap();
+    let mut unbudgeted = rin_agent(&deeper, &start);
     assert!(unbudgeted.choose(&start).stats.nodes > 2000);
 }
 
@@ -32,10 +34,7 @@ fn a_node_budget_stops_alphabeta_after_its_first_full_iteration() {
 fn the_first_iteration_always_finishes_whatever_the_node_budget() {
     // A budget of one node is spent at the root: depth 1 still finishes and plays.
     let start = Rin::default();
-    let mut agent = AgentSpec::parse("alphabeta:depth=3,nodes=1")
-        .unwrap()
-        .build(&start, 1)
-        .unwrap();
+    let mut agent = rin_agent("alphabeta:depth=3,nodes=1", &start);
     let d = agent.choose(&start);
     assert!(start.is_legal(d.mv));
     assert_eq!(d.stats.depth, 1, "{:?}", d.stats);
@@ -45,10 +44,7 @@ fn the_first_iteration_always_finishes_whatever_the_node_budget() {
 #[test]
 fn a_time_budget_bounds_mcts_and_reports_what_it_spent() {
     let start = Rin::default();
-    let mut agent = AgentSpec::parse("mcts:time_ms=40")
-        .unwrap()
-        .build(&start, 1)
-        .unwrap();
+    let mut agent = rin_agent("mcts:time_ms=40", &start);
     let d = agent.choose(&start);
     assert!(d.stats.time >= Duration::from_millis(40));
     assert!(d.stats.iterations > 10, "{:?}", d.stats);
@@ -64,24 +60,15 @@ fn a_time_budget_bounds_mcts_and_reports_what_it_spent() {
 fn a_time_budget_stops_alphabeta_and_a_generous_one_lets_it_finish() {
     let start = Rin::default();
     // A depth no clock allows: the budget, checked every 1,024 nodes, is what stops it.
-    let mut short = AgentSpec::parse("alphabeta:depth=40,time_ms=30")
-        .unwrap()
-        .build(&start, 1)
-        .unwrap();
+    let mut short = rin_agent("alphabeta:depth=40,time_ms=30", &start);
     let d = short.choose(&start);
     assert!(start.is_legal(d.mv));
     assert!((2..40).contains(&d.stats.depth), "{:?}", d.stats);
     assert!(d.stats.time < Duration::from_secs(20), "{:?}", d.stats);
     // A minute for a search of a few thousand nodes: the clock never cuts it, and it
     // searches exactly what the same depth searches without a budget.
-    let mut generous = AgentSpec::parse("alphabeta:depth=3,time_ms=60000")
-        .unwrap()
-        .build(&start, 1)
-        .unwrap();
-    let mut plain = AgentSpec::parse("alphabeta:depth=3")
-        .unwrap()
-        .build(&start, 1)
-        .unwrap();
+    let mut generous = rin_agent("alphabeta:depth=3,time_ms=60000", &start);
+    let mut plain = rin_agent("alphabeta:depth=3", &start);
     let (g, p) = (generous.choose(&start), plain.choose(&start));
     assert_eq!(g.stats.depth, 3, "{:?}", g.stats);
     assert!(g.stats.nodes > 2 * 1024, "{:?}", g.stats);

@@ -5,13 +5,17 @@ use super::*;
 use ringside_engine::games::havannah::{Cell, Havannah};
 use ringside_engine::games::rin::Rin;
 
-fn mcts_for(start: &Rin, iterations: u32) -> Mcts<Rin> {
-    let spec = match crate::AgentSpec::parse(&format!("mcts:iters={iterations}")).unwrap() {
-        crate::AgentSpec::Mcts(s) => s,
-        _ => unreachable!(),
+/// The MCTS agent of `text` for `start`, seeded (3, 0).
+fn rin_agent(text: &str, start: &Rin) -> Mcts<Rin> {
+    let crate::AgentSpec::Mcts(spec) = crate::AgentSpec::parse(text).unwrap() else {
+        unreachable!()
     };
     let eval = Evaluator::new(&spec.eval, start).unwrap();
     Mcts::new(spec, eval, ringside_engine::seeded_rng(3, 0))
+}
+
+fn mcts_for(start: &Rin, iterations: u32) -> Mcts<Rin> {
+    rin_agent(&format!("mcts:iters={iterations}"), start)
 }
 
 #[test]
@@ -550,13 +554,7 @@ fn amaf_means_are_absent_until_visited() {
 }
 
 fn moves_agent(text: &str) -> Mcts<Rin> {
-    let start = Rin::new(6).unwrap();
-    let spec = match crate::AgentSpec::parse(text).unwrap() {
-        crate::AgentSpec::Mcts(s) => s,
-        _ => unreachable!(),
-    };
-    let eval = Evaluator::new(&spec.eval, &start).unwrap();
-    Mcts::new(spec, eval, ringside_engine::seeded_rng(3, 0))
+    rin_agent(text, &Rin::new(6).unwrap())
 }
 
 #[test]
@@ -591,12 +589,7 @@ fn move_count_rewards_follow_pepels_formula_for_each_winner_separately() {
 fn a_tree_too_small_for_the_root_falls_back_to_a_random_move_and_reports_its_iterations() {
     // Rin 6 has 36 first moves: a 10-node arena cannot expand the root.
     let start = Rin::new(6).unwrap();
-    let spec = match crate::AgentSpec::parse("mcts:iters=7,max_nodes=10").unwrap() {
-        crate::AgentSpec::Mcts(s) => s,
-        _ => unreachable!(),
-    };
-    let eval = Evaluator::new(&spec.eval, &start).unwrap();
-    let mut m = Mcts::new(spec, eval, ringside_engine::seeded_rng(3, 0));
+    let mut m = rin_agent("mcts:iters=7,max_nodes=10", &start);
     let d = m.choose(&start);
     assert!(start.is_legal(d.mv));
     assert_eq!(d.stats.iterations, 7, "{:?}", d.stats);
