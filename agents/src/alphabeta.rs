@@ -200,6 +200,18 @@ impl<G: Game + Features> AlphaBeta<G> {
         }
     }
 
+    /// A move that cut off at `ply` with `depth` to go (and was not the table's move): it
+    /// becomes the ply's first killer, and its history grows by `depth²`, capped at 2²⁷.
+    fn note_cutoff(&mut self, ply: usize, mv: G::Move, depth: u32) {
+        let k = &mut self.killers[ply];
+        if k[0] != Some(mv) {
+            k[1] = k[0];
+            k[0] = Some(mv);
+        }
+        let h = &mut self.history[history_slot(&mv)];
+        *h = (*h + (depth * depth) as i32).min(1 << 27);
+    }
+
     fn read_table_value(&self, v: i32, ply: u32) -> i32 {
         match self.spec.score {
             Scoring::Moves if v > WIN - RESULT_BAND => v - ply as i32,
@@ -290,13 +302,7 @@ impl<G: Game + Features> AlphaBeta<G> {
             alpha = alpha.max(v);
             if alpha >= beta {
                 if Some(mv) != table_move {
-                    let k = &mut self.killers[p];
-                    if k[0] != Some(mv) {
-                        k[1] = k[0];
-                        k[0] = Some(mv);
-                    }
-                    let h = &mut self.history[history_slot(&mv)];
-                    *h = (*h + (depth * depth) as i32).min(1 << 27);
+                    self.note_cutoff(p, mv, depth);
                 }
                 break;
             }
@@ -402,6 +408,116 @@ mod tests {
         state.play(clone);
         assert_eq!(huge.static_value(&state, mover), EVAL_LIMIT);
         assert_eq!(huge.static_value(&state, mover.other()), -EVAL_LIMIT);
+    }
+
+    /// A Rin position two random moves in, its mover, and a depth-2 agent with its tables
+    /// allocated and empty.
+    fn rin_node() -> (Rin, Player, AlphaBeta<Rin>) {
+        let mut state = Rin::default();
+        let mut rng = ringside_engine::seeded_rng(28, 1);
+        for _ in 0..2 {
+            let mv = state.random_move(&mut rng, &mut Vec::new()).unwrap();
+            state.play_unchecked(mv);
+        }
+        let mut ab = agent("alphabeta:depth=2", &state);
+        ab.analyse(&state);
+        ab.table.fill(None);
+        ab.history.fill(0);
+        ab.killers.fill([None, None]);
+        (state, state.to_move().unwrap(), ab)
+    }
+
+    /// The entry `state` would find in `ab`'s table.
+    fn entry(ab: &AlphaBeta<Rin>, state: &Rin) -> Entry<<Rin as Game>::Move> {
+        let key = state.hash();
+        ab.table[key as usize & (ab.table.len() - 1)]
+            .filter(|e| e.key == key)
+            .expect("the node is in the table")
+    }
+
+    #[test]
+    fn a_table_bound_settles_a_node_only_on_its_side_of_the_window() {
+        let (state, me, mut ab) = rin_node();
+        // The node's depth-1 value, searched with a full window, is exact.
+        let exact = ab.negamax(&state, 1, 1, -INF, INF, me);
+        assert_eq!(entry(&ab, &state).bound, Bound::Exact);
+        assert_eq!(entry(&ab, &state).value, exact);
+        let plant = |ab: &mut AlphaBeta<Rin>, value: i32, bound: Bound| {
+            ab.table.fill(None);
+            let key = state.hash();
+            let slot = key as usize & (ab.table.len() - 1);
+            ab.table[slot] = Some(Entry {
+                key,
+                value,
+                depth: 1,
+                bound,
+                mv: None,
+            });
+            ab.nodes = 0;
+        };
+        // A lower bound at or above beta cuts off at once (one node); below beta it settles
+        // nothing and the node is searched to its value.
+        plant(&mut ab, exact - 50, Bound::Lower);
+        assert_eq!(ab.negamax(&state, 1, 1, -INF, exact - 50, me), exact - 50);
+        assert_eq!(ab.nodes, 1);
+        plant(&mut ab, exact - 50, Bound::Lower);
+        assert_eq!(ab.negamax(&state, 1, 1, -INF, INF, me), exact);
+        assert!(ab.nodes > 1);
+        // An upper bound at or below alpha fails low at once; above alpha it is searched.
+        plant(&mut ab, exact + 50, Bound::Upper);
+        assert_eq!(ab.negamax(&state, 1, 1, exact + 50, INF, me), exact + 50);
+        assert_eq!(ab.nodes, 1);
+        plant(&mut ab, exact + 50, Bound::Upper);
+        assert_eq!(ab.negamax(&state, 1, 1, -INF, INF, me), exact);
+        assert!(ab.nodes > 1);
+        // An entry of another depth gives its value to no one.
+        plant(&mut ab, exact + 50, Bound::Exact);
+        assert_eq!(ab.negamax(&state, 2, 1, -INF, INF, me), {
+            let (state, me, mut fresh) = rin_node();
+            fresh.negamax(&state, 2, 1, -INF, INF, me)
+        });
+    }
+
+    #[test]
+    fn a_searched_node_is_stored_with_the_bound_its_window_allows() {
+        let (state, me, mut ab) = rin_node();
+        let exact = ab.negamax(&state, 1, 1, -INF, INF, me);
+        // Failing low (every child at most alpha): the value is an upper bound.
+        ab.table.fill(None);
+        let low = ab.negamax(&state, 1, 1, exact + 10, exact + 20, me);
+        assert!(low <= exact + 10);
+        assert_eq!(entry(&ab, &state).bound, Bound::Upper);
+        // Failing high (a child at least beta): a lower bound.
+        ab.table.fill(None);
+        let high = ab.negamax(&state, 1, 1, exact - 20, exact - 10, me);
+        assert!(high >= exact - 10);
+        assert_eq!(entry(&ab, &state).bound, Bound::Lower);
+        // Inside the window: exact.
+        ab.table.fill(None);
+        ab.negamax(&state, 1, 1, exact - 1, exact + 1, me);
+        assert_eq!(entry(&ab, &state).bound, Bound::Exact);
+    }
+
+    #[test]
+    fn a_cutoff_makes_its_move_the_first_killer_and_adds_depth_squared_to_its_history() {
+        let (state, _, mut ab) = rin_node();
+        let mut moves = Vec::new();
+        state.legal_moves(&mut moves);
+        let (a, b) = (moves[0], moves[1]);
+        ab.note_cutoff(3, a, 3);
+        assert_eq!(ab.killers[3], [Some(a), None]);
+        assert_eq!(ab.history[history_slot(&a)], 9);
+        ab.note_cutoff(3, b, 2);
+        assert_eq!(ab.killers[3], [Some(b), Some(a)]);
+        assert_eq!(ab.history[history_slot(&b)], 4);
+        // The same killer again is not doubled; its history keeps growing.
+        ab.note_cutoff(3, b, 4);
+        assert_eq!(ab.killers[3], [Some(b), Some(a)]);
+        assert_eq!(ab.history[history_slot(&b)], 20);
+        // History is capped at 2^27.
+        ab.history[history_slot(&a)] = (1 << 27) - 5;
+        ab.note_cutoff(2, a, 3);
+        assert_eq!(ab.history[history_slot(&a)], 1 << 27);
     }
 
     #[test]

@@ -3,6 +3,15 @@
 
 use super::*;
 
+/// A node's share of the selection formula: its children's mover, the exploration factor
+/// `c·√ln n` (`None` with c = 0) and RAVE's equivalence `K` (`None` without RAVE).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct ParentTerms {
+    mover: u8,
+    explore: Option<f64>,
+    rave_k: Option<f64>,
+}
+
 impl<G: Game + Features> Mcts<G> {
     /// The child UCT picks: an immediate proven win, else an unvisited child, else the best
     /// upper confidence bound, never a proven loss while something else remains.
@@ -10,7 +19,33 @@ impl<G: Game + Features> Mcts<G> {
         let n = self.nodes[node];
         let first = n.first_child as usize;
         let end = first + n.children as usize;
-        let mover = self.nodes[first].mover_into;
+        let parent = self.parent_terms(node);
+        let mut best = f64::NEG_INFINITY;
+        let mut choice = first;
+        for i in first..end {
+            let child = &self.nodes[i];
+            if self.spec.solver && child.proven != UNPROVEN {
+                if child.proven == parent.mover {
+                    return i;
+                }
+                if child.proven != DRAW {
+                    continue;
+                }
+            }
+            let Some(ucb) = self.ucb(parent, i) else {
+                return i;
+            };
+            if ucb > best {
+                best = ucb;
+                choice = i;
+            }
+        }
+        choice
+    }
+
+    /// What the formula needs of expanded `node`, worked out once for all its children.
+    pub(super) fn parent_terms(&self, node: usize) -> ParentTerms {
+        let n = self.nodes[node];
         // With c = 0 (the strong preset) the exploration term is 0 for every child and is left
         // out, square root and all: the sums, and so the choice, are the same.
         let explore =
@@ -20,54 +55,43 @@ impl<G: Game + Features> Mcts<G> {
             .spec
             .rave
             .map(|k| k + self.spec.rave_grow * f64::from(n.children));
-        let mut best = f64::NEG_INFINITY;
-        let mut choice = first;
-        for i in first..end {
-            let child = &self.nodes[i];
-            if self.spec.solver && child.proven != UNPROVEN {
-                if child.proven == mover {
-                    return i;
-                }
-                if child.proven != DRAW {
-                    continue;
-                }
-            }
-            let bias = self.bias(i, child.visits) + self.knowledge(i, child.visits);
-            let amaf = rave_k.map(|k| (k, self.amaf[i]));
-            let ucb = if child.visits == 0 && amaf.is_none_or(|(_, a)| a.visits == 0) {
-                // First-play urgency, or "visit it first".
-                match self.spec.fpu {
-                    Some(v) => v + bias,
-                    None => return i,
-                }
-            } else {
-                let n = f64::from(child.visits);
-                let q = if child.visits > 0 {
-                    child.reward / n
-                } else {
-                    0.0
-                };
-                let value = match amaf.and_then(|(k, a)| Some((k, a.mean()?))) {
-                    Some((k, q_amaf)) => {
-                        let beta = match self.spec.rave_form {
-                            RaveForm::Sqrt => (k / (3.0 * n + k)).sqrt(),
-                            RaveForm::Hyperbolic => k / (k + n),
-                        };
-                        (1.0 - beta) * q + beta * q_amaf
-                    }
-                    None => q,
-                };
-                match explore {
-                    Some(e) => value + e / n.max(1.0).sqrt() + bias,
-                    None => value + bias,
-                }
-            };
-            if ucb > best {
-                best = ucb;
-                choice = i;
-            }
+        ParentTerms {
+            mover: self.nodes[n.first_child as usize].mover_into,
+            explore,
+            rave_k,
         }
-        choice
+    }
+
+    /// Child `i`'s upper confidence bound under `parent`, or `None` when it is to be visited
+    /// first (no visits, no AMAF visits, no first-play urgency).
+    pub(super) fn ucb(&self, parent: ParentTerms, i: usize) -> Option<f64> {
+        let child = &self.nodes[i];
+        let bias = self.bias(i, child.visits) + self.knowledge(i, child.visits);
+        let amaf = parent.rave_k.map(|k| (k, self.amaf[i]));
+        if child.visits == 0 && amaf.is_none_or(|(_, a)| a.visits == 0) {
+            // First-play urgency, or "visit it first".
+            return self.spec.fpu.map(|v| v + bias);
+        }
+        let n = f64::from(child.visits);
+        let q = if child.visits > 0 {
+            child.reward / n
+        } else {
+            0.0
+        };
+        let value = match amaf.and_then(|(k, a)| Some((k, a.mean()?))) {
+            Some((k, q_amaf)) => {
+                let beta = match self.spec.rave_form {
+                    RaveForm::Sqrt => (k / (3.0 * n + k)).sqrt(),
+                    RaveForm::Hyperbolic => k / (k + n),
+                };
+                (1.0 - beta) * q + beta * q_amaf
+            }
+            None => q,
+        };
+        Some(match parent.explore {
+            Some(e) => value + e / n.max(1.0).sqrt() + bias,
+            None => value + bias,
+        })
     }
 
     /// Progressive bias's term for child `i` with `visits`: `W·H/(n + 1)`.

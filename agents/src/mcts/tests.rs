@@ -646,3 +646,85 @@ fn the_solver_proves_a_node_by_its_best_child_and_counts_the_plies() {
     m.try_prove(0);
     assert_eq!(m.nodes[0].proven, UNPROVEN);
 }
+
+/// An empty Havannah 4 root (37 children) with 100 visits for the agent of `text`, and its
+/// first child.
+fn ucb_root(text: &str) -> (Mcts<Havannah>, usize) {
+    let h = Havannah::new(4, false).unwrap();
+    let mut m = havannah_agent(&format!("mcts:iters=1,{text}"));
+    m.root = Some(h.clone());
+    m.reset();
+    assert!(m.expand(0, &h));
+    m.nodes[0].visits = 100;
+    let first = m.nodes[0].first_child as usize;
+    (m, first)
+}
+
+#[test]
+fn the_selection_formula_gives_hand_worked_values() {
+    // A child with 10 visits of mean 0.6 and AMAF 20 visits of mean 0.5, under a root of
+    // 100 visits and 37 children. With c = 0.7 the exploration term is 0.7·√(ln 100)/√10
+    // = 1.5021762184/√10; RAVE's β is √(K/(3n + K)) or K/(K + n), with K = 300, or
+    // 300 + 1 × 37 with rave_grow=1 (worked out separately to 12 digits).
+    let explore = 1.502_176_218_402_543 / 10f64.sqrt();
+    for (options, expected) in [
+        ("c=0", 0.6),
+        ("c=0.7", 0.6 + explore),
+        ("c=0.7,rave=300", 0.979_683_570_784_498_5),
+        ("c=0.7,rave=300,rave_form=hyp", 0.978_255_636_160_670_6),
+        ("c=0.7,rave=300,rave_grow=1", 0.979_204_147_828_353_6),
+    ] {
+        let (mut m, i) = ucb_root(options);
+        m.nodes[i].visits = 10;
+        m.nodes[i].reward = 6.0;
+        if m.spec.rave.is_some() {
+            m.amaf[i] = Amaf {
+                reward: 10.0,
+                visits: 20,
+            };
+        }
+        let ucb = m.ucb(m.parent_terms(0), i).unwrap();
+        assert!(
+            (ucb - expected).abs() < 1e-12,
+            "{options}: {ucb} against {expected}"
+        );
+    }
+    // Progressive bias W·H/(n + 1) = 2 × 0.5/11 and knowledge W·K/√n = 3 × 0.375/√10 (values an f32 holds exactly) add on.
+    let (mut m, i) = ucb_root("c=0.7,bias=2,know=3");
+    m.nodes[i].visits = 10;
+    m.nodes[i].reward = 6.0;
+    m.prior[i] = 0.5;
+    m.know[i] = 0.375;
+    let ucb = m.ucb(m.parent_terms(0), i).unwrap();
+    let expected = 0.6 + explore + 2.0 * 0.5 / 11.0 + 3.0 * 0.375 / 10f64.sqrt();
+    assert!((ucb - expected).abs() < 1e-12, "{ucb} against {expected}");
+    // Knowledge is W·K = 1.125 while a child is unvisited or visited once, and gone from 1,000 visits.
+    assert!((m.knowledge(i, 0) - 1.125).abs() < 1e-12);
+    assert!((m.knowledge(i, 1) - 1.125).abs() < 1e-12);
+    assert!((m.knowledge(i, 999) - 1.125 / 999f64.sqrt()).abs() < 1e-12);
+    assert_eq!(m.knowledge(i, 1000), 0.0);
+    // Unvisited with first-play urgency: the urgency plus the bias of a child never visited
+    // (2 × 0.5/1) and its knowledge (1.125).
+    let (mut m, i) = ucb_root("fpu=0.6,bias=2,know=3");
+    m.prior[i] = 0.5;
+    m.know[i] = 0.375;
+    assert!((m.ucb(m.parent_terms(0), i).unwrap() - 2.725).abs() < 1e-12);
+    // Unvisited without it: to be visited first.
+    let (m, i) = ucb_root("c=0.7");
+    assert_eq!(m.ucb(m.parent_terms(0), i), None);
+    // Unvisited but with AMAF visits (mean 0.8): β = 1, the AMAF mean plus the full
+    // exploration term (n counts as 1).
+    let (mut m, i) = ucb_root("c=0.7,rave=300");
+    m.amaf[i] = Amaf {
+        reward: 4.0,
+        visits: 5,
+    };
+    let ucb = m.ucb(m.parent_terms(0), i).unwrap();
+    assert!((ucb - (0.8 + 1.502_176_218_402_543)).abs() < 1e-12, "{ucb}");
+    // A root never visited explores by √(ln 1) = 0.
+    m.nodes[0].visits = 0;
+    m.nodes[i].visits = 4;
+    m.nodes[i].reward = 2.0;
+    m.amaf[i].visits = 0;
+    assert!((m.ucb(m.parent_terms(0), i).unwrap() - 0.5).abs() < 1e-12);
+}
