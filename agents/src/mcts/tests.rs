@@ -728,3 +728,126 @@ fn the_selection_formula_gives_hand_worked_values() {
     m.amaf[i].visits = 0;
     assert!((m.ucb(m.parent_terms(0), i).unwrap() - 0.5).abs() < 1e-12);
 }
+
+/// Havannah 4 with Black's b3 intruding between White's b2 and c4 (White's c3 saves the link).
+fn link_intrusion() -> Havannah {
+    let mut h = Havannah::new(4, false).unwrap();
+    for t in "b2 g7 c4 b3".split_whitespace() {
+        h.play(h.parse_move(t).unwrap());
+    }
+    h
+}
+
+#[test]
+fn a_playout_plays_the_policys_moves_and_records_them_when_something_learns_from_them() {
+    // A playout capped at 3 plies equals 3 moves of `playout_move` by an agent seeded alike,
+    // whatever the options: the quick path of plain random playouts is taken only when no
+    // option changes the moves (its draws are the same as the policy's then), and the line
+    // is kept exactly when RAVE, MAST or replies read it.
+    for (options, records) in [
+        ("", false),
+        ("decisive=on", false),
+        ("pattern=on", false),
+        ("policy=eval,epsilon=0", false),
+        ("policy=mast", true),
+        ("rave=100", true),
+        ("reply=lgr", true),
+    ] {
+        for (which, h) in [
+            ("White's win", bridge_threat(true)),
+            ("Black's block", bridge_threat(false)),
+            ("the saved link", link_intrusion()),
+        ] {
+            let agent = || {
+                let mut m = havannah_agent(&format!("mcts:iters=1,{options}"));
+                m.root = Some(h.clone());
+                m.reset();
+                m.mast = vec![[Amaf::default(); 2]; h.move_index_count()];
+                m
+            };
+            let (mut a, mut b) = (agent(), agent());
+            let mut by_playout = h.clone();
+            let outcome = a.playout(&mut by_playout, 3);
+            let mut by_moves = h.clone();
+            let mut plies = 0;
+            while plies < 3 && by_moves.outcome().is_none() {
+                let mv = b.playout_move(&by_moves, by_moves.to_move().unwrap());
+                by_moves.play_unchecked(mv);
+                plies += 1;
+            }
+            let why = format!("{options} from {which}");
+            assert_eq!(by_playout.board_rows(), by_moves.board_rows(), "{why}");
+            assert_eq!(by_playout.ply(), h.ply() + plies, "{why}");
+            assert_eq!(outcome, by_moves.outcome(), "{why}");
+            assert_eq!(
+                a.line.len(),
+                if records { plies as usize } else { 0 },
+                "{why}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_evaluation_policy_plays_its_best_move_except_for_an_epsilon_share_of_random_ones() {
+    // White to move wins on d1: the greedy move every time with ε = 0, almost never with
+    // ε = 1, when every move is random.
+    let h = bridge_threat(true);
+    let d1 = h.parse_move("d1").unwrap();
+    let mut greedy = havannah_agent("mcts:iters=1,policy=eval,epsilon=0");
+    assert!((0..20).all(|_| greedy.playout_move(&h, Player::ZERO) == d1));
+    let mut random = havannah_agent("mcts:iters=1,policy=eval,epsilon=1");
+    let moves: std::collections::BTreeSet<_> = (0..20)
+        .map(|_| random.playout_move(&h, Player::ZERO))
+        .collect();
+    assert!(moves.len() > 5, "{moves:?}");
+}
+
+#[test]
+fn a_proven_line_is_scored_by_its_length_to_the_proven_end() {
+    // A 6x6 Rin endgame that White (to move) wins: once the solver has proven the root, an
+    // iteration stops there and scores White's win at the root's proven distance.
+    let start = Rin::new(6)
+        .unwrap()
+        .set_up(
+            "BBWBWW
+             BW.BWW
+             WBW..W
+             B..BBW
+             WBBWWB
+             WBBBW.
+             ply 30",
+        )
+        .unwrap();
+    let mut m = rin_agent("mcts:iters=5000,score=moves", &start);
+    m.choose(&start);
+    let (winner, distance) = m.root_proof().expect("the solver proves the endgame");
+    assert_eq!(winner, Some(Player::ONE));
+    assert!(distance > 0);
+    m.wins = [LengthStats::default(); 2];
+    m.iterate();
+    assert_eq!(m.wins[1].n, 1.0);
+    assert_eq!(m.wins[1].mean, f64::from(distance));
+}
+
+#[test]
+fn a_search_from_a_late_ply_of_an_endless_game_counts_its_lines_from_the_root() {
+    // Life can last without end; from a root at ply 1,200 the tree's depth limit and the
+    // playouts' cap count plies from the root, not from the game's start: the root is
+    // expanded and playouts reach their ends as they would at ply 0.
+    let start = ringside_engine::games::life::Life::default();
+    let mut text = start.board_rows().join("\n");
+    text.push_str("\nply 1200");
+    let late = start.set_up(&text).unwrap();
+    let crate::AgentSpec::Mcts(spec) =
+        crate::AgentSpec::parse("mcts:iters=40,score=moves").unwrap()
+    else {
+        unreachable!()
+    };
+    let eval = Evaluator::new(&spec.eval, &late).unwrap();
+    let mut m = Mcts::new(spec, eval, ringside_engine::seeded_rng(3, 0));
+    let d = m.choose(&late);
+    assert!(m.nodes[0].children > 0 && d.stats.iterations == 40);
+    let finished = m.wins[0].n + m.wins[1].n;
+    assert!(finished > 20.0, "{finished} of 40 playouts finished");
+}
