@@ -3,15 +3,21 @@
 
 use super::*;
 use ringside_engine::games::havannah::{Cell, Havannah};
+use ringside_engine::games::hexxagon::Hexxagon;
 use ringside_engine::games::rin::Rin;
 
-/// The MCTS agent of `text` for `start`, seeded (3, 0).
-fn rin_agent(text: &str, start: &Rin) -> Mcts<Rin> {
+/// The MCTS agent of `text` for games like `start`, seeded (`seed`, 0).
+fn agent<G: Game + Features>(text: &str, start: &G, seed: u64) -> Mcts<G> {
     let crate::AgentSpec::Mcts(spec) = crate::AgentSpec::parse(text).unwrap() else {
         unreachable!()
     };
     let eval = Evaluator::new(&spec.eval, start).unwrap();
-    Mcts::new(spec, eval, ringside_engine::seeded_rng(3, 0))
+    Mcts::new(spec, eval, ringside_engine::seeded_rng(seed, 0))
+}
+
+/// The MCTS agent of `text` for `start`, seeded (3, 0).
+fn rin_agent(text: &str, start: &Rin) -> Mcts<Rin> {
+    agent(text, start, 3)
 }
 
 fn mcts_for(start: &Rin, iterations: u32) -> Mcts<Rin> {
@@ -70,13 +76,52 @@ fn tree_reuse_finds_the_position_two_plies_below_and_resets_otherwise() {
     assert_eq!((mcts.tree_size(), mcts.nodes[0].visits), (1, 0));
 }
 
+#[test]
+fn tree_reuse_looks_three_plies_below_the_chosen_move_and_no_further() {
+    // Without exploration (c = 0) the tree grows deep along its best line.
+    let start = Rin::new(6).unwrap();
+    let mut mcts = rin_agent("mcts:iters=2000,c=0", &start);
+    mcts.choose(&start);
+    let chosen = mcts.last_choice.unwrap();
+    let mut after = start;
+    after.play(mcts.moves[chosen as usize - 1]);
+    // The most visited line below the chosen move, REUSE_DEPTH + 1 plies long.
+    let (mut state, mut node, mut line) = (after, chosen as usize, Vec::new());
+    for _ in 0..=REUSE_DEPTH {
+        let n = mcts.nodes[node];
+        let first = n.first_child as usize;
+        node = (first..first + n.children as usize)
+            .max_by_key(|&i| mcts.nodes[i].visits)
+            .unwrap();
+        assert!(mcts.nodes[node].visits > 0);
+        state.play(mcts.moves[node - 1]);
+        line.push((state, node as u32));
+    }
+    let (deepest, too_deep) = (&line[REUSE_DEPTH as usize - 1], &line[REUSE_DEPTH as usize]);
+    assert_eq!(
+        mcts.find(chosen, &after, &deepest.0, REUSE_DEPTH),
+        Some(deepest.1)
+    );
+    assert_eq!(mcts.find(chosen, &after, &too_deep.0, REUSE_DEPTH), None);
+}
+
+#[test]
+fn without_tree_reuse_every_search_starts_a_fresh_tree() {
+    // The reuse test's double move, with reuse=off: the second search's root has only its
+    // own iterations.
+    let start = Rin::new(6)
+        .unwrap()
+        .set_up("......\n......\n..B...\n...W..\n....W.\n......\nply 3")
+        .unwrap();
+    let mut mcts = rin_agent("mcts:iters=500,reuse=off", &start);
+    let mut state = start;
+    state.play(mcts.choose(&state).mv);
+    mcts.choose(&state);
+    assert_eq!(mcts.nodes[0].visits, 500);
+}
+
 fn rave_for<G: Game + Features>(start: &G, seed: u64) -> Mcts<G> {
-    let spec = match crate::AgentSpec::parse("mcts:iters=300,rave=500").unwrap() {
-        crate::AgentSpec::Mcts(s) => s,
-        _ => unreachable!(),
-    };
-    let eval = Evaluator::new(&spec.eval, start).unwrap();
-    Mcts::new(spec, eval, ringside_engine::seeded_rng(seed, 0))
+    agent("mcts:iters=300,rave=500", start, seed)
 }
 
 #[test]
@@ -133,13 +178,9 @@ fn rave_search_is_seeded_and_keeps_its_statistics_across_tree_reuse() {
     assert!(a.amaf[1..].iter().any(|x| x.visits > 0));
 }
 
+/// The MCTS agent of `text` for Havannah 4, seeded (5, 0).
 fn havannah_agent(text: &str) -> Mcts<Havannah> {
-    let start = Havannah::new(4, false).unwrap();
-    let crate::AgentSpec::Mcts(spec) = crate::AgentSpec::parse(text).unwrap() else {
-        unreachable!()
-    };
-    let eval = Evaluator::new(&spec.eval, &start).unwrap();
-    Mcts::new(spec, eval, ringside_engine::seeded_rng(5, 0))
+    agent(text, &Havannah::new(4, false).unwrap(), 5)
 }
 
 /// The agent of `text` after one iteration from `h`.
@@ -237,16 +278,23 @@ fn decisive_tree_expansion_proves_a_double_threat_lost() {
         matches!(blocked.as_deref(), Some("d1" | "a4")),
         "{blocked:?}"
     );
-    // With a single threat the block is spared (the bridge_threat position).
-    let single = bridge_threat(false);
-    let m = one_iteration("mcts:iters=1,decisive=tree", &single);
-    let n = m.nodes[0];
-    let first = n.first_child as usize;
-    let unproven: Vec<String> = (first..first + n.children as usize)
-        .filter(|&c| m.nodes[c].proven == UNPROVEN)
-        .map(|c| single.move_text(m.moves[c - 1]))
-        .collect();
-    assert_eq!(unproven, ["d1"]);
+    // With a single threat the block is spared: d1 in the bridge_threat position (the first
+    // empty cell listed), g7 when White's d7 e7 f7 threaten a bridge along the bottom edge
+    // (listed last).
+    let mut bottom = Havannah::new(4, false).unwrap();
+    for m in "d7 a1 e7 b1 f7".split_whitespace() {
+        bottom.play(bottom.parse_move(m).unwrap());
+    }
+    for (single, block) in [(bridge_threat(false), "d1"), (bottom, "g7")] {
+        let m = one_iteration("mcts:iters=1,decisive=tree", &single);
+        let n = m.nodes[0];
+        let first = n.first_child as usize;
+        let unproven: Vec<String> = (first..first + n.children as usize)
+            .filter(|&c| m.nodes[c].proven == UNPROVEN)
+            .map(|c| single.move_text(m.moves[c - 1]))
+            .collect();
+        assert_eq!(unproven, [block]);
+    }
 }
 
 #[test]
@@ -262,6 +310,41 @@ fn progressive_bias_priors_rank_a_winning_move_first() {
     assert_eq!(h.move_text(m.moves[best - 1]), "d1");
     assert_eq!(m.prior[best], 1.0);
     assert_eq!(m.prior.len(), m.nodes.len());
+}
+
+#[test]
+fn a_move_that_ends_the_game_in_the_opponents_favour_is_valued_by_evaluation_not_as_a_win() {
+    // Hexxagon 3, Dark to move with one empty cell: the growth e3 fills the board and Light
+    // wins 10 to 9; a jump into e3 (e1-e3) leaves its source empty and the game goes on.
+    let h = Hexxagon::new(3)
+        .unwrap()
+        .set_up("  L L L\n L L L L\nL L L D D\n D D D D\n  D D .\nto_move dark")
+        .unwrap();
+    let dark = h.to_move().unwrap();
+    let growth = h.parse_move("e3").unwrap();
+    let mut after = h;
+    after.play(growth);
+    assert_eq!(after.outcome(), Some(Outcome::Win(dark.other())));
+    // Progressive bias: the growth's prior is tanh(material / 4) = tanh(-1/4), not a win's 1.
+    let mut m = agent("mcts:iters=1,bias=1,eval=material", &h, 5);
+    m.choose(&h);
+    let first = m.nodes[0].first_child as usize;
+    let k = m.moves[first - 1..first - 1 + m.nodes[0].children as usize]
+        .iter()
+        .position(|&mv| mv == growth)
+        .unwrap();
+    assert_eq!(m.prior[first + k], (-0.25f64).tanh() as f32);
+    // The evaluation policy, with material weighted -1: the growth is worth 1 and a jump 2;
+    // the lost growth must not count as a win.
+    let mut greedy = agent(
+        "mcts:iters=1,policy=eval,epsilon=0,eval=material,w.material=-1",
+        &h,
+        5,
+    );
+    for _ in 0..20 {
+        let mv = greedy.playout_move(&h, dark);
+        assert_ne!(mv, growth, "{}", h.move_text(mv));
+    }
 }
 
 #[test]
@@ -513,6 +596,37 @@ fn mast_learns_move_averages_and_root_parallelism_repeats_itself() {
     }
 }
 
+#[test]
+fn root_parallelism_chooses_by_the_sums_over_every_tree_that_searched() {
+    let h = Havannah::new(4, false).unwrap();
+    let mut p = havannah_agent("mcts:iters=300,threads=3");
+    p.choose(&h);
+    // The third tree is left without a search (as a tree that got no time would be).
+    p.helpers[1].reset();
+    let (first, count) = (
+        p.nodes[0].first_child as usize,
+        p.nodes[0].children as usize,
+    );
+    let searched = [&p, &p.helpers[0]];
+    let sums: Vec<(u64, f64)> = (0..count)
+        .map(|k| {
+            searched.iter().fold((0, 0.0), |(v, r), t| {
+                let n = t.nodes[t.nodes[0].first_child as usize + k];
+                (v + u64::from(n.visits), r + n.reward)
+            })
+        })
+        .collect();
+    let most = sums.iter().map(|s| s.0).max().unwrap();
+    let (child, value) = p.best_child();
+    let (visits, reward) = sums[child - first];
+    assert_eq!(visits, most);
+    assert!(
+        visits > u64::from(p.nodes[child].visits),
+        "a helper's visits count"
+    );
+    assert_eq!(value, Some(reward / visits as f64));
+}
+
 fn subtree_size(mcts: &Mcts<Rin>, node: usize) -> usize {
     let n = mcts.nodes[node];
     if n.first_child == UNEXPANDED {
@@ -599,6 +713,30 @@ fn a_tree_too_small_for_the_root_falls_back_to_a_random_move_and_reports_its_ite
     );
     assert_eq!((d.stats.nodes, d.stats.value), (0, None), "{:?}", d.stats);
     assert_eq!(m.tree_size(), 1);
+    // An arena of exactly 1 + 36 nodes holds the expanded root.
+    let mut fits = rin_agent("mcts:iters=7,max_nodes=37", &start);
+    fits.choose(&start);
+    assert_eq!(fits.tree_size(), 37);
+}
+
+#[test]
+fn the_final_choice_never_plays_a_child_proven_lost_and_a_draw_is_not_a_loss() {
+    // The mover is player 0. The most visited child is proven lost; the open child is
+    // played.
+    let mut m = proven_children(&[(1, 3), (UNPROVEN, 0), (DRAW, 0)]);
+    m.spec.solver = true;
+    for (c, visits) in [(1, 100), (2, 10), (3, 5)] {
+        m.nodes[c].visits = visits;
+    }
+    assert_eq!(m.best_child().0, 2);
+    // A proven draw is played like an open child, by its visits.
+    m.nodes[3].visits = 50;
+    assert_eq!(m.best_child().0, 3);
+    // Every child lost: the longest loss.
+    let mut m = proven_children(&[(1, 3), (1, 7), (1, 5)]);
+    m.spec.solver = true;
+    m.nodes[1].visits = 100;
+    assert_eq!(m.best_child().0, 2);
 }
 
 /// A root whose children, moved into by player 0, are proven as given: `(proven, distance)`.
