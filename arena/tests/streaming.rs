@@ -262,3 +262,37 @@ fn summary_only_reads_even_a_file_without_rows() {
         "the sidecar is not rewritten"
     );
 }
+
+#[test]
+fn the_cap_rate_draw_rate_and_length_counts_are_direct_counts_of_the_rows() {
+    // Random Havannah 4 games capped at 30 plies: some end before the cap, some reach it.
+    let plan = PlanBuilder::new("havannah:size=4")
+        .pairing("random", "random")
+        .games(40)
+        .seed(3)
+        .ply_cap(Some(30))
+        .build()
+        .unwrap();
+    let rows = run_in_memory(&plan, Some(1), &mut Silent).unwrap();
+    let tally = Tally::of_rows(&plan, &rows);
+    let pairings = tally.pairings();
+    let f = pairings[0].figures();
+    let n = rows.len() as f64;
+    let capped = rows.iter().filter(|r| r.reason == Reason::PlyCap).count();
+    let draws = rows.iter().filter(|r| r.winner == Winner::Draw).count();
+    let lengths: Vec<u32> = rows.iter().map(|r| r.plies).collect();
+    assert!(
+        capped > 0 && capped < rows.len(),
+        "{capped} of {n} capped: {lengths:?}"
+    );
+    assert_eq!(f.cap_rate, capped as f64 / n);
+    assert_eq!(f.draw_rate, draws as f64 / n);
+    let mut by_length = std::collections::BTreeMap::new();
+    for r in &rows {
+        *by_length.entry(r.plies).or_insert(0u64) += 1;
+    }
+    assert_eq!(
+        pairings[0].lengths.counts().collect::<Vec<_>>(),
+        by_length.into_iter().collect::<Vec<_>>()
+    );
+}

@@ -361,7 +361,8 @@ fn direct_counts(game: &str, moves: &str) -> Direct {
 }
 
 #[test]
-fn branching_decisions_turns_lead_changes_and_drama_match_a_direct_count_on_replayed_games() {
+fn branching_turns_lead_changes_drama_and_the_winning_agent_match_a_direct_count_on_replayed_games()
+{
     let dir = scratch("metrics-direct");
     for game in ["rin:size=6", "hexxagon:side=3", "havannah:size=4"] {
         let csv = dir.join(format!("{}.csv", game.replace([':', '='], "_")));
@@ -381,7 +382,7 @@ fn branching_decisions_turns_lead_changes_and_drama_match_a_direct_count_on_repl
         let (plan, _) = ringside_arena::records::sidecar::read_sidecar(&csv).unwrap();
         let rows = read_games(&csv, &plan).unwrap().rows;
         let facts = game_facts(&plan, &rows).unwrap();
-        let mut changed = 0;
+        let (mut changed, mut decided) = (0, 0);
         for (row, f) in rows.iter().zip(&facts) {
             let d = direct_counts(&row.game, &row.moves);
             assert!(
@@ -396,6 +397,14 @@ fn branching_decisions_turns_lead_changes_and_drama_match_a_direct_count_on_repl
             );
             assert_eq!(f.turns, d.turns, "{game} {}", row.id);
             assert_eq!(f.plies, row.plies);
+            // The pairing's first agent is agent 0: it won when the winner's seat held it.
+            assert_eq!(
+                f.a_won,
+                row.winner_agent().map(|w| w == 0),
+                "{game} {}",
+                row.id
+            );
+            decided += usize::from(f.a_won.is_some());
             assert!(
                 (f.lead_changes - d.lead_changes).abs() < 1e-9,
                 "{game} {}: {} vs {} ({} plies)",
@@ -418,6 +427,7 @@ fn branching_decisions_turns_lead_changes_and_drama_match_a_direct_count_on_repl
         }
         // The games are long enough for the lead to change: the count is tested, not just 0.
         assert!(changed > 0, "{game}: no lead ever changed");
+        assert!(decided > 0, "{game}: no game decided");
         if game.starts_with("rin") {
             // Rin: B, then W W, B B, …: a turn of one stone, then turns of two.
             for f in &facts {
