@@ -573,6 +573,44 @@ mod tests {
             with_game("life:drops=anywhere", Spec).unwrap(),
             "life:drops=anywhere"
         );
+        // Ikabegama names its nests only where they are not a distance's default ones.
+        for spec in [
+            "ikabegama",
+            "ikabegama:distance=2",
+            "ikabegama:side=4,light=a1,dark=g4",
+        ] {
+            assert_eq!(with_game(spec, Spec).unwrap(), spec);
+        }
+    }
+
+    #[test]
+    fn every_notation_a_game_lists_translates_its_moves_both_ways() {
+        struct Translate;
+        impl GameVisitor for Translate {
+            type Output = usize;
+            fn visit<G: Game + crate::Features>(self, start: G) -> usize {
+                let mut moves = Vec::new();
+                start.legal_moves(&mut moves);
+                for notation in start.notations() {
+                    for &mv in &moves {
+                        let text = start.move_text(mv);
+                        let theirs = start.translate_move(notation, &text, true);
+                        let theirs = theirs.unwrap_or_else(|| panic!("{notation}: {text}"));
+                        let back = start.translate_move(notation, &theirs, false);
+                        assert_eq!(back.as_deref(), Some(text.as_str()), "{notation}");
+                    }
+                }
+                let unlisted = start.translate_move("no-such-notation", "a1", true);
+                assert_eq!(unlisted, None, "{}", start.spec());
+                start.notations().len()
+            }
+        }
+        let listed: usize = GAMES
+            .iter()
+            .map(|info| with_game(info.name, Translate).unwrap())
+            .sum();
+        // Havannah lists Castro's notation: the test reaches a translation.
+        assert!(listed > 0);
     }
 
     #[test]

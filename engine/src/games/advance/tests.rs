@@ -142,7 +142,7 @@ fn default_start_is_one_token_each_three_from_the_centre() {
 }
 
 #[test]
-fn attack_works_in_each_of_the_six_directions() {
+fn attack_works_in_each_of_the_six_directions_and_no_other() {
     let g = hex::grid(5);
     let centre = g.centre();
     for dir in 0..6 {
@@ -167,6 +167,27 @@ fn attack_works_in_each_of_the_six_directions() {
                 dir: dir as u8
             }
         );
+        // A direction past the sixth or a cell off the board is refused.
+        for bad in [
+            AdvanceMove::Attack {
+                from: p1 as u8,
+                dir: 6,
+            },
+            AdvanceMove::Advance {
+                from: p1 as u8,
+                dir: 6,
+            },
+            AdvanceMove::Attack {
+                from: g.cells() as u8,
+                dir: dir as u8,
+            },
+            AdvanceMove::Advance {
+                from: g.cells() as u8,
+                dir: dir as u8,
+            },
+        ] {
+            assert!(!game.is_legal(bad), "{bad:?}");
+        }
         game.play(mv);
         assert!(
             game.tokens(Player::ZERO).has(p1) && game.tokens(Player::ZERO).has(p3),
