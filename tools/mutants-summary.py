@@ -4,32 +4,46 @@ missed, and which missed mutants tools/mutants-equivalent.txt explains.
 
     tools/mutants-summary.py AREA        (after tools/mutants.sh AREA [--iterate])
     tools/mutants-summary.py AREA-NAME   (outcomes written with --output target/mutants/AREA-NAME)
+    tools/mutants-summary.py AREA-A AREA-B ...   (several runs merged, in order: a mutant's
+                                                  outcome is the one of the last run that tried it)
 
-Reads target/mutants/AREA/mutants.out/ (and the previously caught list an --iterate run
-keeps), prints one line of counts, then every survivor not listed as equivalent.
+Reads target/mutants/NAME/mutants.out/ (and the previously caught list an --iterate run
+keeps), prints one line of counts with the Wilson 95% interval of the share caught (the
+share of a sample, such as a --shard of the area, estimates the area's), then every
+survivor not listed as equivalent.
 """
+import math
 import pathlib
 import sys
 
 root = pathlib.Path(__file__).resolve().parent.parent
-if len(sys.argv) != 2 or sys.argv[1].split("-")[0] not in ("rules", "stats", "search"):
-    print("usage: tools/mutants-summary.py rules|stats|search[-NAME]", file=sys.stderr)
+names = sys.argv[1:]
+if not names or any(n.split("-")[0] not in ("rules", "stats", "search") for n in names):
+    print("usage: tools/mutants-summary.py rules|stats|search[-NAME] ...", file=sys.stderr)
     sys.exit(2)
-out = root / "target" / "mutants" / sys.argv[1] / "mutants.out"
-if not out.is_dir():
-    print(f"no outcomes in {out}: run tools/mutants.sh {sys.argv[1]} first", file=sys.stderr)
-    sys.exit(2)
+outcome = {}
+for name in names:
+    out = root / "target" / "mutants" / name / "mutants.out"
+    if not out.is_dir():
+        print(f"no outcomes in {out}: run tools/mutants.sh {name.split('-')[0]} first", file=sys.stderr)
+        sys.exit(2)
+    for kind, file in [
+        ("caught", "previously_caught.txt"),
+        ("caught", "caught.txt"),
+        ("missed", "missed.txt"),
+        ("timeout", "timeout.txt"),
+        ("unviable", "unviable.txt"),
+    ]:
+        path = out / file
+        if path.exists():
+            for line in path.read_text().splitlines():
+                if line.strip():
+                    outcome[line] = kind
 
-
-def lines(name):
-    path = out / name
-    return [l for l in path.read_text().splitlines() if l.strip()] if path.exists() else []
-
-
-caught = set(lines("caught.txt")) | set(lines("previously_caught.txt"))
-missed = lines("missed.txt")
-timeout = lines("timeout.txt")
-unviable = lines("unviable.txt")
+caught = [m for m, k in outcome.items() if k == "caught"]
+missed = sorted(m for m, k in outcome.items() if k == "missed")
+timeout = [m for m, k in outcome.items() if k == "timeout"]
+unviable = [m for m, k in outcome.items() if k == "unviable"]
 # Each line: FILE: MUTATION in FUNCTION [(`code` on the mutated line, where a function has
 # several alike)]: reason.
 equivalent = []
@@ -37,6 +51,15 @@ for line in (root / "tools" / "mutants-equivalent.txt").read_text().splitlines()
     if line and not line.startswith("#"):
         file, mutation, _reason = line.split(": ", 2)
         equivalent.append(f"{file}: {mutation}")
+
+
+def wilson(k, n, z=1.959964):
+    """The Wilson score interval of k successes in n trials."""
+    p = k / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z / d * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return centre - half, centre + half
 
 
 def key(mutant):
@@ -75,11 +98,12 @@ share = 100.0 * stopped / viable if viable else 0.0
 # Equivalent mutants are not faults: the target counts the others.
 faults = viable - len(explained)
 fault_share = 100.0 * stopped / faults if faults else 0.0
+low, high = wilson(stopped, viable) if viable else (0.0, 0.0)
 print(
-    f"{sys.argv[1]}: {viable + len(unviable)} tried, {len(unviable)} unviable, "
+    f"{' + '.join(names)}: {viable + len(unviable)} tried, {len(unviable)} unviable, "
     f"{len(caught)} caught, {len(timeout)} timed out, {len(missed)} missed "
     f"({len(explained)} equivalent, {len(unexplained)} unexplained); "
-    f"{share:.1f}% of viable mutants caught or timed out, "
+    f"{share:.1f}% of viable mutants caught or timed out (95% {100 * low:.1f}-{100 * high:.1f}%), "
     f"{fault_share:.1f}% of those not equivalent"
 )
 for m in unexplained:
