@@ -13,6 +13,7 @@ use ringside_arena::figures::plot::{
 use ringside_arena::records::games_csv::read_games;
 use ringside_arena::records::row::{Reason, Winner};
 use ringside_arena::run::experiment;
+use ringside_arena::run::plan::Seat;
 use ringside_arena::run::sweep::{AxisKind, cell_seed};
 use ringside_engine::registry::{GameVisitor, with_game};
 use ringside_engine::{Features, Game};
@@ -397,13 +398,14 @@ fn branching_turns_lead_changes_drama_and_the_winning_agent_match_a_direct_count
             );
             assert_eq!(f.turns, d.turns, "{game} {}", row.id);
             assert_eq!(f.plies, row.plies);
-            // The pairing's first agent is agent 0: it won when the winner's seat held it.
-            assert_eq!(
-                f.a_won,
-                row.winner_agent().map(|w| w == 0),
-                "{game} {}",
-                row.id
-            );
+            // The pairing's first agent won when it held the winning colour's seat (random
+            // against random is one agent in both seats: the seat tells them apart).
+            let a_won = match (row.slot.seat, row.winner) {
+                (_, Winner::Draw) => None,
+                (Seat::AFirst, Winner::First) | (Seat::BFirst, Winner::Second) => Some(true),
+                _ => Some(false),
+            };
+            assert_eq!(f.a_won, a_won, "{game} {}", row.id);
             decided += usize::from(f.a_won.is_some());
             assert!(
                 (f.lead_changes - d.lead_changes).abs() < 1e-9,
