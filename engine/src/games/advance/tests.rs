@@ -332,3 +332,33 @@ fn attacks_and_advances_count_what_a_player_could_do() {
         Some(2.0)
     );
 }
+
+#[test]
+fn a_set_up_position_starts_at_ply_0_with_nothing_captured_and_its_starter_fixed() {
+    let board = Advance::default().board_rows().join("\n");
+    let text = format!("{board}\nstarter o\nto_move o");
+    // From the default game, whose first player is still to be drawn: the drawing names
+    // the starter, so no seed redraws it and the spec records it.
+    let set = Advance::default().set_up(&text).unwrap();
+    assert_eq!((set.ply(), set.starter()), (0, Player::ONE));
+    assert!(set.spec().ends_with("first=o"), "{}", set.spec());
+    for seed in 0..20 {
+        let mut drawn = set;
+        drawn.randomize_start(&mut seeded_rng(seed, 0));
+        assert_eq!(drawn, set, "seed {seed}");
+    }
+    // From a game under way (two and one captured, a move played): nothing carries over.
+    let mut under_way = Advance::default()
+        .set_up(&format!("{board}\ncaptured 2 1"))
+        .unwrap();
+    let mut moves = Vec::new();
+    under_way.legal_moves(&mut moves);
+    under_way.play(moves[0]);
+    assert_eq!(under_way.captured(Player::ZERO), 2);
+    let again = under_way.set_up(&text).unwrap();
+    assert_eq!(again, set);
+    assert_eq!(
+        again.captured(Player::ZERO) + again.captured(Player::ONE),
+        0
+    );
+}
