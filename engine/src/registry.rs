@@ -584,6 +584,20 @@ mod tests {
     }
 
     #[test]
+    fn every_game_calls_itself_by_its_registry_name() {
+        struct Name;
+        impl GameVisitor for Name {
+            type Output = &'static str;
+            fn visit<G: Game + crate::Features>(self, start: G) -> &'static str {
+                start.name()
+            }
+        }
+        for info in GAMES {
+            assert_eq!(with_game(info.name, Name).unwrap(), info.name);
+        }
+    }
+
+    #[test]
     fn every_notation_a_game_lists_translates_its_moves_both_ways() {
         struct Translate;
         impl GameVisitor for Translate {

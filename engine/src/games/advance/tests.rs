@@ -362,3 +362,31 @@ fn a_set_up_position_starts_at_ply_0_with_nothing_captured_and_its_starter_fixed
         0
     );
 }
+
+#[test]
+fn move_numbers_follow_the_documented_order_advances_attacks_sacrifices_by_cell_and_direction() {
+    // Every move listed in 40 random games of side 4, keyed by (kind, cell, direction).
+    let key = |mv: AdvanceMove| match mv {
+        AdvanceMove::Advance { from, dir } => (0, from, dir),
+        AdvanceMove::Attack { from, dir } => (1, from, dir),
+        AdvanceMove::Sacrifice(c) => (2, c, 0),
+    };
+    let mut numbered = std::collections::BTreeMap::new();
+    let mut moves = Vec::new();
+    for seed in 0..40 {
+        let mut rng = seeded_rng(seed, 0);
+        let mut game = Advance::with_offset(4, 2).unwrap();
+        while game.outcome().is_none() && game.ply() < 200 {
+            game.legal_moves(&mut moves);
+            for &mv in &moves {
+                numbered.insert(key(mv), game.move_index(mv));
+            }
+            let mv = moves[rand::RngExt::random_range(&mut rng, 0..moves.len())];
+            game.play(mv);
+        }
+    }
+    let kinds: BTreeSet<u8> = numbered.keys().map(|k| k.0).collect();
+    assert_eq!(kinds.len(), 3, "advances, attacks and sacrifices all seen");
+    let numbers: Vec<usize> = numbered.values().copied().collect();
+    assert!(numbers.windows(2).all(|w| w[0] < w[1]), "{numbered:?}");
+}

@@ -447,3 +447,15 @@ fn playout_reply_saves_the_link_the_last_stone_broke_into() {
         assert!(h.move_knowledge(c) >= 0.5);
     }
 }
+
+#[test]
+fn an_illegal_move_is_explained_as_off_the_board_or_occupied() {
+    let mut h = Havannah::new(4, false).unwrap();
+    h.play(h.parse_move("d4").unwrap());
+    h.play(h.parse_move("a1").unwrap());
+    let occupied = h.why_illegal(h.parse_move("d4").unwrap());
+    assert_eq!(occupied, "cell d4 is occupied");
+    // g1 is outside the hexagon of side 4 (|x − y| = 6).
+    let off = h.why_illegal(Cell(6));
+    assert!(off.contains("off the board"), "{off}");
+}

@@ -212,3 +212,16 @@ fn a_token_is_unflippable_when_no_enemy_landing_touches_it() {
     assert_eq!(value(&far, Player::ZERO), 1.0);
     assert_eq!(value(&far, Player::ONE), 1.0);
 }
+
+#[test]
+fn a_drawing_with_a_character_that_is_no_token_is_refused() {
+    let start = Hexxagon::new(3).unwrap();
+    let err = start
+        .set_up("  . . .\n . . . .\n. L X . .\n . . . .\n  . . D")
+        .unwrap_err();
+    assert!(err.reason.contains("unknown cell character 'X'"), "{err:?}");
+    let ok = start
+        .set_up("  . . .\n . . . .\n. L D . .\n . . . .\n  . . D")
+        .unwrap();
+    assert_eq!(ok.tokens().0[1].count(), 2);
+}
