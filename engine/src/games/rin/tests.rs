@@ -669,3 +669,16 @@ fn marked_counts_stones_on_the_seeds_eight_marked_points() {
         8.0
     );
 }
+
+#[test]
+fn an_illegal_move_is_explained_as_off_the_board_or_occupied() {
+    let mut rin = Rin::new(6).unwrap();
+    let first = rin.parse_move("c3").unwrap();
+    rin.play(first);
+    assert_eq!(rin.why_illegal(first), "point c3 is occupied");
+    // A point of the 16-wide grid outside the 6×6 board: no move on the empty board.
+    let empty = Rin::new(6).unwrap();
+    let outside = (0..=255).map(Point).find(|&p| !empty.is_legal(p)).unwrap();
+    let off = rin.why_illegal(outside);
+    assert!(off.contains("is off the 6x6 board"), "{off}");
+}
