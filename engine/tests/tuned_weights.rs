@@ -1,7 +1,8 @@
 //! Every game's `eval=tuned` weights are the fit committed under results/: Texel's
 //! `results/tuned/GAME/weights.json`, or for Ikabegama SPSA's last iteration in
 //! `results/ikabegama-spsa/spsa.csv` (its untuned features at their default weights). A
-//! changed constant would silently change every tuned player's games.
+//! changed constant would silently change every tuned player's games. Likewise the
+//! `eval=rich` weights are the start each Texel fit reports in its summary.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -68,4 +69,50 @@ fn every_games_tuned_weights_are_its_committed_fit() {
             );
         }
     }
+}
+
+/// The starting weights a Texel fit's summary table reports (to four decimals), by name.
+fn texel_start(game: &str) -> Option<BTreeMap<String, f64>> {
+    let summary = results().join("tuned").join(game).join("summary.md");
+    let text = std::fs::read_to_string(summary).ok()?;
+    let rows = text
+        .lines()
+        .skip_while(|l| !l.starts_with("| feature | start |"));
+    Some(
+        rows.skip(2)
+            .take_while(|l| l.starts_with("| `"))
+            .map(|l| {
+                let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+                (
+                    cells[1].trim_matches('`').to_string(),
+                    cells[2].parse().unwrap(),
+                )
+            })
+            .collect(),
+    )
+}
+
+#[test]
+fn every_games_rich_weights_are_where_its_texel_fit_started() {
+    let mut fits = 0;
+    for info in GAMES {
+        let Some(start) = texel_start(info.name) else {
+            continue;
+        };
+        fits += 1;
+        let weights = with_game(info.name, Tuned).unwrap();
+        assert_eq!(start.len(), weights.len(), "{}", info.name);
+        for (name, _, default) in weights {
+            let reported = start[name];
+            assert!(
+                (default - reported).abs() < 5e-5,
+                "{} {name}: {default} in the code, {reported} reported",
+                info.name
+            );
+        }
+    }
+    assert_eq!(
+        fits, 5,
+        "Texel fits of Rin, Life, Advance, Hexxagon and Havannah"
+    );
 }
