@@ -109,11 +109,15 @@ fn assert_same_estimates(new: &[Estimate], old: &[Estimate]) {
 }
 
 #[test]
-fn the_folded_bootstrap_is_the_pair_bootstrap_on_small_files() {
+fn the_folded_bootstrap_is_the_pair_bootstrap_on_small_files_and_unpaired_games() {
     for (pairs, seed) in [(1, 1), (7, 2), (150, 3), (BOOTSTRAP_CLUSTERS, 4)] {
         let games = random_facts(pairs, seed);
         assert_same_estimates(&estimates(&games), &pair_bootstrap_reference(&games));
     }
+    // A run stopped between a pair's games: the last pair has one game.
+    let mut games = random_facts(7, 6);
+    games.pop();
+    assert_same_estimates(&estimates(&games), &pair_bootstrap_reference(&games));
 }
 
 #[test]
