@@ -589,6 +589,9 @@ mod tests {
         assert!(close(los(60, 20), 0.999_996_13, 1e-6));
         assert!(close(los(10, 10), 0.5, 1e-8));
         assert_eq!(los(0, 0), 0.5);
+        // No losses is not no information: ½(1 + erf(3/√6)) = 0.9583677.
+        assert!(close(los(3, 0), 0.958_367_74, 1e-6));
+        assert!(close(los(0, 3), 1.0 - 0.958_367_74, 1e-6));
         assert!(close(erf(0.5), 0.520_499_88, 2e-7));
         assert!(close(erf(-1.3), -0.934_007_94, 2e-7));
     }
@@ -708,7 +711,8 @@ mod tests {
         let none = Wdl { w: 0, d: 0, l: 10 };
         let (_, _, hi) = elo_interval(&none);
         assert!(close(hi, -elo(0.722_460), 0.1), "{hi}");
+        // Five pairs won twice are ten games won: the same Wilson bound.
         let (_, lo, hi) = Penta([0, 0, 0, 0, 5]).elo_interval();
-        assert!(lo.is_finite() && hi.is_infinite());
+        assert!(close(lo, elo(0.722_460), 0.1) && hi.is_infinite(), "{lo}");
     }
 }
