@@ -684,8 +684,12 @@ mod tests {
             a_points,
             games: 10.0,
         };
-        // 0-1 met, 2-3 met, 4 played no one.
-        let groups = rate_groups(5, &[game(0, 1, 7.0), game(2, 3, 2.0)]);
+        // 0-1 met, 2-3 met, 4 played no one (its pairing with 3 has no games yet).
+        let unplayed = PairingResult {
+            games: 0.0,
+            ..game(3, 4, 0.0)
+        };
+        let groups = rate_groups(5, &[game(0, 1, 7.0), game(2, 3, 2.0), unplayed]);
         assert_eq!(groups.len(), 2);
         assert_eq!(groups[0].members, vec![0, 1]);
         assert_eq!(groups[1].members, vec![2, 3]);
