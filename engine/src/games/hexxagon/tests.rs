@@ -225,3 +225,14 @@ fn a_drawing_with_a_character_that_is_no_token_is_refused() {
         .unwrap();
     assert_eq!(ok.tokens().0[1].count(), 2);
 }
+
+#[test]
+fn an_illegal_move_is_explained_with_its_cells_names() {
+    let h = Hexxagon::default();
+    // a1 holds a Light token at the start; cell 200 is off the board of side 5.
+    assert_eq!(
+        h.why_illegal(h.parse_move("a1").unwrap()),
+        "cell a1 is not empty"
+    );
+    assert_eq!(h.why_illegal(GrowJump::Grow(200)), "cell #200 is not empty");
+}
