@@ -598,6 +598,22 @@ mod tests {
     }
 
     #[test]
+    fn every_game_names_its_two_players_apart() {
+        struct Players;
+        impl GameVisitor for Players {
+            type Output = [&'static str; 2];
+            fn visit<G: Game + crate::Features>(self, start: G) -> [&'static str; 2] {
+                [crate::Player::ZERO, crate::Player::ONE].map(|p| start.player_name(p))
+            }
+        }
+        for info in GAMES {
+            let [first, second] = with_game(info.name, Players).unwrap();
+            assert!(!first.is_empty() && !second.is_empty(), "{}", info.name);
+            assert_ne!(first, second, "{}", info.name);
+        }
+    }
+
+    #[test]
     fn every_notation_a_game_lists_translates_its_moves_both_ways() {
         struct Translate;
         impl GameVisitor for Translate {
