@@ -292,6 +292,8 @@ fn the_bootstrap_interval_of_a_rate_agrees_with_the_normal_formula() {
 struct Direct {
     branching: f64,
     decisions: f64,
+    /// Positions with exactly one legal move (no decision, but a position).
+    forced: usize,
     turns: u32,
     /// Changes of the sign of the first mover's evaluation lead, per position.
     lead_changes: f64,
@@ -311,6 +313,7 @@ fn direct_counts(game: &str, moves: &str) -> Direct {
             let mut state = start;
             let first = state.to_move().unwrap();
             let (mut legal, mut decisions, mut n, mut turns) = (0usize, 0usize, 0usize, 0u32);
+            let mut forced = 0;
             let (mut changes, mut behind, mut ahead) = (0usize, 0usize, 0usize);
             let mut previous = None;
             let mut lead_before: Option<f64> = None;
@@ -320,6 +323,7 @@ fn direct_counts(game: &str, moves: &str) -> Direct {
                 state.legal_moves(&mut list);
                 legal += list.len();
                 decisions += usize::from(list.len() > 1);
+                forced += usize::from(list.len() == 1);
                 n += 1;
                 if state.to_move() != previous {
                     turns += 1;
@@ -351,6 +355,7 @@ fn direct_counts(game: &str, moves: &str) -> Direct {
             Direct {
                 branching: per(legal),
                 decisions: per(decisions),
+                forced,
                 turns,
                 lead_changes: per(changes),
                 behind: per(behind),
@@ -365,6 +370,7 @@ fn direct_counts(game: &str, moves: &str) -> Direct {
 fn branching_turns_lead_changes_drama_and_the_winning_agent_match_a_direct_count_on_replayed_games()
 {
     let dir = scratch("metrics-direct");
+    let mut forced = 0;
     for game in ["rin:size=6", "hexxagon:side=3", "havannah:size=4"] {
         let csv = dir.join(format!("{}.csv", game.replace([':', '='], "_")));
         ok(&[
@@ -386,6 +392,7 @@ fn branching_turns_lead_changes_drama_and_the_winning_agent_match_a_direct_count
         let (mut changed, mut decided) = (0, 0);
         for (row, f) in rows.iter().zip(&facts) {
             let d = direct_counts(&row.game, &row.moves);
+            forced += d.forced;
             assert!(
                 (f.branching - d.branching).abs() < 1e-9,
                 "{game} {}",
@@ -439,6 +446,8 @@ fn branching_turns_lead_changes_drama_and_the_winning_agent_match_a_direct_count
             assert!(facts.iter().all(|f| f.turns == f.plies));
         }
     }
+    // Some position had one legal move: a decision share that counted it would differ.
+    assert!(forced > 0, "no position with a single legal move");
 }
 
 #[test]
