@@ -150,6 +150,51 @@ fn a_partly_played_sweep_resumes_to_the_games_of_a_fresh_run() {
     ] {
         assert!(t.iter().any(|x| x == line), "{line} missing from {t:?}");
     }
+    // The y axis names the metric's unit.
+    let unit = "first colour's score (points a game)";
+    assert!(t.iter().any(|x| x == unit), "{unit} missing from {t:?}");
+}
+
+#[test]
+fn metrics_are_plotted_from_0_and_up_to_1_exactly_when_they_cannot_exceed_it() {
+    let dir = scratch("metric-bounds");
+    let csv = dir.join("g.csv");
+    let agents = ["--agents", "random", "random", "--games", "6"];
+    ok(&[
+        &[
+            "match",
+            "--game",
+            "rin:size=6",
+            "--out",
+            path(&csv),
+            "--quiet",
+        ],
+        &agents[..],
+    ]
+    .concat());
+    let (plan, _) = ringside_arena::records::sidecar::read_sidecar(&csv).unwrap();
+    let rows = read_games(&csv, &plan).unwrap().rows;
+    let facts = game_facts(&plan, &rows).unwrap();
+    let facts: Vec<&GameFacts> = facts.iter().collect();
+    let mut units = std::collections::HashSet::new();
+    for m in Metric::ALL {
+        let bounds = m.bounds();
+        // No metric is negative; a length or a count of moves passes 1 in any real game.
+        assert_eq!(bounds.low, Some(0.0), "{}", m.name());
+        // Every metric is defined: each agent won some of the six games.
+        let value = m.value(&facts).unwrap();
+        assert!(value >= 0.0, "{}: {value}", m.name());
+        match bounds.high {
+            Some(high) => assert!(value <= high, "{}: {value}", m.name()),
+            None => assert!(value > 1.0, "{}: {value} is bounded", m.name()),
+        }
+        // Each axis label says what its metric measures, in its own words.
+        assert!(
+            m.unit().contains(' ') && units.insert(m.unit()),
+            "{}",
+            m.name()
+        );
+    }
 }
 
 #[test]
