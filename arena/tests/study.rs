@@ -302,6 +302,10 @@ fn every_metric_matches_a_hand_worked_table() {
     close(Metric::WonLengthA, 10.0);
     close(Metric::WonLengthB, (20.0 + 30.0 + 60.0) / 3.0);
     assert_eq!(Metric::WonLengthA.value(&all[3..5]), None);
+    // No games: every metric undefined, none a 0 / 0.
+    for m in Metric::ALL {
+        assert_eq!(m.value(&[]), None, "{}", m.name());
+    }
     // Intervals hold their value, and the same games give the same intervals.
     let e = estimates(&games);
     assert_eq!(e, estimates(&games));
