@@ -8,7 +8,7 @@ use common::{ok, path, scratch, text};
 use rand::RngExt;
 use ringside_arena::figures::metrics::{
     BOOTSTRAP_CLUSTERS, BOOTSTRAP_SAMPLES, Estimate, GameFacts, Metric, estimates, game_facts,
-    quantile,
+    of_tally, quantile,
 };
 use ringside_arena::figures::stats::percentile;
 use ringside_arena::figures::summary::{Lengths, Tally};
@@ -102,8 +102,10 @@ fn assert_same_estimates(new: &[Estimate], old: &[Estimate]) {
     assert_eq!(new.len(), old.len());
     for (n, o) in new.iter().zip(old) {
         assert_eq!(n.metric, o.metric);
+        // To the last bit: a cluster adds into a resample game by game, in the pair
+        // bootstrap's order.
         for (x, y) in [(n.value, o.value), (n.low, o.low), (n.high, o.high)] {
-            assert!((x - y).abs() < 1e-9, "{:?}: {n:?} vs {o:?}", n.metric);
+            assert_eq!(x.to_bits(), y.to_bits(), "{:?}: {n:?} vs {o:?}", n.metric);
         }
     }
 }
@@ -138,6 +140,13 @@ fn beyond_the_cluster_count_the_interval_keeps_its_width() {
             );
         }
     }
+    // Folded, not kept pair by pair: some bound is no longer the pair bootstrap's.
+    assert!(
+        new.iter()
+            .zip(&old)
+            .any(|(n, o)| (n.low, n.high) != (o.low, o.high)),
+        "8,000 pairs were bootstrapped one by one"
+    );
 }
 
 #[test]
@@ -299,4 +308,20 @@ fn the_cap_rate_draw_rate_and_length_counts_are_direct_counts_of_the_rows() {
         pairings[0].lengths.counts().collect::<Vec<_>>(),
         by_length.into_iter().collect::<Vec<_>>()
     );
+}
+
+#[test]
+fn metrics_tables_come_only_from_replayed_games() {
+    let csv = random_rin_file("metrics-of-tally", 6);
+    let (plan, _) = read_sidecar(&csv).unwrap();
+    // Rows counted without their replay: figures, but no metrics to tabulate.
+    let rows = read_games(&csv, &plan).unwrap().rows;
+    let counted = Tally::of_rows(&plan, &rows);
+    assert_eq!(counted.pairings().len(), 1);
+    assert!(of_tally(&counted).is_empty());
+    // Read in one pass, each game replayed: one table, every metric in it.
+    let (read, _) = Tally::read(&csv, &plan).unwrap();
+    let tables = of_tally(&read);
+    assert_eq!(tables.len(), 1);
+    assert_eq!(tables[0].1.len(), Metric::ALL.len());
 }

@@ -6,7 +6,9 @@ mod common;
 use std::path::Path;
 
 use common::{ok, path, refused, scratch, text};
-use ringside_arena::figures::metrics::{GameFacts, Metric, estimates, game_facts, quantile};
+use ringside_arena::figures::metrics::{
+    GameFacts, Metric, estimates, game_facts, number, quantile,
+};
 use ringside_arena::figures::plot::{
     Bars, Bounds, Dot, Labels, dot_plot_svg, histogram_series, interval_plot_svg,
 };
@@ -285,6 +287,10 @@ fn every_metric_matches_a_hand_worked_table() {
     close(Metric::Completion, 4.0 / 6.0);
     close(Metric::Drawishness, 1.0 / 6.0);
     close(Metric::Timeouts, 1.0 / 6.0);
+    // The draw by the rules and the capped game are told apart, not merely counted once each.
+    assert_eq!(Metric::Drawishness.value(&all[3..4]), Some(1.0));
+    assert_eq!(Metric::Drawishness.value(&all[4..5]), Some(0.0));
+    assert_eq!(Metric::Timeouts.value(&all[3..4]), Some(0.0));
     close(Metric::DurationMoves, 260.0 / 6.0);
     // Turns: 6 + 11 + 16 + 21 + 51 + 31.
     close(Metric::DurationTurns, 136.0 / 6.0);
@@ -314,6 +320,20 @@ fn every_metric_matches_a_hand_worked_table() {
     }
     assert_eq!(quantile(&[1.0, 2.0, 3.0, 4.0, 5.0], 0.5), 3.0);
     assert_eq!(quantile(&[0.0, 10.0], 0.25), 2.5);
+}
+
+#[test]
+fn metric_tables_print_three_decimals_below_10_and_one_from_10() {
+    for (x, printed) in [
+        (0.5, "0.500"),
+        (9.9994, "9.999"),
+        (10.0, "10.0"),
+        (-10.0, "-10.0"),
+        (-9.5, "-9.500"),
+        (123.456, "123.5"),
+    ] {
+        assert_eq!(number(x), printed);
+    }
 }
 
 #[test]
