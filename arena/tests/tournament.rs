@@ -331,6 +331,23 @@ fn shards_merged_equal_one_run() {
 }
 
 #[test]
+fn sprt_bounds_are_wald_s_logs_of_the_error_rates() {
+    // (ln(β/(1−α)), ln((1−β)/α)), worked out by hand: fishtest's ±2.94 at α = β = 0.05, and an
+    // uneven pair that tells α from β and each bound from the other.
+    let cases = [
+        ((0.05, 0.05), (-2.944_438_979_166_44, 2.944_438_979_166_44)),
+        ((0.05, 0.2), (-1.558_144_618_046_55, 2.772_588_722_239_78)),
+    ];
+    for ((alpha, beta), (lower, upper)) in cases {
+        let (l, u) = ringside_arena::figures::sprt::bounds(alpha, beta);
+        assert!(
+            (l - lower).abs() < 1e-12 && (u - upper).abs() < 1e-12,
+            "{l} {u}"
+        );
+    }
+}
+
+#[test]
 fn sprt_stops_a_decided_match_early() {
     let dir = scratch("sprt");
     let out = dir.join("sprt.csv");
