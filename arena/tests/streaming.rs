@@ -98,14 +98,23 @@ fn random_facts(pairs: u64, seed: u64) -> Vec<GameFacts> {
         .collect()
 }
 
-fn assert_same_estimates(new: &[Estimate], old: &[Estimate]) {
+/// The same metrics with the same values and bounds, to the last bit when `exact`, else to
+/// within floating-point rounding (relative 1e-12).
+fn assert_estimates(new: &[Estimate], old: &[Estimate], exact: bool) {
     assert_eq!(new.len(), old.len());
     for (n, o) in new.iter().zip(old) {
         assert_eq!(n.metric, o.metric);
-        // To the last bit: a cluster adds into a resample game by game, in the pair
-        // bootstrap's order.
         for (x, y) in [(n.value, o.value), (n.low, o.low), (n.high, o.high)] {
-            assert_eq!(x.to_bits(), y.to_bits(), "{:?}: {n:?} vs {o:?}", n.metric);
+            if exact {
+                assert_eq!(x.to_bits(), y.to_bits(), "{:?}: {n:?} vs {o:?}", n.metric);
+            } else {
+                let scale = x.abs().max(y.abs()).max(1.0);
+                assert!(
+                    (x - y).abs() <= 1e-12 * scale,
+                    "{:?}: {n:?} vs {o:?}",
+                    n.metric
+                );
+            }
         }
     }
 }
@@ -114,12 +123,14 @@ fn assert_same_estimates(new: &[Estimate], old: &[Estimate]) {
 fn the_folded_bootstrap_is_the_pair_bootstrap_on_small_files_and_unpaired_games() {
     for (pairs, seed) in [(1, 1), (7, 2), (150, 3), (BOOTSTRAP_CLUSTERS, 4)] {
         let games = random_facts(pairs, seed);
-        assert_same_estimates(&estimates(&games), &pair_bootstrap_reference(&games));
+        // To the last bit: a cluster of one pair adds into a resample game by game, in the
+        // pair bootstrap's order.
+        assert_estimates(&estimates(&games), &pair_bootstrap_reference(&games), true);
     }
     // A run stopped between a pair's games: the last pair has one game.
     let mut games = random_facts(7, 6);
     games.pop();
-    assert_same_estimates(&estimates(&games), &pair_bootstrap_reference(&games));
+    assert_estimates(&estimates(&games), &pair_bootstrap_reference(&games), true);
 }
 
 #[test]
@@ -224,7 +235,10 @@ fn a_file_of_several_chunks_reads_into_the_figures_of_the_rows_in_memory() {
     }
     // The metrics from the read's one replay are those of replaying the held rows again.
     let facts = game_facts(&plan, &rows).unwrap();
-    assert_same_estimates(&s[0].metrics.estimates(), &estimates(&facts));
+    // Beyond 4,096 pairs a cluster holds several pairs, summed in the order their games came:
+    // the file's order (games finish in parallel) and the held rows' differ, so the sums agree
+    // to rounding, not always to the bit.
+    assert_estimates(&s[0].metrics.estimates(), &estimates(&facts), false);
 }
 
 #[test]
