@@ -6,6 +6,8 @@
 # caught.txt, missed.txt, timeout.txt, unviable.txt), which git ignores.
 #
 #   tools/mutants.sh rules|stats|search [more cargo-mutants options, e.g. --list or -f FILE]
+#   tools/mutants.sh AREA-NAME [options]   (outcomes in target/mutants/AREA-NAME/, to keep
+#                                           runs apart: a sample with --shard K/N, say)
 #
 # A whole area takes hours here (about 9 s a mutant; rules 2,083 mutants, stats 888, search
 # 636). Run it in pieces with --iterate: each run skips the mutants earlier runs caught or
@@ -26,8 +28,9 @@
 # tools/mutants-equivalent.txt.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-area="${1:?usage: tools/mutants.sh rules|stats|search [cargo-mutants options]}"
+name="${1:?usage: tools/mutants.sh rules|stats|search[-NAME] [cargo-mutants options]}"
 shift
+area="${name%%-*}"
 case "$area" in
   rules)
     files=(-f 'engine/src/games/**/*.rs' -f engine/src/hex.rs -f engine/src/bitboard.rs
@@ -57,9 +60,9 @@ cd "$root"
 # strength tests. The cargo profile `mutants` (Cargo.toml) is the test profile without debug
 # information: a mutant's build links in about half the time.
 export NEXTEST_PROFILE=mutants
-mkdir -p "target/mutants/$area"
+mkdir -p "target/mutants/$name"
 exec cargo mutants --package "$package" "${files[@]}" \
   --test-tool nextest --test-workspace=false --jobs 1 --timeout 300 --build-timeout 600 \
   --profile mutants \
   --exclude '**/tests.rs' \
-  --output "target/mutants/$area" "${targets[@]}" "$@"
+  --output "target/mutants/$name" "${targets[@]}" "$@"

@@ -10,6 +10,7 @@ use ringside_arena::figures::metrics::{
     BOOTSTRAP_CLUSTERS, BOOTSTRAP_SAMPLES, Estimate, GameFacts, Metric, estimates, game_facts,
     of_tally, quantile,
 };
+use ringside_arena::figures::report::markdown;
 use ringside_arena::figures::stats::percentile;
 use ringside_arena::figures::summary::{Lengths, Tally};
 use ringside_arena::records::games_csv::{CHUNK_ROWS, read_games, read_games_with};
@@ -302,6 +303,7 @@ fn the_cap_rate_draw_rate_and_length_counts_are_direct_counts_of_the_rows() {
         .unwrap();
     let rows = run_in_memory(&plan, Some(1), &mut Silent).unwrap();
     let tally = Tally::of_rows(&plan, &rows);
+    assert_eq!(tally.games(), rows.len() as u64);
     let pairings = tally.pairings();
     let f = pairings[0].figures();
     let n = rows.len() as f64;
@@ -338,4 +340,35 @@ fn metrics_tables_come_only_from_replayed_games() {
     let tables = of_tally(&read);
     assert_eq!(tables.len(), 1);
     assert_eq!(tables[0].1.len(), Metric::ALL.len());
+}
+
+#[test]
+fn games_lost_by_agent_faults_are_counted_and_reported() {
+    let plan = PlanBuilder::new("rin:size=6")
+        .pairing("random", "random")
+        .games(12)
+        .build()
+        .unwrap();
+    let mut rows = run_in_memory(&plan, Some(1), &mut Silent).unwrap();
+    let tally = Tally::of_rows(&plan, &rows);
+    assert_eq!(tally.pairings()[0].faults, 0);
+    assert!(!markdown(&plan, &tally, "t", &[]).contains("agent faults"));
+    // Three faults of different kinds; a resignation and a capped game are no faults.
+    let reasons = [
+        Reason::IllegalMove,
+        Reason::TimeForfeit,
+        Reason::Resign,
+        Reason::EngineCrash,
+        Reason::PlyCap,
+    ];
+    for (row, reason) in rows.iter_mut().zip(reasons) {
+        row.reason = reason;
+    }
+    let tally = Tally::of_rows(&plan, &rows);
+    assert_eq!(tally.pairings()[0].faults, 3);
+    assert!(
+        markdown(&plan, &tally, "t", &[]).contains("| games lost by agent faults | 3 |"),
+        "{}",
+        markdown(&plan, &tally, "t", &[])
+    );
 }

@@ -24,7 +24,8 @@ pub struct Coverage {
 /// - every listed move is legal, listed once, and its notation (from `move_text` and
 ///   `write_move` alike) parses back to it;
 /// - every listed move has its own [`Game::move_index`], below
-///   [`Game::move_index_count`], and a move keeps its number through the game;
+///   [`Game::move_index_count`], a move keeps its number through the game, and no two moves
+///   of a game share one;
 /// - where [`Game::wins_at_once`] answers for the mover, playing the move wins exactly when it
 ///   says so;
 /// - the random sampler returns a listed move;
@@ -66,6 +67,7 @@ where
         let first = state.clone();
         let mut history: Vec<G::Move> = Vec::new();
         let mut numbers: HashMap<G::Move, usize> = HashMap::new();
+        let mut owners: HashMap<usize, G::Move> = HashMap::new();
         let fail = |history: &[G::Move], state: &G, what: String| -> ! {
             let moves: Vec<String> = history.iter().map(|m| state.move_text(*m)).collect();
             panic!(
@@ -116,6 +118,7 @@ where
                 if index >= state.move_index_count()
                     || !indices.insert(index)
                     || *numbers.entry(mv).or_insert(index) != index
+                    || *owners.entry(index).or_insert(mv) != mv
                 {
                     fail(
                         &history,

@@ -368,6 +368,9 @@ impl Game for Life {
     }
 
     fn why_illegal(&self, mv: Point) -> String {
+        if mv.0 as usize >= SIZE * SIZE {
+            return format!("point {} is off the {SIZE}x{SIZE} board", mv.0);
+        }
         let name = self.move_text(mv);
         if self.occupied()[mv.row()] >> mv.col() & 1 == 1 {
             format!("point {name} is occupied")

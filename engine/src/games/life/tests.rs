@@ -343,3 +343,18 @@ fn births_go_to_the_colour_with_two_of_three_neighbours() {
     assert_eq!(white("survivors"), 0.0);
     assert_eq!(white("births"), 0.0);
 }
+
+#[test]
+fn a_point_off_the_board_is_illegal_and_refused_in_words() {
+    // Point is a plain number; the first one past the board and the largest are no drops.
+    for life in [Life::default(), Life::new(Drops::Anywhere)] {
+        for off in [SIZE * SIZE, usize::from(u16::MAX)] {
+            let mv = Point(off as u16);
+            assert!(!life.is_legal(mv), "{off}");
+            let mut after = life.clone();
+            let err = after.try_play(mv).unwrap_err().to_string();
+            assert_eq!(err, format!("point {off} is off the 19x19 board"));
+            assert_eq!(after, life, "a refused drop changes nothing");
+        }
+    }
+}
