@@ -235,4 +235,28 @@ fn an_illegal_move_is_explained_with_its_cells_names() {
         "cell a1 is not empty"
     );
     assert_eq!(h.why_illegal(GrowJump::Grow(200)), "cell #200 is not empty");
+    // The first number past the board's 61 cells is off it too.
+    let past = h.grid().cells();
+    assert_eq!(past, 61);
+    assert_eq!(
+        h.why_illegal(GrowJump::Grow(past as u8)),
+        "cell #61 is not empty"
+    );
+}
+
+#[test]
+fn move_numbers_are_ranks_in_the_documented_order_growths_jumps_pass() {
+    // Growths by cell, then jumps by (from, to), then the pass: a move's number is its place
+    // in that list (the action numbers the Python package exposes).
+    let mut order: Vec<GrowJump> = (0..=255).map(GrowJump::Grow).collect();
+    for from in 0..=255 {
+        order.extend((0..=255).map(|to| GrowJump::Jump(from, to)));
+    }
+    order.push(GrowJump::Pass);
+    assert_eq!(order.len(), GrowJump::INDEX_COUNT);
+    let h = Hexxagon::default();
+    for (rank, mv) in order.into_iter().enumerate() {
+        assert_eq!(mv.index(), rank, "{mv:?}");
+        assert_eq!(h.move_index(mv), rank, "{mv:?}");
+    }
 }
