@@ -459,3 +459,19 @@ fn an_illegal_move_is_explained_as_off_the_board_or_occupied() {
     let off = h.why_illegal(Cell(6));
     assert!(off.contains("off the board"), "{off}");
 }
+
+#[test]
+fn havannah_counts_no_score_from_start_to_end() {
+    // The rules have a winner and no points: no score at the start, during or after a game.
+    let mut h = Havannah::new(4, false).unwrap();
+    let mut rng = crate::seeded_rng(5, 0);
+    let mut moves = Vec::new();
+    loop {
+        assert_eq!(h.scores(), None);
+        if h.outcome().is_some() {
+            break;
+        }
+        let mv = h.random_move(&mut rng, &mut moves).unwrap();
+        h.play(mv);
+    }
+}

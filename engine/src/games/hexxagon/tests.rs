@@ -245,6 +245,43 @@ fn an_illegal_move_is_explained_with_its_cells_names() {
 }
 
 #[test]
+fn each_kind_of_illegal_move_gets_its_own_explanation() {
+    let h = Hexxagon::default();
+    let g = h.grid();
+    let board = cells(&h);
+    let me = letter(h.to_move().unwrap());
+    let name = |c: usize| g.cell_name(c);
+    let mine = (0..g.cells()).find(|&c| board[c] == me).unwrap();
+    let empty = |c: &usize| board[*c] == '.';
+    // An empty cell next to none of the mover's tokens: a growth there is refused as such.
+    let lonely = (0..g.cells())
+        .filter(empty)
+        .find(|&c| !h.is_legal(GrowJump::Grow(c as u8)))
+        .unwrap();
+    assert_eq!(
+        h.why_illegal(GrowJump::Grow(lonely as u8)),
+        format!("cell {} is not next to one of your tokens", name(lonely))
+    );
+    // A jump from an empty cell, onto a token, and to an empty cell not two cells away.
+    assert_eq!(
+        h.why_illegal(GrowJump::Jump(lonely as u8, mine as u8)),
+        format!("cell {} holds no token of yours", name(lonely))
+    );
+    assert_eq!(
+        h.why_illegal(GrowJump::Jump(mine as u8, mine as u8)),
+        format!("cell {} is not empty", name(mine))
+    );
+    let far = (0..g.cells())
+        .filter(empty)
+        .find(|&c| reference::distance(g.coords(mine), g.coords(c)) > 2)
+        .unwrap();
+    assert_eq!(
+        h.why_illegal(GrowJump::Jump(mine as u8, far as u8)),
+        format!("{} is not two cells from {}", name(far), name(mine))
+    );
+}
+
+#[test]
 fn move_numbers_are_ranks_in_the_documented_order_growths_jumps_pass() {
     // Growths by cell, then jumps by (from, to), then the pass: a move's number is its place
     // in that list (the action numbers the Python package exposes).

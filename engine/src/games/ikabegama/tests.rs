@@ -164,3 +164,22 @@ fn nest_distance_and_nest_guard_measure_the_race_and_the_wall() {
     // Empty cells next to c1 or c2: b1, b2, c3, d1, d2.
     assert_eq!(value(Player::ZERO, "growths"), 5.0);
 }
+
+#[test]
+fn ikabegama_counts_no_score_from_start_to_end() {
+    // A nest reached or an army lost decides the game; the rules count no points.
+    let mut game = Ikabegama::default();
+    let mut rng = crate::seeded_rng(5, 0);
+    let mut moves = Vec::new();
+    for _ in 0..400 {
+        assert_eq!(game.scores(), None);
+        let Some(mv) = game.random_move(&mut rng, &mut moves) else {
+            break;
+        };
+        game.play(mv);
+    }
+    assert!(
+        game.outcome().is_some(),
+        "a random game of 400 plies did not end"
+    );
+}

@@ -358,3 +358,30 @@ fn a_point_off_the_board_is_illegal_and_refused_in_words() {
         }
     }
 }
+
+#[test]
+fn stones_and_scores_are_the_board_rows_and_counts_of_each_colour() {
+    let mut life = Life::default();
+    let mut rng = seeded_rng(11, 0);
+    let mut moves = Vec::new();
+    for _ in 0..6 {
+        let board = life.board_rows();
+        for (p, colour) in [(Player::ZERO, b'B'), (Player::ONE, b'W')] {
+            let rows = life.stones(p);
+            let mut seen = 0;
+            for row in 0..SIZE {
+                for col in 0..SIZE {
+                    let drawn = board[SIZE - 1 - row].as_bytes()[col] == colour;
+                    assert_eq!(rows[row] >> col & 1 == 1, drawn, "{p:?} at {col},{row}");
+                    seen += u32::from(drawn);
+                }
+            }
+            assert!(seen > 0);
+            assert_eq!(life.count(p), seen);
+            // The score of a colour is its number of stones.
+            assert_eq!(life.scores().unwrap()[p.index()], f64::from(seen));
+        }
+        let mv = life.random_move(&mut rng, &mut moves).unwrap();
+        life.play(mv);
+    }
+}
