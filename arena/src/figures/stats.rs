@@ -719,4 +719,48 @@ mod tests {
         let (_, lo, hi) = Penta([0, 0, 0, 0, 5]).elo_interval();
         assert!(close(lo, elo(0.722_460), 0.1) && hi.is_infinite(), "{lo}");
     }
+
+    #[test]
+    fn rating_errors_of_a_chain_of_three_are_the_path_laplacians_pseudo_inverse() {
+        // 0-1 and 1-2 each drawn even over 100 games (101 with the virtual draw): ratings 0,
+        // p = 1/2, weight w = 101/4 on each edge. The path Laplacian's pseudo-inverse is
+        // (1/w)[[5,-1,-4],[-1,2,-1],[-4,-1,5]]/9, so the errors in θ are √(5/9w) at the ends
+        // and √(2/9w) in the middle: 25.77 and 16.30 Elo. (With two players any sign error
+        // in the elimination cancels on the diagonal; three expose it.)
+        let results = [(0, 1), (1, 2)].map(|(a, b)| PairingResult {
+            a,
+            b,
+            a_points: 50.0,
+            games: 100.0,
+        });
+        let r = bradley_terry(3, &results);
+        assert!(r.iter().all(|x| x.abs() < 1e-6), "{r:?}");
+        let e = bradley_terry_errors(&r, &results);
+        let w: f64 = 101.0 / 4.0;
+        let elo_per_theta = 400.0 / std::f64::consts::LN_10;
+        let end = (5.0 / (9.0 * w)).sqrt() * elo_per_theta;
+        let middle = (2.0 / (9.0 * w)).sqrt() * elo_per_theta;
+        assert!(close(end, 25.77, 0.01) && close(middle, 16.30, 0.01));
+        for (got, want) in e.iter().zip([end, middle, end]) {
+            assert!(close(*got, want, 1e-9), "{e:?} vs {end}, {middle}");
+        }
+    }
+
+    #[test]
+    fn invert_gives_the_inverse_of_a_symmetric_positive_definite_matrix() {
+        let m = vec![
+            vec![4.0, 1.0, -2.0, 0.5],
+            vec![1.0, 3.0, 0.0, -1.0],
+            vec![-2.0, 0.0, 5.0, 1.5],
+            vec![0.5, -1.0, 1.5, 2.0],
+        ];
+        let inv = invert(m.clone());
+        for i in 0..4 {
+            for j in 0..4 {
+                let product: f64 = (0..4).map(|k| m[i][k] * inv[k][j]).sum();
+                let identity = f64::from(u8::from(i == j));
+                assert!(close(product, identity, 1e-12), "({i},{j}): {product}");
+            }
+        }
+    }
 }
