@@ -11,12 +11,12 @@ use ringside_arena::figures::metrics::{
     of_tally, quantile,
 };
 use ringside_arena::figures::report::markdown;
-use ringside_arena::figures::stats::percentile;
-use ringside_arena::figures::summary::{Lengths, Tally};
+use ringside_arena::figures::stats::{PairingResult, percentile, rate_groups};
+use ringside_arena::figures::summary::{Lengths, Tally, ratings};
 use ringside_arena::records::games_csv::{CHUNK_ROWS, read_games, read_games_with};
 use ringside_arena::records::row::{Reason, Winner};
 use ringside_arena::records::sidecar::read_sidecar;
-use ringside_arena::run::plan::PlanBuilder;
+use ringside_arena::run::plan::{PlanBuilder, Seat};
 use ringside_arena::run::runner::{Silent, run_in_memory};
 use ringside_engine::seeded_rng;
 
@@ -371,4 +371,45 @@ fn games_lost_by_agent_faults_are_counted_and_reported() {
         "{}",
         markdown(&plan, &tally, "t", &[])
     );
+}
+
+#[test]
+fn ratings_are_fitted_to_each_pairings_points_with_draws_as_halves() {
+    // Alpha-beta against random on Rin 6×6: each agent's points counted from the rows by
+    // hand (a win 1, a draw ½), then fitted directly, must be what the summary rates.
+    let plan = PlanBuilder::new("rin:size=6")
+        .pairing("alphabeta:depth=1", "random")
+        .games(30)
+        .build()
+        .unwrap();
+    let rows = run_in_memory(&plan, Some(1), &mut Silent).unwrap();
+    let tally = Tally::of_rows(&plan, &rows);
+    let pairings = tally.pairings();
+    let p = pairings[0];
+    let (mut wins, mut draws) = (0.0, 0.0);
+    for r in &rows {
+        let a_first = r.slot.seat == Seat::AFirst;
+        match r.winner {
+            Winner::Draw => draws += 1.0,
+            Winner::First if a_first => wins += 1.0,
+            Winner::Second if !a_first => wins += 1.0,
+            _ => {}
+        }
+    }
+    let a_points = wins + draws / 2.0;
+    assert!(
+        a_points > 0.0 && a_points < rows.len() as f64,
+        "{wins} wins, {draws} draws"
+    );
+    let direct = rate_groups(
+        plan.agents.len(),
+        &[PairingResult {
+            a: p.a,
+            b: p.b,
+            a_points,
+            games: rows.len() as f64,
+        }],
+    );
+    assert_eq!(direct[0].members.len(), 2);
+    assert_eq!(ratings(plan.agents.len(), pairings.iter().copied()), direct);
 }

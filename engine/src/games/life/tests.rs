@@ -278,8 +278,9 @@ fn a_drop_far_from_every_stone_is_refused_with_a_clear_error() {
         life.try_play(occupied).unwrap_err().to_string(),
         "point d3 is occupied"
     );
-    // Under the article's rule the far drop is legal.
+    // Under the article's rule the far drop is legal, and not explained as illegal.
     let mut anywhere = Life::new(Drops::Anywhere);
+    assert_eq!(anywhere.why_illegal(far), "the move is legal");
     anywhere.play(far);
 }
 
