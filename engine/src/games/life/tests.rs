@@ -352,7 +352,7 @@ fn a_point_off_the_board_is_illegal_and_refused_in_words() {
         for off in [SIZE * SIZE, usize::from(u16::MAX)] {
             let mv = Point(off as u16);
             assert!(!life.is_legal(mv), "{off}");
-            let mut after = life.clone();
+            let mut after = life;
             let err = after.try_play(mv).unwrap_err().to_string();
             assert_eq!(err, format!("point {off} is off the 19x19 board"));
             assert_eq!(after, life, "a refused drop changes nothing");
