@@ -278,7 +278,11 @@ fn a_drop_far_from_every_stone_is_refused_with_a_clear_error() {
         life.try_play(occupied).unwrap_err().to_string(),
         "point d3 is occupied"
     );
-    // Under the article's rule the far drop is legal, and not explained as illegal.
+    // A legal drop is not explained as illegal, under either rule.
+    let mut legal = Vec::new();
+    life.legal_moves(&mut legal);
+    assert_eq!(life.why_illegal(legal[0]), "the move is legal");
+    // Under the article's rule the far drop is legal.
     let mut anywhere = Life::new(Drops::Anywhere);
     assert_eq!(anywhere.why_illegal(far), "the move is legal");
     anywhere.play(far);
