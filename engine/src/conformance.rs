@@ -108,7 +108,6 @@ where
                 break;
             }
             let mut seen = HashSet::with_capacity(legal.len());
-            let mut indices = HashSet::with_capacity(legal.len());
             let mover = state.to_move().expect("a live state has a mover");
             for &mv in &legal {
                 if !seen.insert(mv) {
@@ -116,7 +115,6 @@ where
                 }
                 let index = state.move_index(mv);
                 if index >= state.move_index_count()
-                    || !indices.insert(index)
                     || *numbers.entry(mv).or_insert(index) != index
                     || *owners.entry(index).or_insert(mv) != mv
                 {
