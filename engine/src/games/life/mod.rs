@@ -56,6 +56,12 @@ impl Point {
     pub const fn row(self) -> usize {
         self.0 as usize / SIZE
     }
+
+    /// Whether the point is on the 19×19 board (a `Point` is any `u16`).
+    #[must_use]
+    pub const fn on_board(self) -> bool {
+        (self.0 as usize) < SIZE * SIZE
+    }
 }
 
 /// Rows of a 19×19 board, row 0 at the bottom, bit `col` of a row for column `col`.
@@ -342,7 +348,7 @@ impl Game for Life {
     }
 
     fn is_legal(&self, mv: Point) -> bool {
-        (mv.0 as usize) < SIZE * SIZE
+        mv.on_board()
             && self.outcome().is_none()
             && self.drop_points()[mv.row()] >> mv.col() & 1 == 1
     }
@@ -368,7 +374,7 @@ impl Game for Life {
     }
 
     fn why_illegal(&self, mv: Point) -> String {
-        if mv.0 as usize >= SIZE * SIZE {
+        if !mv.on_board() {
             return format!("point {} is off the {SIZE}x{SIZE} board", mv.0);
         }
         let name = self.move_text(mv);
