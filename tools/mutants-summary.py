@@ -6,6 +6,11 @@ missed, and which missed mutants tools/mutants-equivalent.txt explains.
     tools/mutants-summary.py AREA-NAME   (outcomes written with --output target/mutants/AREA-NAME)
     tools/mutants-summary.py AREA-A AREA-B ...   (several runs merged, in order: a mutant's
                                                   outcome is the one of the last run that tried it)
+    tools/mutants-summary.py --within LIST NAME...   (only the mutants LIST names, one a line:
+                                                  `tools/mutants.sh AREA --list > LIST` is the
+                                                  area's whole list as the source stands, so
+                                                  runs merged from pieces give the full figure,
+                                                  and the line says how many are not yet tried)
 
 Reads target/mutants/NAME/mutants.out/ (and the previously caught list an --iterate run
 keeps), prints one line of counts with the Wilson 95% interval of the share caught (the
@@ -17,28 +22,52 @@ import pathlib
 import sys
 
 root = pathlib.Path(__file__).resolve().parent.parent
-names = sys.argv[1:]
+args = sys.argv[1:]
+within = None
+if args[:1] == ["--within"] and len(args) >= 2:
+    try:
+        within = {line for line in pathlib.Path(args[1]).read_text().splitlines() if line.strip()}
+    except OSError as e:
+        print(f"cannot read the list {args[1]}: {e.strerror}", file=sys.stderr)
+        sys.exit(2)
+    args = args[2:]
+names = args
 if not names or any(n.split("-")[0] not in ("rules", "stats", "search") for n in names):
-    print("usage: tools/mutants-summary.py rules|stats|search[-NAME] ...", file=sys.stderr)
+    print("usage: tools/mutants-summary.py [--within LIST] rules|stats|search[-NAME] ...", file=sys.stderr)
     sys.exit(2)
 outcome = {}
+folders = []
 for name in names:
     out = root / "target" / "mutants" / name / "mutants.out"
     if not out.is_dir():
         print(f"no outcomes in {out}: run tools/mutants.sh {name.split('-')[0]} first", file=sys.stderr)
         sys.exit(2)
+    folders.append(out)
+
+
+def lines(path):
+    return [line for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
+
+
+# previously_caught.txt is what an --iterate run skipped: every earlier run's caught and
+# unviable mutants (cargo-mutants lists both there), not an outcome of this run. It fills in
+# only mutants no run's own lists name.
+carried = {m for out in folders for m in lines(out / "previously_caught.txt")}
+for out in folders:
     for kind, file in [
-        ("caught", "previously_caught.txt"),
         ("caught", "caught.txt"),
         ("missed", "missed.txt"),
         ("timeout", "timeout.txt"),
         ("unviable", "unviable.txt"),
     ]:
-        path = out / file
-        if path.exists():
-            for line in path.read_text().splitlines():
-                if line.strip():
-                    outcome[line] = kind
+        for line in lines(out / file):
+            outcome[line] = kind
+for m in carried - outcome.keys():
+    outcome[m] = "caught"
+untried = 0
+if within is not None:
+    outcome = {m: k for m, k in outcome.items() if m in within}
+    untried = len(within) - len(outcome)
 
 caught = [m for m, k in outcome.items() if k == "caught"]
 missed = sorted(m for m, k in outcome.items() if k == "missed")
@@ -105,6 +134,7 @@ print(
     f"({len(explained)} equivalent, {len(unexplained)} unexplained); "
     f"{share:.1f}% of viable mutants caught or timed out (95% {100 * low:.1f}-{100 * high:.1f}%), "
     f"{fault_share:.1f}% of those not equivalent"
+    + (f"; {untried} of the list's {len(within)} not yet tried" if within is not None else "")
 )
 for m in unexplained:
     print("  " + m)

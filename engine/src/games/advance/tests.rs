@@ -2,6 +2,7 @@ use std::collections::BTreeSet;
 
 use super::*;
 use crate::conformance::check_random_games;
+use crate::error::SpecErrorKind;
 use crate::games::grow_jump::reference::distance;
 use crate::seeded_rng;
 
@@ -389,4 +390,43 @@ fn move_numbers_follow_the_documented_order_advances_attacks_sacrifices_by_cell_
     assert_eq!(kinds.len(), 3, "advances, attacks and sacrifices all seen");
     let numbers: Vec<usize> = numbered.values().copied().collect();
     assert!(numbers.windows(2).all(|w| w[0] < w[1]), "{numbered:?}");
+}
+
+#[test]
+fn sides_outside_three_to_the_largest_board_are_refused_in_words() {
+    for side in [0, 1, 2, hex::MAX_SIDE + 1] {
+        let want = format!(
+            "advance: side must be from 3 to {}, not {side}",
+            hex::MAX_SIDE
+        );
+        let by_offset = Advance::with_offset(side, 1).expect_err("side out of range");
+        assert_eq!(by_offset.kind, SpecErrorKind::BadValue);
+        assert_eq!(by_offset.reason, want);
+        let by_cells = Advance::with_start_cells(side, "a1", "b1").expect_err("side out of range");
+        assert_eq!(by_cells.reason, want);
+    }
+    for side in [3, hex::MAX_SIDE] {
+        assert!(Advance::with_offset(side, 1).is_ok(), "side {side}");
+    }
+}
+
+#[test]
+fn a_move_from_a_cell_without_ones_token_names_the_cell_or_its_number_past_the_board() {
+    let game = Advance::with_offset(3, 1).unwrap().with_first(Player::ZERO);
+    let cells = game.grid().cells();
+    assert_eq!(cells, 19);
+    let last = (cells - 1) as u8;
+    assert_eq!(
+        game.why_illegal(AdvanceMove::Sacrifice(last)),
+        format!(
+            "cell {} holds no token of yours",
+            game.grid().cell_name(cells - 1)
+        )
+    );
+    for past in [cells, 200] {
+        assert_eq!(
+            game.why_illegal(AdvanceMove::Sacrifice(past as u8)),
+            format!("cell #{past} holds no token of yours")
+        );
+    }
 }

@@ -475,3 +475,25 @@ fn havannah_counts_no_score_from_start_to_end() {
         h.play(mv);
     }
 }
+
+#[test]
+fn no_move_wins_at_once_once_the_game_is_over_or_off_the_board() {
+    // After White's bridge a1-d1 the game is over: no cell wins, not even one that would join
+    // the winning group again (b2 touches it), for either player.
+    let h = white_builds(4, &["a1", "b1", "c1", "d1"], &["a4", "b5", "c6", "d7"]);
+    assert_eq!(h.outcome(), Some(Outcome::Win(Player::ZERO)));
+    let empty: Vec<usize> = (0..h.geometry().on_board.len())
+        .filter(|&c| h.geometry().on_board[c] && h.owner[c] == EMPTY)
+        .collect();
+    assert!(empty.contains(&(h.parse_move("b2").unwrap().0 as usize)));
+    for c in empty {
+        for p in [Player::ZERO, Player::ONE] {
+            assert_eq!(h.wins_at_once(p, Cell(c as u16)), Some(false), "cell {c}");
+        }
+    }
+    // Numbers past the board's grid, in a game still going on.
+    let live = Havannah::new(4, false).unwrap();
+    for c in [live.geometry().on_board.len(), usize::from(u16::MAX)] {
+        assert_eq!(live.wins_at_once(Player::ZERO, Cell(c as u16)), Some(false));
+    }
+}
