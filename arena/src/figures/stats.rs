@@ -763,4 +763,55 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn a_group_half_width_is_z95_times_the_rating_error_and_an_unplayed_pairing_adds_nothing() {
+        // The chain of three above, with 0-2 listed but not yet played: a pairing of no games
+        // gets no virtual draw (it would add weight 1/4 between the ends and shrink their
+        // errors), so the errors stay the path's 25.77 and 16.30 Elo.
+        let chain = [(0, 1), (1, 2)].map(|(a, b)| PairingResult {
+            a,
+            b,
+            a_points: 50.0,
+            games: 100.0,
+        });
+        let unplayed = PairingResult {
+            a: 0,
+            b: 2,
+            a_points: 0.0,
+            games: 0.0,
+        };
+        let listed = [chain[0], chain[1], unplayed];
+        let w: f64 = 101.0 / 4.0;
+        let elo_per_theta = 400.0 / std::f64::consts::LN_10;
+        let end = (5.0 / (9.0 * w)).sqrt() * elo_per_theta;
+        let middle = (2.0 / (9.0 * w)).sqrt() * elo_per_theta;
+        let r = bradley_terry(3, &listed);
+        assert_eq!(r, bradley_terry(3, &chain));
+        let e = bradley_terry_errors(&r, &listed);
+        for (got, want) in e.iter().zip([end, middle, end]) {
+            assert!(close(*got, want, 1e-9), "{e:?} vs {end}, {middle}");
+        }
+        // The summary's ± is the 95% half-width: 1.96 standard errors, 50.5 and 31.9 Elo.
+        let groups = rate_groups(3, &listed);
+        assert_eq!(groups.len(), 1);
+        assert_eq!(groups[0].members, vec![0, 1, 2]);
+        for (got, want) in groups[0].half_widths.iter().zip([end, middle, end]) {
+            assert!(close(*got, Z95 * want, 1e-9), "{got} vs 1.96 × {want}");
+        }
+        assert!(close(groups[0].half_widths[1], 31.95, 0.01));
+    }
+
+    #[test]
+    fn an_even_score_is_not_below_even_odds() {
+        // The approximation's erf(0) is 1e-9, not 0: its sign must not flip at 0 (A&S 7.1.26
+        // is odd by construction), or an even score's LOS falls below one half.
+        assert!(erf(0.0) >= 0.0 && erf(0.0) < 1.5e-7, "{}", erf(0.0));
+        for n in [0, 1, 10, 1000] {
+            assert!(los(n, n) >= 0.5, "{n}: {}", los(n, n));
+        }
+        for x in [1e-9, 0.3, 2.0] {
+            assert_eq!(erf(-x), -erf(x));
+        }
+    }
 }

@@ -361,6 +361,8 @@ pub fn ratings<'a>(
 #[cfg(test)]
 mod tests {
     use super::Distinct;
+    use crate::records::row::{GameRow, Reason, Winner};
+    use crate::run::plan::{Seat, Slot};
 
     #[test]
     fn games_repeat_when_at_most_half_are_distinct_and_never_at_the_cap() {
@@ -374,5 +376,49 @@ mod tests {
             "a count at the cap is a lower bound"
         );
         assert!(Distinct::repeat(cap - 1, 10 * cap));
+    }
+
+    #[test]
+    fn distinct_games_are_counted_to_the_cap_and_shown_as_at_least_the_cap_there() {
+        // Games told apart by their moves only.
+        let row = |i: usize| GameRow {
+            id: i as u64,
+            slot: Slot {
+                pairing: 0,
+                pair: i as u64 / 2,
+                seat: Seat::AFirst,
+            },
+            game: "rin".to_string(),
+            seed: 1,
+            opening_plies: 0,
+            first_agent: 0,
+            second_agent: 1,
+            winner: Winner::Draw,
+            reason: Reason::Normal,
+            plies: 1,
+            first_score: None,
+            second_score: None,
+            first_time_ms: 0.0,
+            second_time_ms: 0.0,
+            first_nodes: 0,
+            second_nodes: 0,
+            first_iterations: 0,
+            second_iterations: 0,
+            moves: i.to_string(),
+            fault: None,
+        };
+        let mut distinct = Distinct::default();
+        for i in 0..Distinct::CAP - 1 {
+            distinct.add(&row(i));
+            distinct.add(&row(i));
+        }
+        assert_eq!(distinct.count(), Distinct::CAP as u64 - 1);
+        assert!(!distinct.saturated());
+        assert_eq!(distinct.text(), "4095");
+        distinct.add(&row(Distinct::CAP));
+        distinct.add(&row(Distinct::CAP + 1));
+        assert_eq!(distinct.count(), Distinct::CAP as u64);
+        assert!(distinct.saturated());
+        assert_eq!(distinct.text(), "≥4096");
     }
 }
