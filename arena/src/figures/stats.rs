@@ -814,4 +814,23 @@ mod tests {
             assert_eq!(erf(-x), -erf(x));
         }
     }
+
+    #[test]
+    fn a_player_without_games_keeps_a_finite_rating_and_leaves_the_others_apart() {
+        // Outside rate_groups' contract (the players should be connected), but a player with
+        // no results is skipped by the MM step rather than divided by nothing.
+        let met = [PairingResult {
+            a: 0,
+            b: 1,
+            a_points: 7.0,
+            games: 10.0,
+        }];
+        let three = bradley_terry(3, &met);
+        let two = bradley_terry(2, &met);
+        assert!(three.iter().all(|r| r.is_finite()), "{three:?}");
+        assert!(
+            close(three[0] - three[1], two[0] - two[1], 1e-6),
+            "{three:?} {two:?}"
+        );
+    }
 }

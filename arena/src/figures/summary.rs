@@ -421,4 +421,25 @@ mod tests {
         assert!(distinct.saturated());
         assert_eq!(distinct.text(), "≥4096");
     }
+
+    #[test]
+    fn pairings_lists_only_the_pairings_with_games() {
+        use super::Tally;
+        use crate::run::plan::PlanBuilder;
+        use crate::run::runner::{Silent, run_in_memory};
+        let plan = PlanBuilder::new("rin:size=6")
+            .pairing("random", "random")
+            .pairing("random", "mcts:iters=5")
+            .games(4)
+            .seed(3)
+            .build()
+            .unwrap();
+        let rows = run_in_memory(&plan, Some(1), &mut Silent).unwrap();
+        let second: Vec<GameRow> = rows.into_iter().filter(|r| r.slot.pairing == 1).collect();
+        let tally = Tally::of_rows(&plan, &second);
+        let listed = tally.pairings();
+        assert_eq!(listed.len(), 1);
+        assert_eq!(listed[0].all.n(), 4);
+        assert_eq!(tally.pairing(0).map(|p| p.all.n()), Some(0));
+    }
 }
