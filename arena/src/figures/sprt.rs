@@ -359,4 +359,28 @@ mod tests {
             );
         }
     }
+
+    #[test]
+    fn a_running_sprt_counts_the_complete_pairs_of_the_games_it_is_fed() {
+        use crate::figures::summary::Tally;
+        use crate::run::plan::PlanBuilder;
+        use crate::run::runner::{Silent, run_in_memory};
+        let plan = PlanBuilder::new("rin:size=6")
+            .pairing("random", "mcts:iters=5")
+            .games(10)
+            .seed(5)
+            .build()
+            .unwrap();
+        let rows = run_in_memory(&plan, Some(1), &mut Silent).unwrap();
+        let mut sprt = Sprt::new(SprtConfig::parse("0,50,0.05,0.05").unwrap());
+        // The last pair's first game alone completes no pair.
+        for row in &rows[..9] {
+            sprt.add(row);
+        }
+        assert_eq!(sprt.penta().0.iter().sum::<u64>(), 4);
+        sprt.add(&rows[9]);
+        let penta = sprt.penta();
+        assert_eq!(penta.0.iter().sum::<u64>(), 5);
+        assert_eq!(penta, Tally::of_rows(&plan, &rows).pairings()[0].penta);
+    }
 }
