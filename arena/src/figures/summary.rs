@@ -378,10 +378,9 @@ mod tests {
         assert!(Distinct::repeat(cap - 1, 10 * cap));
     }
 
-    #[test]
-    fn distinct_games_are_counted_to_the_cap_and_shown_as_at_least_the_cap_there() {
-        // Games told apart by their moves only.
-        let row = |i: usize| GameRow {
+    /// Game `i` of a pairing: games told apart by their moves only.
+    fn row(i: usize) -> GameRow {
+        GameRow {
             id: i as u64,
             slot: Slot {
                 pairing: 0,
@@ -406,7 +405,11 @@ mod tests {
             second_iterations: 0,
             moves: i.to_string(),
             fault: None,
-        };
+        }
+    }
+
+    #[test]
+    fn distinct_games_are_counted_to_the_cap_and_shown_as_at_least_the_cap_there() {
         let mut distinct = Distinct::default();
         for i in 0..Distinct::CAP - 1 {
             distinct.add(&row(i));
@@ -441,5 +444,21 @@ mod tests {
         assert_eq!(listed.len(), 1);
         assert_eq!(listed[0].all.n(), 4);
         assert_eq!(tally.pairing(0).map(|p| p.all.n()), Some(0));
+    }
+
+    #[test]
+    fn games_repeat_when_few_of_them_differ() {
+        let mut distinct = Distinct::default();
+        for i in 0..10 {
+            distinct.add(&row(i));
+        }
+        assert!(!distinct.repeats(10), "ten different games");
+        assert!(distinct.repeats(20), "ten different games among twenty");
+        let mut copies = Distinct::default();
+        for _ in 0..10 {
+            copies.add(&row(0));
+        }
+        assert_eq!(copies.count(), 1);
+        assert!(copies.repeats(10));
     }
 }
