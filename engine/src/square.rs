@@ -102,4 +102,16 @@ mod tests {
         }
         assert!(parse_point("g7", 6).is_err());
     }
+
+    #[test]
+    fn a_refused_point_is_explained_with_the_boards_last_point() {
+        for (size, range) in [(6, "a1..f6"), (16, "a1..p16"), (19, "a1..s19")] {
+            let err = parse_point("z1", size).unwrap_err();
+            assert_eq!(err.text, "z1");
+            assert_eq!(
+                err.expected,
+                format!("a point {range} (column letter, then row number from the bottom)")
+            );
+        }
+    }
 }

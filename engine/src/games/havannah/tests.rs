@@ -497,3 +497,31 @@ fn no_move_wins_at_once_once_the_game_is_over_or_off_the_board() {
         assert_eq!(live.wins_at_once(Player::ZERO, Cell(c as u16)), Some(false));
     }
 }
+
+#[test]
+fn castro_notation_is_the_transpose_row_letter_then_column_number() {
+    let h = Havannah::default();
+    for (ours, castro) in [
+        ("e3", "c5"),
+        ("a1", "a1"),
+        ("b1", "a2"),
+        ("a2", "b1"),
+        ("o15", "o15"),
+    ] {
+        assert_eq!(
+            h.translate_move("castro", ours, true).as_deref(),
+            Some(castro)
+        );
+        assert_eq!(
+            h.translate_move("castro", castro, false).as_deref(),
+            Some(ours)
+        );
+    }
+    // Text that is not a letter and a number passes through unchanged; other notations are
+    // not Havannah's.
+    assert_eq!(
+        h.translate_move("castro", "swap", true).as_deref(),
+        Some("swap")
+    );
+    assert_eq!(h.translate_move("openspiel", "e3", true), None);
+}

@@ -390,3 +390,24 @@ fn stones_and_scores_are_the_board_rows_and_counts_of_each_colour() {
         life.play(mv);
     }
 }
+
+#[test]
+fn a_drop_between_two_stones_of_a_row_touches_them() {
+    // c10 and e10 alone in their rows (White's one stone far off, on p3): d9, d10 and d11
+    // each touch both stones (the two stones' reach overlaps there), and are legal under the
+    // adjacent rule; a point two away, g10, is not.
+    let life = empty_board_with(&[("c10", 'B'), ("e10", 'B'), ("p3", 'W')], 0);
+    let mut legal = Vec::new();
+    life.legal_moves(&mut legal);
+    for name in ["d9", "d10", "d11", "b10", "f10"] {
+        let p = life.parse_move(name).unwrap();
+        assert!(legal.contains(&p), "{name} is a legal drop");
+        assert!(life.is_legal(p), "{name}");
+    }
+    assert!(!legal.contains(&life.parse_move("g10").unwrap()));
+    assert_eq!(
+        legal.len(),
+        (3 * 5 - 2) + 8,
+        "the 3 x 5 block around both, less the stones, and the 8 points around p3"
+    );
+}
