@@ -525,3 +525,20 @@ fn castro_notation_is_the_transpose_row_letter_then_column_number() {
     );
     assert_eq!(h.translate_move("openspiel", "e3", true), None);
 }
+
+#[test]
+fn a_set_up_position_without_a_side_to_move_gives_the_move_to_the_side_behind() {
+    let rows = |first: &str| {
+        format!("{first}\n. . . . .\n. . . . . .\n. . . . . . .\n. . . . . .\n. . . . .\n. . . .")
+    };
+    let game = Havannah::new(4, false).unwrap();
+    let to_move = |first: &str| game.set_up(&rows(first)).unwrap().to_move();
+    assert_eq!(to_move(". . . ."), Some(Player::ZERO), "no stones: White");
+    assert_eq!(
+        to_move("W . . ."),
+        Some(Player::ONE),
+        "White one ahead: Black"
+    );
+    assert_eq!(to_move("W . B ."), Some(Player::ZERO), "even: White");
+    assert_eq!(to_move("W W B ."), Some(Player::ONE));
+}

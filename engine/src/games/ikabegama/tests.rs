@@ -183,3 +183,18 @@ fn ikabegama_counts_no_score_from_start_to_end() {
         "a random game of 400 plies did not end"
     );
 }
+
+#[test]
+fn an_illegal_move_is_explained_in_words() {
+    // Dark, walled in with moves left, may not pass; a growth onto a token is refused too.
+    let game = Ikabegama::with_nest_cells(3, "a1", "e3").unwrap();
+    let walled = "  L D D\n D D D .\nD D D . .\n . . . .\n  . . d\nto_move dark";
+    let dark = game.set_up(walled).unwrap();
+    assert_eq!(
+        dark.why_illegal(GrowJump::Pass),
+        "you may pass only when you have no growth and no jump"
+    );
+    let onto = dark.parse_move("a1").unwrap();
+    assert!(!dark.is_legal(onto));
+    assert_eq!(dark.why_illegal(onto), "cell a1 is not empty");
+}
