@@ -49,6 +49,18 @@ def lines(path):
     return [line for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
 
 
+def test_timeouts(out):
+    """Mutants whose tests failed only by nextest's time limit (a `TIMEOUT` in their log):
+    cargo-mutants counts them as caught, but they are stopped, not caught by an assertion."""
+    stopped = set()
+    for log in (out / "log").glob("*.log"):
+        text = log.read_text(errors="replace")
+        head = text.lstrip()
+        if head.startswith("*** ") and "     TIMEOUT [" in text and "        FAIL [" not in text:
+            stopped.add(head[4:].split("\n", 1)[0])
+    return stopped
+
+
 # previously_caught.txt is what an --iterate run skipped: every earlier run's caught and
 # unviable mutants (cargo-mutants lists both there), not an outcome of this run. It fills in
 # only mutants no run's own lists name.
@@ -62,6 +74,9 @@ for out in folders:
     ]:
         for line in lines(out / file):
             outcome[line] = kind
+    for m in test_timeouts(out):
+        if outcome.get(m) == "caught":
+            outcome[m] = "timeout"
 for m in carried - outcome.keys():
     outcome[m] = "caught"
 untried = 0
@@ -121,17 +136,19 @@ def listed(mutant):
 
 explained = [m for m in missed if listed(m)]
 unexplained = [m for m in missed if not listed(m)]
+# Stopped by the time limit but listed as equivalent: they only slow a test down.
+slow = [m for m in timeout if listed(m)]
 viable = len(caught) + len(missed) + len(timeout)
 stopped = len(caught) + len(timeout)
 share = 100.0 * stopped / viable if viable else 0.0
 # Equivalent mutants are not faults: the target counts the others.
-faults = viable - len(explained)
-fault_share = 100.0 * stopped / faults if faults else 0.0
+faults = viable - len(explained) - len(slow)
+fault_share = 100.0 * (stopped - len(slow)) / faults if faults else 0.0
 low, high = wilson(stopped, viable) if viable else (0.0, 0.0)
 print(
     f"{' + '.join(names)}: {viable + len(unviable)} tried, {len(unviable)} unviable, "
-    f"{len(caught)} caught, {len(timeout)} timed out, {len(missed)} missed "
-    f"({len(explained)} equivalent, {len(unexplained)} unexplained); "
+    f"{len(caught)} caught, {len(timeout)} timed out ({len(slow)} equivalent), "
+    f"{len(missed)} missed ({len(explained)} equivalent, {len(unexplained)} unexplained); "
     f"{share:.1f}% of viable mutants caught or timed out (95% {100 * low:.1f}-{100 * high:.1f}%), "
     f"{fault_share:.1f}% of those not equivalent"
     + (f"; {untried} of the list's {len(within)} not yet tried" if within is not None else "")
