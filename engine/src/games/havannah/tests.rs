@@ -542,3 +542,17 @@ fn a_set_up_position_without_a_side_to_move_gives_the_move_to_the_side_behind() 
     assert_eq!(to_move("W . B ."), Some(Player::ZERO), "even: White");
     assert_eq!(to_move("W W B ."), Some(Player::ONE));
 }
+
+#[test]
+fn a_cell_number_with_a_leading_zero_or_no_number_is_refused() {
+    let h = Havannah::new(4, false).unwrap();
+    assert_eq!(h.parse_move("a1"), Ok(Cell(0)));
+    for bad in ["a01", "a0", "a", "a1x", "a+1"] {
+        let err = h.parse_move(bad).unwrap_err();
+        assert_eq!(err.text, bad);
+        assert_eq!(
+            err.expected,
+            "a cell: letter a..g then number 1..7, on the board"
+        );
+    }
+}
