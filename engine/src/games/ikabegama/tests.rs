@@ -198,3 +198,29 @@ fn an_illegal_move_is_explained_in_words() {
     assert!(!dark.is_legal(onto));
     assert_eq!(dark.why_illegal(onto), "cell a1 is not empty");
 }
+
+#[test]
+fn a_board_where_neither_side_can_move_is_a_draw() {
+    // Every cell full, each nest under its own token: no growth, no jump, no win.
+    let game = Ikabegama::with_nest_cells(3, "a1", "e3").unwrap();
+    let full = game
+        .set_up("  L L L\n L L L L\nL L L D D\n D D D D\n  D D D")
+        .unwrap();
+    assert_eq!(
+        full.outcome(),
+        Some(Outcome::Draw),
+        "{}",
+        full.board_rows().join("\n")
+    );
+}
+
+#[test]
+fn a_side_without_tokens_is_twice_the_side_from_the_enemy_nest() {
+    let game = Ikabegama::with_nest_cells(3, "a1", "e3").unwrap();
+    let no_light = game
+        .set_up("  . . .\n . . . .\n. . D . .\n . . . .\n  . . .")
+        .unwrap();
+    let mut out = [0.0; crate::MAX_FEATURES];
+    crate::Features::features(&no_light, Player::ZERO, &mut out);
+    assert_eq!(out[4], -6.0, "2 x side 3");
+}
