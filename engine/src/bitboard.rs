@@ -289,4 +289,17 @@ mod tests {
             assert_eq!(select_in_word(word, n as u32), bit);
         }
     }
+
+    #[test]
+    fn a_board_is_empty_only_without_a_bit_in_any_word() {
+        assert!(Bb256::EMPTY.is_empty());
+        // The same bit in two words (their xor is 0), and one bit in each of the four.
+        for cells in [&[0, 192][..], &[5, 69, 133, 197], &[255], &[64]] {
+            let mut b = Bb256::EMPTY;
+            for &c in cells {
+                b.insert(c);
+            }
+            assert!(!b.is_empty(), "{cells:?}");
+        }
+    }
 }

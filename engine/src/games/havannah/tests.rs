@@ -556,3 +556,14 @@ fn a_cell_number_with_a_leading_zero_or_no_number_is_refused() {
         );
     }
 }
+
+#[test]
+fn no_cell_has_knowledge_once_the_game_is_over() {
+    use crate::Features;
+    // After White's bridge a1-d1, b2 would touch the winning group's corners: worth 0 now.
+    let h = white_builds(4, &["a1", "b1", "c1", "d1"], &["a4", "b5", "c6", "d7"]);
+    assert!(h.outcome().is_some());
+    for c in (0..h.geometry().on_board.len()).filter(|&c| h.geometry().on_board[c]) {
+        assert_eq!(h.move_knowledge(Cell(c as u16)), 0.0, "cell {c}");
+    }
+}
