@@ -294,7 +294,14 @@ mod tests {
     fn a_board_is_empty_only_without_a_bit_in_any_word() {
         assert!(Bb256::EMPTY.is_empty());
         // The same bit in two words (their xor is 0), and one bit in each of the four.
-        for cells in [&[0, 192][..], &[5, 69, 133, 197], &[255], &[64]] {
+        for cells in [
+            &[0, 64][..],
+            &[64, 128],
+            &[128, 192],
+            &[0, 192],
+            &[5, 69, 133, 197],
+            &[255],
+        ] {
             let mut b = Bb256::EMPTY;
             for &c in cells {
                 b.insert(c);

@@ -567,3 +567,20 @@ fn no_cell_has_knowledge_once_the_game_is_over() {
         assert_eq!(h.move_knowledge(Cell(c as u16)), 0.0, "cell {c}");
     }
 }
+
+#[test]
+fn a_cell_letter_past_the_board_is_refused_and_taken_cells_know_nothing() {
+    use crate::Features;
+    // Size 4 (7 columns): h1 would wrap to the next row's a2.
+    let mut h = Havannah::new(4, false).unwrap();
+    assert!(h.parse_move("h1").is_err());
+    // Black's g7 is a corner stone, Black's b3 sits between White's b2 and c4.
+    play(&mut h, "b2 g7 c4 b3");
+    for taken in ["g7", "b3", "b2"] {
+        assert_eq!(
+            h.move_knowledge(h.parse_move(taken).unwrap()),
+            0.0,
+            "{taken}"
+        );
+    }
+}

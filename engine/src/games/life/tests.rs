@@ -411,3 +411,17 @@ fn a_drop_between_two_stones_of_a_row_touches_them() {
         "the 3 x 5 block around both, less the stones, and the 8 points around p3"
     );
 }
+
+#[test]
+fn every_point_around_two_neighbouring_stones_is_a_legal_drop() {
+    // c10 and d10 side by side (White far off, on p3): the 3 x 4 block around them.
+    let life = empty_board_with(&[("c10", 'B'), ("d10", 'B'), ("p3", 'W')], 0);
+    let mut legal = Vec::new();
+    life.legal_moves(&mut legal);
+    for name in [
+        "b9", "c9", "d9", "e9", "b10", "e10", "b11", "c11", "d11", "e11",
+    ] {
+        assert!(legal.contains(&life.parse_move(name).unwrap()), "{name}");
+    }
+    assert_eq!(legal.len(), (3 * 4 - 2) + 8);
+}
