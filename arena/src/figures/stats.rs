@@ -720,29 +720,36 @@ mod tests {
         assert!(close(lo, elo(0.722_460), 0.1) && hi.is_infinite(), "{lo}");
     }
 
-    #[test]
-    fn rating_errors_of_a_chain_of_three_are_the_path_laplacians_pseudo_inverse() {
-        // 0-1 and 1-2 each drawn even over 100 games (101 with the virtual draw): ratings 0,
-        // p = 1/2, weight w = 101/4 on each edge. The path Laplacian's pseudo-inverse is
-        // (1/w)[[5,-1,-4],[-1,2,-1],[-4,-1,5]]/9, so the errors in θ are √(5/9w) at the ends
-        // and √(2/9w) in the middle: 25.77 and 16.30 Elo. (With two players any sign error
-        // in the elimination cancels on the diagonal; three expose it.)
+    /// A chain of three players: 0-1 and 1-2 each drawn even over 100 games (101 with the
+    /// virtual draw), so ratings 0, p = 1/2 and weight w = 101/4 on each edge. The path
+    /// Laplacian's pseudo-inverse is (1/w)[[5,-1,-4],[-1,2,-1],[-4,-1,5]]/9, so the errors in
+    /// θ are √(5/9w) at the ends and √(2/9w) in the middle. Returns the results and those
+    /// errors in Elo, worked by hand.
+    fn even_chain_of_three() -> ([PairingResult; 2], [f64; 3]) {
         let results = [(0, 1), (1, 2)].map(|(a, b)| PairingResult {
             a,
             b,
             a_points: 50.0,
             games: 100.0,
         });
-        let r = bradley_terry(3, &results);
-        assert!(r.iter().all(|x| x.abs() < 1e-6), "{r:?}");
-        let e = bradley_terry_errors(&r, &results);
         let w: f64 = 101.0 / 4.0;
         let elo_per_theta = 400.0 / std::f64::consts::LN_10;
         let end = (5.0 / (9.0 * w)).sqrt() * elo_per_theta;
         let middle = (2.0 / (9.0 * w)).sqrt() * elo_per_theta;
-        assert!(close(end, 25.77, 0.01) && close(middle, 16.30, 0.01));
-        for (got, want) in e.iter().zip([end, middle, end]) {
-            assert!(close(*got, want, 1e-9), "{e:?} vs {end}, {middle}");
+        (results, [end, middle, end])
+    }
+
+    #[test]
+    fn rating_errors_of_a_chain_of_three_are_the_path_laplacians_pseudo_inverse() {
+        // 25.77 Elo at the ends, 16.30 in the middle. (With two players any sign error in the
+        // elimination cancels on the diagonal; three expose it.)
+        let (results, want) = even_chain_of_three();
+        assert!(close(want[0], 25.77, 0.01) && close(want[1], 16.30, 0.01));
+        let r = bradley_terry(3, &results);
+        assert!(r.iter().all(|x| x.abs() < 1e-6), "{r:?}");
+        let e = bradley_terry_errors(&r, &results);
+        for (got, want) in e.iter().zip(want) {
+            assert!(close(*got, want, 1e-9), "{e:?} vs {want}");
         }
     }
 
@@ -766,15 +773,10 @@ mod tests {
 
     #[test]
     fn a_group_half_width_is_z95_times_the_rating_error_and_an_unplayed_pairing_adds_nothing() {
-        // The chain of three above, with 0-2 listed but not yet played: a pairing of no games
-        // gets no virtual draw (it would add weight 1/4 between the ends and shrink their
-        // errors), so the errors stay the path's 25.77 and 16.30 Elo.
-        let chain = [(0, 1), (1, 2)].map(|(a, b)| PairingResult {
-            a,
-            b,
-            a_points: 50.0,
-            games: 100.0,
-        });
+        // The chain of three, with 0-2 listed but not yet played: a pairing of no games gets
+        // no virtual draw (it would add weight 1/4 between the ends and shrink their errors),
+        // so the errors stay the path's 25.77 and 16.30 Elo.
+        let (chain, want) = even_chain_of_three();
         let unplayed = PairingResult {
             a: 0,
             b: 2,
@@ -782,21 +784,17 @@ mod tests {
             games: 0.0,
         };
         let listed = [chain[0], chain[1], unplayed];
-        let w: f64 = 101.0 / 4.0;
-        let elo_per_theta = 400.0 / std::f64::consts::LN_10;
-        let end = (5.0 / (9.0 * w)).sqrt() * elo_per_theta;
-        let middle = (2.0 / (9.0 * w)).sqrt() * elo_per_theta;
         let r = bradley_terry(3, &listed);
         assert_eq!(r, bradley_terry(3, &chain));
         let e = bradley_terry_errors(&r, &listed);
-        for (got, want) in e.iter().zip([end, middle, end]) {
-            assert!(close(*got, want, 1e-9), "{e:?} vs {end}, {middle}");
+        for (got, want) in e.iter().zip(want) {
+            assert!(close(*got, want, 1e-9), "{e:?} vs {want}");
         }
         // The summary's ± is the 95% half-width: 1.96 standard errors, 50.5 and 31.9 Elo.
         let groups = rate_groups(3, &listed);
         assert_eq!(groups.len(), 1);
         assert_eq!(groups[0].members, vec![0, 1, 2]);
-        for (got, want) in groups[0].half_widths.iter().zip([end, middle, end]) {
+        for (got, want) in groups[0].half_widths.iter().zip(want) {
             assert!(close(*got, Z95 * want, 1e-9), "{got} vs 1.96 × {want}");
         }
         assert!(close(groups[0].half_widths[1], 31.95, 0.01));
