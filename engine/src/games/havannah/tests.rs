@@ -380,8 +380,10 @@ fn move_knowledge_counts_what_the_group_touches_and_answers_an_intrusion() {
     assert_eq!(know(&h, "b1"), 0.4);
     // Joins c4, which touches nothing.
     assert_eq!(know(&h, "d4"), 0.0);
-    // A taken cell knows nothing.
-    assert_eq!(know(&h, "b2"), 0.0);
+    // A taken cell knows nothing, even a corner stone (Black's g7) or the intruder b3.
+    for taken in ["b2", "g7", "b3"] {
+        assert_eq!(know(&h, taken), 0.0, "{taken}");
+    }
 
     // A stone's link to the edge: White b2 reaches the top edge through a1 or b1. Black
     // takes b1; a1 answers it (a corner, and the link: 0.4 + 0.5); c1 is only an edge cell.
@@ -477,18 +479,22 @@ fn havannah_counts_no_score_from_start_to_end() {
 }
 
 #[test]
-fn no_move_wins_at_once_once_the_game_is_over_or_off_the_board() {
+fn once_the_game_is_over_no_move_wins_at_once_and_no_cell_has_knowledge() {
+    use crate::Features;
     // After White's bridge a1-d1 the game is over: no cell wins, not even one that would join
-    // the winning group again (b2 touches it), for either player.
+    // the winning group again (b2 touches it), for either player, and none is worth anything.
     let h = white_builds(4, &["a1", "b1", "c1", "d1"], &["a4", "b5", "c6", "d7"]);
     assert_eq!(h.outcome(), Some(Outcome::Win(Player::ZERO)));
-    let empty: Vec<usize> = (0..h.geometry().on_board.len())
-        .filter(|&c| h.geometry().on_board[c] && h.owner[c] == EMPTY)
+    let on_board: Vec<usize> = (0..h.geometry().on_board.len())
+        .filter(|&c| h.geometry().on_board[c])
         .collect();
-    assert!(empty.contains(&(h.parse_move("b2").unwrap().0 as usize)));
-    for c in empty {
-        for p in [Player::ZERO, Player::ONE] {
-            assert_eq!(h.wins_at_once(p, Cell(c as u16)), Some(false), "cell {c}");
+    assert!(on_board.contains(&(h.parse_move("b2").unwrap().0 as usize)));
+    for &c in &on_board {
+        assert_eq!(h.move_knowledge(Cell(c as u16)), 0.0, "cell {c}");
+        if h.owner[c] == EMPTY {
+            for p in [Player::ZERO, Player::ONE] {
+                assert_eq!(h.wins_at_once(p, Cell(c as u16)), Some(false), "cell {c}");
+            }
         }
     }
     // Numbers past the board's grid, in a game still going on.
@@ -544,43 +550,16 @@ fn a_set_up_position_without_a_side_to_move_gives_the_move_to_the_side_behind() 
 }
 
 #[test]
-fn a_cell_number_with_a_leading_zero_or_no_number_is_refused() {
+fn a_cell_number_with_a_leading_zero_or_no_number_or_a_letter_past_the_board_is_refused() {
+    // Size 4 (7 columns): h1 would wrap to the next row's a2.
     let h = Havannah::new(4, false).unwrap();
     assert_eq!(h.parse_move("a1"), Ok(Cell(0)));
-    for bad in ["a01", "a0", "a", "a1x", "a+1"] {
+    for bad in ["a01", "a0", "a", "a1x", "a+1", "h1"] {
         let err = h.parse_move(bad).unwrap_err();
         assert_eq!(err.text, bad);
         assert_eq!(
             err.expected,
             "a cell: letter a..g then number 1..7, on the board"
-        );
-    }
-}
-
-#[test]
-fn no_cell_has_knowledge_once_the_game_is_over() {
-    use crate::Features;
-    // After White's bridge a1-d1, b2 would touch the winning group's corners: worth 0 now.
-    let h = white_builds(4, &["a1", "b1", "c1", "d1"], &["a4", "b5", "c6", "d7"]);
-    assert!(h.outcome().is_some());
-    for c in (0..h.geometry().on_board.len()).filter(|&c| h.geometry().on_board[c]) {
-        assert_eq!(h.move_knowledge(Cell(c as u16)), 0.0, "cell {c}");
-    }
-}
-
-#[test]
-fn a_cell_letter_past_the_board_is_refused_and_taken_cells_know_nothing() {
-    use crate::Features;
-    // Size 4 (7 columns): h1 would wrap to the next row's a2.
-    let mut h = Havannah::new(4, false).unwrap();
-    assert!(h.parse_move("h1").is_err());
-    // Black's g7 is a corner stone, Black's b3 sits between White's b2 and c4.
-    play(&mut h, "b2 g7 c4 b3");
-    for taken in ["g7", "b3", "b2"] {
-        assert_eq!(
-            h.move_knowledge(h.parse_move(taken).unwrap()),
-            0.0,
-            "{taken}"
         );
     }
 }
