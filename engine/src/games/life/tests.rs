@@ -392,36 +392,39 @@ fn stones_and_scores_are_the_board_rows_and_counts_of_each_colour() {
 }
 
 #[test]
-fn a_drop_between_two_stones_of_a_row_touches_them() {
-    // c10 and e10 alone in their rows (White's one stone far off, on p3): d9, d10 and d11
-    // each touch both stones (the two stones' reach overlaps there), and are legal under the
-    // adjacent rule; a point two away, g10, is not.
-    let life = empty_board_with(&[("c10", 'B'), ("e10", 'B'), ("p3", 'W')], 0);
-    let mut legal = Vec::new();
-    life.legal_moves(&mut legal);
-    for name in ["d9", "d10", "d11", "b10", "f10"] {
-        let p = life.parse_move(name).unwrap();
-        assert!(legal.contains(&p), "{name} is a legal drop");
-        assert!(life.is_legal(p), "{name}");
+fn every_point_around_two_stones_of_a_row_is_a_legal_drop() {
+    // Two stones in row 10, White's one stone far off on p3 (its 8 neighbours are drops too):
+    // c10 and e10 with a gap, whose reach overlaps on d9, d10 and d11, and c10 and d10 side by
+    // side. Every point of the block around them is a drop, and nothing else near: g10 is two
+    // away from e10.
+    let cases: [(&[&str; 2], &[&str], usize); 2] = [
+        (
+            &["c10", "e10"],
+            &["d9", "d10", "d11", "b10", "f10"],
+            3 * 5 - 2,
+        ),
+        (
+            &["c10", "d10"],
+            &[
+                "b9", "c9", "d9", "e9", "b10", "e10", "b11", "c11", "d11", "e11",
+            ],
+            3 * 4 - 2,
+        ),
+    ];
+    for (stones, around, block) in cases {
+        let life = empty_board_with(&[(stones[0], 'B'), (stones[1], 'B'), ("p3", 'W')], 0);
+        let mut legal = Vec::new();
+        life.legal_moves(&mut legal);
+        for name in around {
+            let p = life.parse_move(name).unwrap();
+            assert!(legal.contains(&p), "{stones:?}: {name} is a legal drop");
+            assert!(life.is_legal(p), "{stones:?}: {name}");
+        }
+        assert!(!legal.contains(&life.parse_move("g10").unwrap()));
+        assert_eq!(
+            legal.len(),
+            block + 8,
+            "{stones:?}: the block, less the stones, and p3's 8"
+        );
     }
-    assert!(!legal.contains(&life.parse_move("g10").unwrap()));
-    assert_eq!(
-        legal.len(),
-        (3 * 5 - 2) + 8,
-        "the 3 x 5 block around both, less the stones, and the 8 points around p3"
-    );
-}
-
-#[test]
-fn every_point_around_two_neighbouring_stones_is_a_legal_drop() {
-    // c10 and d10 side by side (White far off, on p3): the 3 x 4 block around them.
-    let life = empty_board_with(&[("c10", 'B'), ("d10", 'B'), ("p3", 'W')], 0);
-    let mut legal = Vec::new();
-    life.legal_moves(&mut legal);
-    for name in [
-        "b9", "c9", "d9", "e9", "b10", "e10", "b11", "c11", "d11", "e11",
-    ] {
-        assert!(legal.contains(&life.parse_move(name).unwrap()), "{name}");
-    }
-    assert_eq!(legal.len(), (3 * 4 - 2) + 8);
 }
