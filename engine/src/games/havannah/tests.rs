@@ -563,3 +563,30 @@ fn a_cell_number_with_a_leading_zero_or_no_number_or_a_letter_past_the_board_is_
         );
     }
 }
+
+#[test]
+fn the_drawn_rows_are_the_hexagons_rows_and_name_every_first_move() {
+    // Base 4: rows of 4, 5, 6, 7, 6, 5, 4 cells; the lower half starts one column further
+    // right each row (a4 is the top row's first cell, b5 the first below the middle row).
+    let h = Havannah::new(4, false).unwrap();
+    let names = h.cell_names();
+    let shape: Vec<usize> = names.iter().map(Vec::len).collect();
+    assert_eq!(shape, [4, 5, 6, 7, 6, 5, 4]);
+    let firsts: Vec<&str> = names.iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(firsts, ["a1", "a2", "a3", "a4", "b5", "c6", "d7"]);
+    let lasts: Vec<&str> = names.iter().map(|r| r[r.len() - 1].as_str()).collect();
+    assert_eq!(lasts, ["d1", "e2", "f3", "g4", "g5", "g6", "g7"]);
+    let rows: Vec<usize> = h
+        .board_rows()
+        .iter()
+        .map(|r| r.split_whitespace().count())
+        .collect();
+    assert_eq!(rows, shape);
+    let mut moves = Vec::new();
+    h.legal_moves(&mut moves);
+    let mut named: Vec<String> = moves.iter().map(|&m| h.move_text(m)).collect();
+    let mut drawn: Vec<String> = names.into_iter().flatten().collect();
+    named.sort();
+    drawn.sort();
+    assert_eq!(named, drawn);
+}

@@ -682,3 +682,19 @@ fn an_illegal_move_is_explained_as_off_the_board_or_occupied() {
     let off = rin.why_illegal(outside);
     assert!(off.contains("is off the 6x6 board"), "{off}");
 }
+
+#[test]
+fn the_board_is_the_n_by_n_points_and_the_safe_zone_its_outer_ring() {
+    for n in SIZES {
+        let rin = Rin::new(n).unwrap();
+        let (board, safe) = (rin.board(), rin.safe_zone());
+        assert_eq!(board.count() as usize, n * n, "{n}x{n}");
+        assert_eq!(safe.count() as usize, 4 * (n - 1), "{n}x{n}");
+        for p in (0..=255).map(Point) {
+            let on = p.col() < n && p.row() < n;
+            assert_eq!(board.has(p.0 as usize), on, "{n}x{n} {p:?}");
+            let ring = on && (p.col() % (n - 1) == 0 || p.row() % (n - 1) == 0);
+            assert_eq!(safe.has(p.0 as usize), ring, "{n}x{n} {p:?}");
+        }
+    }
+}
