@@ -590,3 +590,31 @@ fn the_drawn_rows_are_the_hexagons_rows_and_name_every_first_move() {
     drawn.sort();
     assert_eq!(named, drawn);
 }
+
+#[test]
+fn bridge_and_fork_needs_are_the_same_on_the_board_turned_upside_down() {
+    // The first position of the test above, mirrored top to bottom: White holds the bottom-left
+    // corner d7 and e7 beside it, Black blocks f7. The fork's cells are now on the bottom rows.
+    let h = Havannah::new(4, false)
+        .unwrap()
+        .set_up(". . . .\n. . . . .\n. . . . . .\n. . . . . . .\n. . . . . .\n. . . . .\nW W B .")
+        .unwrap();
+    let value = |p, name| crate::Features::feature(&h, p, name).unwrap();
+    assert_eq!(value(Player::ZERO, "bridge_need"), 3.0);
+    assert_eq!(value(Player::ZERO, "fork_need"), 4.0);
+}
+
+#[test]
+fn the_hash_tells_who_is_to_move_and_whether_black_may_swap() {
+    let stones = "W . . .\n. . . . .\n. . . . . .\n. . . B . . .\n. . . . . .\n. . . . .\n. . . .";
+    let start = Havannah::new(4, false).unwrap();
+    let white = start.set_up(&format!("{stones}\nto_move white")).unwrap();
+    let black = start.set_up(&format!("{stones}\nto_move black")).unwrap();
+    assert_ne!(white.hash(), black.hash());
+    // After one stone, Black to move: with the swap rule Black may take it over, without not.
+    let (mut swap, mut plain) = (Havannah::new(4, true).unwrap(), start.clone());
+    play(&mut swap, "d4");
+    play(&mut plain, "d4");
+    assert!(swap.swap_available() && !plain.swap_available());
+    assert_ne!(swap.hash(), plain.hash());
+}
