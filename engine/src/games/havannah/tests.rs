@@ -618,3 +618,23 @@ fn the_hash_tells_who_is_to_move_and_whether_black_may_swap() {
     assert!(swap.swap_available() && !plain.swap_available());
     assert_ne!(swap.hash(), plain.hash());
 }
+
+#[test]
+fn the_drawn_board_shows_white_black_and_empty_cells() {
+    let mut h = Havannah::new(4, false).unwrap();
+    play(&mut h, "a1 d4 g7");
+    let rows = h.board_rows();
+    assert_eq!(
+        rows,
+        [
+            "   W . . .",
+            "  . . . . .",
+            " . . . . . .",
+            ". . . B . . .",
+            " . . . . . .",
+            "  . . . . .",
+            "   . . . W",
+        ]
+    );
+    assert_eq!(h.set_up(&rows.join("\n")).unwrap().hash(), h.hash());
+}

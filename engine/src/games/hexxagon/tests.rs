@@ -297,3 +297,27 @@ fn move_numbers_are_ranks_in_the_documented_order_growths_jumps_pass() {
         assert_eq!(h.move_index(mv), rank, "{mv:?}");
     }
 }
+
+#[test]
+fn is_legal_holds_for_exactly_the_listed_moves_among_every_growth_and_jump() {
+    // Side 3 (19 cells): every growth, every jump from any cell to any cell and the pass,
+    // in the positions of seeded random games; a move is legal just when it is listed.
+    let mut moves = Vec::new();
+    for seed in 0..20 {
+        let mut rng = crate::seeded_rng(seed, 0);
+        let mut game = Hexxagon::new(3).unwrap();
+        while game.outcome().is_none() {
+            game.legal_moves(&mut moves);
+            let n = game.grid().cells() as u8;
+            let every = (0..n)
+                .map(GrowJump::Grow)
+                .chain((0..n).flat_map(|a| (0..n).map(move |b| GrowJump::Jump(a, b))))
+                .chain([GrowJump::Pass]);
+            for mv in every {
+                assert_eq!(game.is_legal(mv), moves.contains(&mv), "{mv:?}");
+            }
+            let mv = moves[rand::RngExt::random_range(&mut rng, 0..moves.len())];
+            game.play(mv);
+        }
+    }
+}
