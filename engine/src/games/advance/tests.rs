@@ -445,3 +445,17 @@ fn start_cells_given_by_name_hold_the_two_tokens_and_must_differ() {
     let same = Advance::with_start_cells(4, "b2", "b2").expect_err("one cell for both");
     assert_eq!(same.reason, "advance: the two start cells must differ");
 }
+
+#[test]
+fn offsets_of_zero_or_of_the_side_and_more_are_refused_in_words() {
+    for (offset, ok) in [(0, false), (1, true), (3, true), (4, false), (9, false)] {
+        match Advance::with_offset(4, offset) {
+            Ok(_) => assert!(ok, "offset {offset} accepted"),
+            Err(e) => {
+                assert!(!ok, "offset {offset} refused");
+                let want = format!("advance: offset must be from 1 to 3 on side 4, not {offset}");
+                assert_eq!(e.reason, want);
+            }
+        }
+    }
+}
