@@ -638,3 +638,16 @@ fn the_drawn_board_shows_white_black_and_empty_cells() {
     );
     assert_eq!(h.set_up(&rows.join("\n")).unwrap().hash(), h.hash());
 }
+
+#[test]
+fn a_fork_on_the_empty_board_needs_six_stones_its_meeting_cell_counted_once() {
+    // Size 4. Touching the top edge (b1), the upper-left edge (a2) and the upper-right edge
+    // (e2) takes a2 b2 c2 d2 e2 and b1, six cells; from the meeting cell b2 the chains to
+    // those edges hold 2, 2 and 4 cells, b2 in each. No chain of five touches three edges:
+    // two edges' nearest cells are two steps apart, through a corner or the cell between.
+    let empty = Havannah::new(4, false).unwrap();
+    assert_eq!(
+        crate::Features::feature(&empty, Player::ZERO, "fork_need"),
+        Some(6.0)
+    );
+}
