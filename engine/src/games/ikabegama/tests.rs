@@ -224,3 +224,16 @@ fn a_side_without_tokens_is_twice_the_side_from_the_enemy_nest() {
     crate::Features::features(&no_light, Player::ZERO, &mut out);
     assert_eq!(out[4], -6.0, "2 x side 3");
 }
+
+#[test]
+fn nests_may_stand_from_one_cell_apart_to_the_two_ends_of_the_axis() {
+    // Side 3: the axis has 5 cells, so the farthest nests are 4 apart, at its two ends.
+    let ends = Ikabegama::with_distance(3, 4).unwrap();
+    assert_eq!(ends.nest_distance(), 4);
+    assert_eq!(ends.board_rows()[2], "L . . . D");
+    for distance in [0, 5] {
+        let e = Ikabegama::with_distance(3, distance).expect_err("no such nests");
+        let want = format!("ikabegama: distance must be from 1 to 4 on side 3, not {distance}");
+        assert_eq!(e.reason, want);
+    }
+}
