@@ -459,3 +459,20 @@ fn offsets_of_zero_or_of_the_side_and_more_are_refused_in_words() {
         }
     }
 }
+
+#[test]
+fn the_spec_names_start_cells_off_the_axis_or_off_the_mirror_and_reads_back() {
+    let g = hex::grid(4);
+    let name = |q, r| g.cell_name(g.cell_at(q, r).unwrap() as usize);
+    // X left of the centre but off the axis; X on the axis but O not its mirror image.
+    for (x, o) in [((-1, 1), (2, 0)), ((-2, 0), (1, 0)), ((1, 0), (-1, 0))] {
+        let (xn, on) = (name(x.0, x.1), name(o.0, o.1));
+        let game = Advance::with_start_cells(4, &xn, &on).unwrap();
+        let spec = game.spec();
+        assert!(spec.contains(&format!("x={xn},o={on}")), "{spec}");
+        assert_eq!(crate::registry::AnyGame::parse(&spec).unwrap().spec(), spec);
+    }
+    // On the axis and mirrored, X on the left: the offset says it.
+    let mirrored = Advance::with_start_cells(4, &name(-2, 0), &name(2, 0)).unwrap();
+    assert!(mirrored.spec().contains("offset=2"), "{}", mirrored.spec());
+}
