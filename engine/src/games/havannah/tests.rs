@@ -651,3 +651,46 @@ fn a_fork_on_the_empty_board_needs_six_stones_its_meeting_cell_counted_once() {
         Some(6.0)
     );
 }
+
+#[test]
+fn a_bridge_that_cannot_be_made_counts_as_four_times_the_size() {
+    // Size 4: Black holds all six corners, so no chain of White's can join two; the need is
+    // the cap, 4 × 4 = 16.
+    let h = Havannah::new(4, false)
+        .unwrap()
+        .set_up("B . . B\n. . . . .\n. W W W . .\nB . . . . . B\n. W W W . .\n. . . . .\nB . . B\nto_move white")
+        .unwrap();
+    assert_eq!(
+        crate::Features::feature(&h, Player::ZERO, "bridge_need"),
+        Some(16.0)
+    );
+}
+
+#[test]
+fn random_moves_reach_every_legal_move_the_swap_included() {
+    let mut h = Havannah::new(4, true).unwrap();
+    play(&mut h, "d4");
+    assert!(h.swap_available());
+    let mut legal = Vec::new();
+    h.legal_moves(&mut legal);
+    assert_eq!(legal.len(), 37, "36 empty cells and the swap");
+    let mut rng = crate::seeded_rng(7, 0);
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..3000 {
+        let mv = h.random_move(&mut rng, &mut Vec::new()).unwrap();
+        assert!(legal.contains(&mv), "{mv:?}");
+        seen.insert(mv);
+    }
+    assert_eq!(seen.len(), legal.len());
+}
+
+#[test]
+fn castro_text_with_no_letter_or_a_number_past_26_passes_through_unchanged() {
+    let h = Havannah::default();
+    for text in ["#5", "A0", "a27", "z99"] {
+        assert_eq!(
+            h.translate_move("castro", text, false).as_deref(),
+            Some(text)
+        );
+    }
+}
