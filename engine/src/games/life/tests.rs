@@ -428,3 +428,17 @@ fn every_point_around_two_stones_of_a_row_is_a_legal_drop() {
         );
     }
 }
+
+#[test]
+fn the_start_hash_is_the_phase_key_and_the_keys_of_the_start_stones_only() {
+    let mut want = KEYS.phase(0);
+    for (colour, points) in [START_BLACK, START_WHITE].iter().enumerate() {
+        for text in points {
+            let (col, row) = parse_point(text, SIZE).unwrap();
+            want ^= KEYS.piece(colour, SIZE * row + col);
+        }
+    }
+    let life = Life::default();
+    assert_eq!(life.hash(), want);
+    assert_eq!(life.hash_from_scratch(), want);
+}
