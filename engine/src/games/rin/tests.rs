@@ -698,3 +698,12 @@ fn the_board_is_the_n_by_n_points_and_the_safe_zone_its_outer_ring() {
         }
     }
 }
+
+#[test]
+fn territory_keeps_growing_the_colour_that_still_can_when_the_other_is_shut_in() {
+    // Black a6 is shut in by White a5, b5 and b6: Black reaches nothing, and White every one
+    // of the 32 empty points.
+    let rin = board_with(6, &[("a6", 'B'), ("a5", 'W'), ("b5", 'W'), ("b6", 'W')], 4);
+    assert_eq!(rin_features(&rin, Player::ZERO)[3], 0.0);
+    assert_eq!(rin_features(&rin, Player::ONE)[3], 32.0);
+}
