@@ -9,7 +9,7 @@
 #   tools/mutants.sh AREA-NAME [options]   (outcomes in target/mutants/AREA-NAME/, to keep
 #                                           runs apart: a sample with --shard K/N, say)
 #
-# A whole area takes hours here (about 9 s a mutant; rules 2,083 mutants, stats 888, search
+# A whole area takes hours here (5 to 9 s a mutant; rules 2,086 mutants, stats 888, search
 # 636). Run it in pieces with --iterate: each run skips the mutants earlier runs caught or
 # found unviable (target/mutants/AREA/mutants.out/caught.txt, previously_caught.txt,
 # unviable.txt, which cargo-mutants appends to as it goes, so a killed run keeps what it
