@@ -5,7 +5,38 @@
 
 use std::collections::{HashMap, HashSet};
 
+use rand::Rng;
+
 use crate::{Game, Outcome, seeded_rng};
+
+/// Draws `per_move` random moves for each legal move of `state` and checks that every draw
+/// is listed and every listed move is drawn. A sampler that never reaches some move fails for
+/// sure; a uniform one misses a given move with chance about e^-`per_move`.
+///
+/// # Panics
+/// With the game's spec when a draw is not a listed move, or a listed move is never drawn.
+pub fn check_random_moves_reach_every_move<G: Game, R: Rng + ?Sized>(
+    state: &G,
+    rng: &mut R,
+    per_move: usize,
+) {
+    let (mut legal, mut scratch) = (Vec::new(), Vec::new());
+    state.legal_moves(&mut legal);
+    let mut seen = HashSet::with_capacity(legal.len());
+    for _ in 0..per_move * legal.len() {
+        let mv = state.random_move(rng, &mut scratch);
+        match mv {
+            Some(mv) if legal.contains(&mv) => seen.insert(mv),
+            _ => panic!("{}: random move {mv:?} is not listed", state.spec()),
+        };
+    }
+    let missed: Vec<&G::Move> = legal.iter().filter(|m| !seen.contains(*m)).collect();
+    assert!(
+        missed.is_empty(),
+        "{}: never drawn {missed:?}",
+        state.spec()
+    );
+}
 
 /// What one run of [`check_random_games`] covered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -707,27 +707,16 @@ mod tests {
 
     #[test]
     fn every_games_random_moves_reach_every_legal_move() {
-        // From the start and after a few random moves: 60 draws a legal move miss one with
-        // chance about e^-60 each if the draw is uniform, and a draw that never reaches some
-        // move misses it for sure.
+        // From the start and after a few random moves, 60 draws a legal move.
         struct Check;
         impl GameVisitor for Check {
             type Output = ();
             fn visit<G: Game + crate::Features>(self, start: G) {
                 let mut rng = crate::seeded_rng(3, 0);
-                let (mut legal, mut scratch) = (Vec::new(), Vec::new());
+                let mut scratch = Vec::new();
                 let mut game = start.clone();
                 for _ in 0..2 {
-                    game.legal_moves(&mut legal);
-                    let mut seen = vec![false; legal.len()];
-                    for _ in 0..60 * legal.len() {
-                        let mv = game.random_move(&mut rng, &mut scratch).unwrap();
-                        let i = legal.iter().position(|&m| m == mv);
-                        seen[i.unwrap_or_else(|| panic!("{}: {mv:?} is not legal", game.spec()))] =
-                            true;
-                    }
-                    let missed: Vec<_> = legal.iter().zip(&seen).filter(|p| !p.1).collect();
-                    assert!(missed.is_empty(), "{}: never drawn {missed:?}", game.spec());
+                    crate::conformance::check_random_moves_reach_every_move(&game, &mut rng, 60);
                     for _ in 0..3 {
                         if let Some(mv) = game.random_move(&mut rng, &mut scratch) {
                             game.play(mv);

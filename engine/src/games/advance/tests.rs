@@ -434,14 +434,9 @@ fn a_move_from_a_cell_without_ones_token_names_the_cell_or_its_number_past_the_b
 #[test]
 fn start_cells_given_by_name_hold_the_two_tokens_and_must_differ() {
     let game = Advance::with_start_cells(4, "a1", "g4").unwrap();
-    let g = game.grid();
-    let one = |cell: usize| {
-        let mut b = Bb256::EMPTY;
-        b.insert(cell);
-        b
-    };
-    assert_eq!(game.tokens(Player::ZERO), one(g.parse_cell("a1").unwrap()));
-    assert_eq!(game.tokens(Player::ONE), one(g.parse_cell("g4").unwrap()));
+    let one = |name| Bb256::from_point(game.grid().parse_cell(name).unwrap());
+    assert_eq!(game.tokens(Player::ZERO), one("a1"));
+    assert_eq!(game.tokens(Player::ONE), one("g4"));
     let same = Advance::with_start_cells(4, "b2", "b2").expect_err("one cell for both");
     assert_eq!(same.reason, "advance: the two start cells must differ");
 }
