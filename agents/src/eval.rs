@@ -27,7 +27,7 @@ impl Evaluator {
             weights[i] = match spec.kind {
                 EvalKind::Material => f64::from(u8::from(feature.name == "material")),
                 EvalKind::Rich => feature.default_weight,
-                EvalKind::Tuned => state.tuned_weights()[i],
+                EvalKind::Tuned => state.tuned_weight(i),
             };
         }
         for (name, &w) in spec.weights.iter().chain(&spec.overrides) {

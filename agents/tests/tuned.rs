@@ -12,12 +12,19 @@ impl GameVisitor for Check {
     type Output = ();
     fn visit<G: Game + Features>(self, start: G) {
         let name = start.name();
-        let tuned = start.tuned_weights();
-        assert_eq!(
-            tuned.len(),
-            start.feature_set().len(),
-            "{name}: one weight a feature"
-        );
+        let tuned: Vec<f64> = (0..start.feature_set().len())
+            .map(|i| start.tuned_weight(i))
+            .collect();
+        if let Some(fit) = start.tuned_fit() {
+            assert_eq!(fit, tuned, "{name}: the fit's weights");
+        } else {
+            let rich: Vec<f64> = start
+                .feature_set()
+                .iter()
+                .map(|f| f.default_weight)
+                .collect();
+            assert_eq!(rich, tuned, "{name}: no fit plays rich");
+        }
         assert!(tuned.iter().all(|w| w.is_finite()), "{name}");
         let spec = AgentSpec::parse("alphabeta:depth=2,eval=tuned").unwrap();
         let AgentSpec::AlphaBeta(ab) = &spec else {
@@ -33,7 +40,7 @@ impl GameVisitor for Check {
 
         let full = spec.spell_out_weights(&start);
         let text = full.to_string();
-        for (f, w) in start.feature_set().iter().zip(tuned) {
+        for (f, w) in start.feature_set().iter().zip(&tuned) {
             assert!(
                 text.contains(&format!("w.{}={w}", f.name)),
                 "{name}: {text} spells out {}",

@@ -620,8 +620,9 @@ fn features_lists_default_and_tuned_weights() {
     let mut lines = out.lines();
     assert_eq!(lines.next(), Some("feature default_weight tuned_weight"));
     let immune = lines.find(|l| l.starts_with("immune ")).unwrap();
-    let tuned = ringside_engine::Features::tuned_weights(
+    let tuned = ringside_engine::Features::tuned_weight(
         &ringside_engine::games::rin::Rin::new(8).unwrap(),
-    )[1];
+        1,
+    );
     assert_eq!(immune, format!("immune 0.5 {tuned:.4}"));
 }

@@ -30,12 +30,26 @@ pub trait Features: Game {
     /// Never allocates.
     fn features(&self, player: Player, out: &mut [f64; MAX_FEATURES]);
 
-    /// The weights `eval=tuned` gives the features, in the order of [`Features::feature_set`]:
-    /// fitted to the game's own alpha-beta self-play and checked in matches against the
-    /// default weights (each game says where; the results are in `results/tuned/`). A run
-    /// records them in full in its agents' specs, so a later retuning never changes what a
-    /// committed spec plays.
-    fn tuned_weights(&self) -> &'static [f64];
+    /// The weights `eval=tuned` gives the features, in the order of [`Features::feature_set`],
+    /// when the game has a tuned fit: fitted to the game's own alpha-beta self-play and checked
+    /// in matches against the default weights (each game says where; the results are in
+    /// `results/tuned/`). `None` (the default) for a game without one: `eval=tuned` then
+    /// plays the `rich` weights, and `arena features` says so. A run records the weights in
+    /// full in its agents' specs, so a later retuning never changes what a committed spec
+    /// plays.
+    fn tuned_fit(&self) -> Option<&'static [f64]> {
+        None
+    }
+
+    /// The weight `eval=tuned` gives feature `i`: the tuned fit's, or the default weight of a
+    /// game without a fit.
+    ///
+    /// # Panics
+    /// When `i` is not below `feature_set().len()`.
+    fn tuned_weight(&self, i: usize) -> f64 {
+        self.tuned_fit()
+            .map_or(self.feature_set()[i].default_weight, |w| w[i])
+    }
 
     /// The names of the features, in order.
     fn feature_names(&self) -> impl Iterator<Item = &'static str> {

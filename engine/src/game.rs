@@ -272,6 +272,15 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// Prints a move in this game's notation; `parse_move(move_text(m)) == m`.
     fn move_text(&self, mv: Self::Move) -> String;
 
+    /// The move as OpenSpiel's `ActionToString(player, action)` names it, for the Python
+    /// adapter and the differential tests. The default is [`Game::move_text`]; games whose
+    /// OpenSpiel strings carry the mover's mark (`x(1,1)` in Tic-tac-toe, `o3` in Connect
+    /// Four) override it. [`Game::parse_move`] reads both forms.
+    fn action_string(&self, player: Player, mv: Self::Move) -> String {
+        let _ = player;
+        self.move_text(mv)
+    }
+
     /// Appends a move's notation to `out` (the arena writes millions; games with a cheap
     /// notation override this to avoid the `String` of [`Game::move_text`]).
     fn write_move(&self, mv: Self::Move, out: &mut String) {

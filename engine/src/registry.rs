@@ -31,6 +31,7 @@ use crate::games::hexxagon::Hexxagon;
 use crate::games::ikabegama::Ikabegama;
 use crate::games::life::{Drops, Life};
 use crate::games::rin::Rin;
+use crate::games::tic_tac_toe::TicTacToe;
 use crate::{BoardSize, Features, Game};
 
 /// Generic code to run on a game chosen at run time.
@@ -83,6 +84,11 @@ pub const GAMES: &[GameInfo] = &[
         name: "hexxagon",
         options: "side=3..9 (5)",
         about: "Hexxagon: growth, jump and flip on a hexagon; more tokens wins",
+    },
+    GameInfo {
+        name: "tic_tac_toe",
+        options: "",
+        about: "Tic-tac-toe, as OpenSpiel plays it (a draw under perfect play)",
     },
 ];
 
@@ -234,6 +240,8 @@ pub enum AnyGame {
     Havannah(Box<Havannah>),
     /// Hexxagon.
     Hexxagon(Box<Hexxagon>),
+    /// Tic-tac-toe.
+    TicTacToe(Box<TicTacToe>),
 }
 
 /// Runs `$body` with `$g` bound to the start position inside an [`AnyGame`].
@@ -246,6 +254,7 @@ macro_rules! each_game {
             AnyGame::Ikabegama($g) => $body,
             AnyGame::Havannah($g) => $body,
             AnyGame::Hexxagon($g) => $body,
+            AnyGame::TicTacToe($g) => $body,
         }
     };
 }
@@ -321,7 +330,7 @@ macro_rules! from_game {
         })+
     };
 }
-from_game!(Rin, Life, Advance, Ikabegama, Havannah, Hexxagon);
+from_game!(Rin, Life, Advance, Ikabegama, Havannah, Hexxagon, TicTacToe);
 
 impl PartialEq for AnyGame {
     fn eq(&self, other: &AnyGame) -> bool {
@@ -430,6 +439,10 @@ fn build(spec: &str) -> Result<AnyGame, GameSpecError> {
             let side = options.take_usize("side", crate::games::hexxagon::DEFAULT_SIDE)?;
             options.finish()?;
             Ok(Hexxagon::new(side)?.into())
+        }
+        "tic_tac_toe" => {
+            options.finish()?;
+            Ok(TicTacToe::new().into())
         }
         other => unreachable!("game {other} is listed in GAMES but not built here"),
     }

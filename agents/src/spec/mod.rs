@@ -629,8 +629,9 @@ impl AgentSpec {
             }
         };
         if eval.kind == EvalKind::Tuned {
-            for (f, &w) in state.feature_set().iter().zip(state.tuned_weights()) {
+            for (i, f) in state.feature_set().iter().enumerate() {
                 if !eval.weights.contains_key(f.name) {
+                    let w = state.tuned_weight(i);
                     eval.overrides.entry(f.name.to_string()).or_insert(w);
                 }
             }

@@ -7,3 +7,4 @@ pub mod hexxagon;
 pub mod ikabegama;
 pub mod life;
 pub mod rin;
+pub mod tic_tac_toe;

@@ -630,12 +630,18 @@ pub fn features(args: &FeaturesArgs) -> Result<()> {
             }
             text.push('\n');
             for (i, f) in start.feature_set().iter().enumerate() {
-                let tuned = start.tuned_weights()[i];
+                let tuned = start.tuned_weight(i);
                 text.push_str(&format!("{} {} {tuned:.4}", f.name, f.default_weight));
                 if let Some((a, b)) = values {
                     text.push_str(&format!(" {} {}", a[i], b[i]));
                 }
                 text.push('\n');
+            }
+            if start.tuned_fit().is_none() {
+                text.push_str(&format!(
+                    "# {} has no tuned fit: eval=tuned plays the default (rich) weights\n",
+                    start.name()
+                ));
             }
             Ok(text)
         }

@@ -647,8 +647,8 @@ impl crate::Features for Advance {
         &FEATURES
     }
 
-    fn tuned_weights(&self) -> &'static [f64] {
-        &TUNED
+    fn tuned_fit(&self) -> Option<&'static [f64]> {
+        Some(&TUNED)
     }
 
     /// - `material`: the score (tokens on the board, tokens captured, the half point).

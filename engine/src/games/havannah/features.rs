@@ -173,8 +173,8 @@ impl crate::Features for Havannah {
         &FEATURES
     }
 
-    fn tuned_weights(&self) -> &'static [f64] {
-        &TUNED
+    fn tuned_fit(&self) -> Option<&'static [f64]> {
+        Some(&TUNED)
     }
 
     /// Chains below are of the player's stones and empty cells; enemy stones block them.

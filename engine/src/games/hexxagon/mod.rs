@@ -194,8 +194,8 @@ impl crate::Features for Hexxagon {
         &crate::games::grow_jump::FEATURES
     }
 
-    fn tuned_weights(&self) -> &'static [f64] {
-        &TUNED
+    fn tuned_fit(&self) -> Option<&'static [f64]> {
+        Some(&TUNED)
     }
 
     /// - `material`: the player's tokens.

@@ -535,8 +535,8 @@ impl crate::Features for Life {
         &FEATURES
     }
 
-    fn tuned_weights(&self) -> &'static [f64] {
-        &TUNED
+    fn tuned_fit(&self) -> Option<&'static [f64]> {
+        Some(&TUNED)
     }
 
     /// The last two look one step ahead: the step the rules apply after a drop, here applied

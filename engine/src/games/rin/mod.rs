@@ -643,8 +643,8 @@ impl crate::Features for Rin {
         &FEATURES
     }
 
-    fn tuned_weights(&self) -> &'static [f64] {
-        &TUNED
+    fn tuned_fit(&self) -> Option<&'static [f64]> {
+        Some(&TUNED)
     }
 
     /// - `material`: the player's stones.

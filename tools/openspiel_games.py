@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Plays uniformly random games of the field's reference games in OpenSpiel and writes, ply by
+ply, what OpenSpiel says: the action played, its action string, how many actions were legal
+and their sum, and at the end the returns.
+
+Each file it writes is replayed by engine/tests/openspiel_games.rs, which requires Ringside's
+engine to agree at every ply: the same player to move, the same legal actions (count and sum
+of action numbers), the same action number and action string for the move played, the game
+over at the same ply with the same returns.
+
+Regenerate (needs the `open_spiel` package from PyPI: pip install open_spiel):
+
+    python3 tools/openspiel_games.py engine/tests/data/openspiel
+
+Line format: `spec return0 plies step step ...`, with `spec` Ringside's game spec, `return0`
+player 0's return (1, 0 or -1), and each step `action;string;legal;sum` (semicolons: some
+action strings hold commas).
+"""
+
+import os
+import random
+import sys
+
+import pyspiel
+
+# file name -> [(OpenSpiel name, OpenSpiel parameters, Ringside spec, games)]
+PLAN = {
+    "tic_tac_toe": [("tic_tac_toe", {}, "tic_tac_toe", 1000)],
+    "connect_four": [("connect_four", {}, "connect_four", 600)],
+    "hex": [
+        ("hex", {"board_size": 3}, "hex:size=3", 300),
+        ("hex", {"board_size": 5}, "hex:size=5", 200),
+        ("hex", {"board_size": 5, "swap": True}, "hex:size=5,swap=on", 150),
+        ("hex", {"board_size": 8}, "hex:size=8", 100),
+        ("hex", {"board_size": 11}, "hex", 60),
+        ("hex", {"board_size": 11, "swap": True}, "hex:swap=on", 40),
+    ],
+    "breakthrough": [
+        ("breakthrough", {}, "breakthrough", 150),
+        ("breakthrough", {"rows": 6, "columns": 5}, "breakthrough:rows=6,columns=5", 150),
+        ("breakthrough", {"rows": 4, "columns": 3}, "breakthrough:rows=4,columns=3", 150),
+    ],
+    "othello": [("othello", {}, "othello", 150)],
+}
+SEED = 20261125
+
+
+def play(game, rng):
+    state = game.new_initial_state()
+    steps = []
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        action = rng.choice(legal)
+        swap = [a for a in legal if state.action_to_string(state.current_player(), a) == "swap"]
+        if swap and rng.random() < 0.5:
+            # Half the games that may swap do, so the swap is well covered.
+            action = swap[0]
+        text = state.action_to_string(state.current_player(), action)
+        steps.append(f"{action};{text};{len(legal)};{sum(legal)}")
+        state.apply_action(action)
+    return int(state.returns()[0]), steps
+
+
+def main(out_dir):
+    os.makedirs(out_dir, exist_ok=True)
+    version = getattr(pyspiel, "__version__", "unknown")
+    for file, entries in PLAN.items():
+        rng = random.Random(f"{SEED}-{file}")
+        with open(os.path.join(out_dir, f"{file}.txt"), "w") as out:
+            out.write(f"# OpenSpiel {version} {file}, random games, seed {SEED}\n")
+            for name, params, spec, count in entries:
+                game = pyspiel.load_game(name, params)
+                for _ in range(count):
+                    ret, steps = play(game, rng)
+                    out.write(f"{spec} {ret} {len(steps)} {' '.join(steps)}\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
