@@ -26,6 +26,7 @@
 
 use crate::error::{GameSpecError, SpecErrorKind};
 use crate::games::advance::Advance;
+use crate::games::connect_four::ConnectFour;
 use crate::games::havannah::Havannah;
 use crate::games::hexxagon::Hexxagon;
 use crate::games::ikabegama::Ikabegama;
@@ -89,6 +90,11 @@ pub const GAMES: &[GameInfo] = &[
         name: "tic_tac_toe",
         options: "",
         about: "Tic-tac-toe, as OpenSpiel plays it (a draw under perfect play)",
+    },
+    GameInfo {
+        name: "connect_four",
+        options: "",
+        about: "Connect Four 7x6, as OpenSpiel plays it (a first-player win)",
     },
 ];
 
@@ -242,6 +248,8 @@ pub enum AnyGame {
     Hexxagon(Box<Hexxagon>),
     /// Tic-tac-toe.
     TicTacToe(Box<TicTacToe>),
+    /// Connect Four.
+    ConnectFour(Box<ConnectFour>),
 }
 
 /// Runs `$body` with `$g` bound to the start position inside an [`AnyGame`].
@@ -255,6 +263,7 @@ macro_rules! each_game {
             AnyGame::Havannah($g) => $body,
             AnyGame::Hexxagon($g) => $body,
             AnyGame::TicTacToe($g) => $body,
+            AnyGame::ConnectFour($g) => $body,
         }
     };
 }
@@ -330,7 +339,16 @@ macro_rules! from_game {
         })+
     };
 }
-from_game!(Rin, Life, Advance, Ikabegama, Havannah, Hexxagon, TicTacToe);
+from_game!(
+    Rin,
+    Life,
+    Advance,
+    Ikabegama,
+    Havannah,
+    Hexxagon,
+    TicTacToe,
+    ConnectFour
+);
 
 impl PartialEq for AnyGame {
     fn eq(&self, other: &AnyGame) -> bool {
@@ -443,6 +461,10 @@ fn build(spec: &str) -> Result<AnyGame, GameSpecError> {
         "tic_tac_toe" => {
             options.finish()?;
             Ok(TicTacToe::new().into())
+        }
+        "connect_four" => {
+            options.finish()?;
+            Ok(ConnectFour::new().into())
         }
         other => unreachable!("game {other} is listed in GAMES but not built here"),
     }

@@ -43,9 +43,7 @@ impl GameVisitor for Replay<'_> {
                 .unwrap_or_else(|e| panic!("{at}: {e}"));
             assert_eq!(state.move_index(mv), action, "{at}: action number");
             assert_eq!(state.action_string(mover, mv), text, "{at}: action string");
-            state
-                .try_play(mv)
-                .unwrap_or_else(|e| panic!("{at}: {e}"));
+            state.try_play(mv).unwrap_or_else(|e| panic!("{at}: {e}"));
         }
         let expected = match self.return0 {
             1 => Outcome::Win(Player::ZERO),
@@ -89,4 +87,10 @@ fn replay_file(data: &str) -> (usize, std::collections::BTreeSet<String>) {
 fn tic_tac_toe_agrees_with_openspiel_at_every_ply() {
     let (games, _) = replay_file(include_str!("data/openspiel/tic_tac_toe.txt"));
     assert_eq!(games, 1000);
+}
+
+#[test]
+fn connect_four_agrees_with_openspiel_at_every_ply() {
+    let (games, _) = replay_file(include_str!("data/openspiel/connect_four.txt"));
+    assert_eq!(games, 600);
 }
