@@ -28,6 +28,7 @@ use crate::error::{GameSpecError, SpecErrorKind};
 use crate::games::advance::Advance;
 use crate::games::connect_four::ConnectFour;
 use crate::games::havannah::Havannah;
+use crate::games::hex::Hex;
 use crate::games::hexxagon::Hexxagon;
 use crate::games::ikabegama::Ikabegama;
 use crate::games::life::{Drops, Life};
@@ -95,6 +96,11 @@ pub const GAMES: &[GameInfo] = &[
         name: "connect_four",
         options: "",
         about: "Connect Four 7x6, as OpenSpiel plays it (a first-player win)",
+    },
+    GameInfo {
+        name: "hex",
+        options: "size=3..19 (11), swap=on|off (off): OpenSpiel's board_size and swap",
+        about: "Hex, as OpenSpiel plays it (a first-player win without the swap)",
     },
 ];
 
@@ -250,6 +256,8 @@ pub enum AnyGame {
     TicTacToe(Box<TicTacToe>),
     /// Connect Four.
     ConnectFour(Box<ConnectFour>),
+    /// Hex.
+    Hex(Box<Hex>),
 }
 
 /// Runs `$body` with `$g` bound to the start position inside an [`AnyGame`].
@@ -264,6 +272,7 @@ macro_rules! each_game {
             AnyGame::Hexxagon($g) => $body,
             AnyGame::TicTacToe($g) => $body,
             AnyGame::ConnectFour($g) => $body,
+            AnyGame::Hex($g) => $body,
         }
     };
 }
@@ -347,7 +356,8 @@ from_game!(
     Havannah,
     Hexxagon,
     TicTacToe,
-    ConnectFour
+    ConnectFour,
+    Hex
 );
 
 impl PartialEq for AnyGame {
@@ -465,6 +475,12 @@ fn build(spec: &str) -> Result<AnyGame, GameSpecError> {
         "connect_four" => {
             options.finish()?;
             Ok(ConnectFour::new().into())
+        }
+        "hex" => {
+            let size = options.take_usize("size", crate::games::hex::DEFAULT_SIZE)?;
+            let swap = options.take_choice("swap", &["off", "on"])? == "on";
+            options.finish()?;
+            Ok(Hex::new(size, swap)?.into())
         }
         other => unreachable!("game {other} is listed in GAMES but not built here"),
     }
@@ -695,7 +711,7 @@ mod tests {
             let (shape, spaced, stones) = AnyGame::parse(info.name).unwrap().visit(Look);
             assert_eq!(shape == Hex, spaced, "{}", info.name);
             let expected = match info.name {
-                "rin" | "life" => [Some(Black), Some(White)],
+                "rin" | "life" | "hex" => [Some(Black), Some(White)],
                 "havannah" => [Some(White), Some(Black)],
                 _ => [None, None],
             };

@@ -94,3 +94,10 @@ fn connect_four_agrees_with_openspiel_at_every_ply() {
     let (games, _) = replay_file(include_str!("data/openspiel/connect_four.txt"));
     assert_eq!(games, 600);
 }
+
+#[test]
+fn hex_agrees_with_openspiel_at_every_ply() {
+    let (games, specs) = replay_file(include_str!("data/openspiel/hex.txt"));
+    assert_eq!(games, 850);
+    assert_eq!(specs.len(), 6, "{specs:?}");
+}

@@ -4,6 +4,7 @@ pub mod advance;
 pub mod connect_four;
 pub mod grow_jump;
 pub mod havannah;
+pub mod hex;
 pub mod hexxagon;
 pub mod ikabegama;
 pub mod life;

@@ -1,0 +1,242 @@
+use super::*;
+use crate::conformance::check_random_games;
+
+/// Plays moves given by name.
+fn play(g: &mut Hex, moves: &str) {
+    for m in moves.split_whitespace() {
+        let mv = g.parse_move(m).unwrap();
+        g.try_play(mv).unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+}
+
+fn cells(g: &Hex) -> Vec<char> {
+    g.board_cells().concat().chars().collect()
+}
+
+/// Whether `mark`'s stones join its edges, by a plain flood fill over the grid.
+fn joined(board: &[char], n: usize, mark: char) -> bool {
+    let black = mark == 'x';
+    let mut seen = vec![false; n * n];
+    let mut stack: Vec<(usize, usize)> = (0..n)
+        .map(|k| if black { (0, k) } else { (k, 0) })
+        .filter(|&(r, c)| board[r * n + c] == mark)
+        .collect();
+    while let Some((r, c)) = stack.pop() {
+        if std::mem::replace(&mut seen[r * n + c], true) {
+            continue;
+        }
+        if (black && r == n - 1) || (!black && c == n - 1) {
+            return true;
+        }
+        for (dr, dc) in [(-1, 0), (-1, 1), (0, 1), (1, 0), (1, -1), (0, -1)] {
+            let (rr, cc) = (r as i32 + dr, c as i32 + dc);
+            if (0..n as i32).contains(&rr) && (0..n as i32).contains(&cc) {
+                let (rr, cc) = (rr as usize, cc as usize);
+                if board[rr * n + cc] == mark {
+                    stack.push((rr, cc));
+                }
+            }
+        }
+    }
+    false
+}
+
+fn reference(before: &Hex, mv: Cell, after: &Hex) -> Result<(), String> {
+    let n = before.size();
+    let mut board = cells(before);
+    let mover = before.to_move().unwrap();
+    let mut expected: Vec<usize> = (0..n * n).filter(|&i| board[i] == '.').collect();
+    let may_swap = before.swap_rule() && before.ply() == 1;
+    if may_swap {
+        expected.push(n * n);
+    }
+    let mut listed = Vec::new();
+    before.legal_moves(&mut listed);
+    if listed.iter().map(|c| usize::from(c.0)).collect::<Vec<_>>() != expected {
+        return Err(format!("moves {listed:?}, expected {expected:?}"));
+    }
+    let c = usize::from(mv.0);
+    if c == n * n {
+        let x = board.iter().position(|&m| m == 'x').unwrap();
+        board[x] = '.';
+        board[(x % n) * n + x / n] = 'o';
+    } else {
+        board[c] = ['x', 'o'][mover.index()];
+    }
+    if board != cells(after) {
+        return Err("board after differs".into());
+    }
+    let won = joined(&board, n, ['x', 'o'][mover.index()]);
+    let expected = won.then_some(Outcome::Win(mover));
+    if after.outcome() != expected {
+        return Err(format!(
+            "outcome {:?}, reference {expected:?}",
+            after.outcome()
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+fn the_board_is_a_rhombus_drawn_as_openspiel_draws_it() {
+    let mut g = Hex::new(3, false).unwrap();
+    play(&mut g, "b1 a2");
+    assert_eq!(g.board_rows(), [". x .", " o . .", "  . . ."]);
+    assert_eq!(g.to_move(), Some(Player::ZERO));
+    assert_eq!(Hex::default().size(), 11);
+    assert_eq!(Hex::default().spec(), "hex");
+}
+
+#[test]
+fn cells_carry_openspiels_action_numbers_and_strings() {
+    let g = Hex::new(11, true).unwrap();
+    for (name, action) in [
+        ("a1", 0),
+        ("b1", 1),
+        ("k1", 10),
+        ("a2", 11),
+        ("f6", 60),
+        ("k11", 120),
+        ("swap", 121),
+    ] {
+        let mv = g.parse_move(name).unwrap();
+        assert_eq!(g.move_index(mv), action, "{name}");
+        assert_eq!(g.move_text(mv), name);
+        assert_eq!(g.action_string(Player::ZERO, mv), name);
+    }
+    for bad in ["l1", "a12", "a0", "", "swap2"] {
+        assert!(g.parse_move(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn black_joins_top_to_bottom_and_white_left_to_right() {
+    let mut g = Hex::new(3, false).unwrap();
+    // Black a1 a2 a3 down the left column; White b1 b2 in between.
+    play(&mut g, "a1 b1 a2 b2");
+    assert_eq!(g.outcome(), None);
+    play(&mut g, "a3");
+    assert_eq!(g.outcome(), Some(Outcome::Win(Player::ZERO)));
+
+    let mut g = Hex::new(3, false).unwrap();
+    // White across the middle row a2 b2 c2.
+    play(&mut g, "a1 a2 b1 b2 a3 c2");
+    assert_eq!(g.outcome(), Some(Outcome::Win(Player::ONE)));
+}
+
+#[test]
+fn the_two_diagonal_neighbours_are_up_right_and_down_left() {
+    let mut g = Hex::new(3, false).unwrap();
+    // Black c1 b2 a3: each touches the next along the short diagonal.
+    play(&mut g, "c1 a1 b2 a2 a3");
+    assert_eq!(g.outcome(), Some(Outcome::Win(Player::ZERO)));
+    // a1 b2 c3 (the long diagonal) do not touch.
+    let mut g = Hex::new(3, false).unwrap();
+    play(&mut g, "a1 c1 b2 b1 c3");
+    assert_eq!(g.outcome(), None);
+}
+
+#[test]
+fn swap_mirrors_blacks_stone_into_a_white_one_and_black_moves_next() {
+    let mut g = Hex::new(3, true).unwrap();
+    play(&mut g, "b1");
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    assert_eq!(moves.last(), Some(&Cell(9)));
+    play(&mut g, "swap");
+    assert_eq!(g.board_rows(), [". . .", " o . .", "  . . ."]);
+    assert_eq!(g.to_move(), Some(Player::ZERO));
+    assert!(!g.is_legal(Cell(9)));
+    assert_eq!(g.hash(), g.hash_from_scratch());
+    // Without the rule, or later, there is no swap.
+    let mut off = Hex::new(3, false).unwrap();
+    play(&mut off, "b1");
+    assert!(off.parse_move("swap").is_ok_and(|s| !off.is_legal(s)));
+}
+
+#[test]
+fn wins_at_once_answers_for_both_players() {
+    let mut g = Hex::new(3, false).unwrap();
+    // Black a1 a2 down the left column, White b2 c2 along the middle row: a3 wins for both.
+    play(&mut g, "a1 b2 a2 c2");
+    let (a3, c3) = (g.parse_move("a3").unwrap(), g.parse_move("c3").unwrap());
+    assert_eq!(g.wins_at_once(Player::ZERO, a3), Some(true));
+    assert_eq!(g.wins_at_once(Player::ONE, a3), Some(true));
+    assert_eq!(g.wins_at_once(Player::ONE, c3), Some(false));
+    assert_eq!(g.wins_at_once(Player::ZERO, c3), Some(false));
+}
+
+#[test]
+fn connection_need_counts_the_empty_cells_of_the_shortest_chain() {
+    let mut g = Hex::new(5, false).unwrap();
+    assert_eq!(g.connection_need(Player::ZERO), 5);
+    play(&mut g, "c1 a1 c2 a2");
+    assert_eq!(g.connection_need(Player::ZERO), 3);
+    // White's a1 a2 sit on its left edge, but Black's c1 c2 wall off rows 1 and 2: the
+    // shortest way round fills b2 b3 c3 d3 e3.
+    assert_eq!(g.connection_need(Player::ONE), 5);
+    let mut out = [0.0; crate::MAX_FEATURES];
+    crate::Features::features(&g, Player::ZERO, &mut out);
+    assert_eq!(&out[..2], &[2.0, 3.0]);
+}
+
+#[test]
+fn a_cut_player_needs_the_whole_board() {
+    let g = Hex::new(3, false)
+        .unwrap()
+        .set_up("o o o\n x x x\n . . .")
+        .unwrap();
+    assert_eq!(g.outcome(), Some(Outcome::Win(Player::ONE)));
+    assert_eq!(g.connection_need(Player::ZERO), 9);
+}
+
+#[test]
+fn set_up_reads_the_drawing_and_derives_the_mover() {
+    let mut played = Hex::new(3, false).unwrap();
+    play(&mut played, "b1 a2");
+    let g = Hex::new(3, false)
+        .unwrap()
+        .set_up(". x .\n o . .\n . . .")
+        .unwrap();
+    assert_eq!(g, played);
+    assert_eq!(g.hash(), played.hash());
+    assert!(
+        Hex::new(3, false)
+            .unwrap()
+            .set_up("x x .\n . . .\n . . .")
+            .is_err()
+    );
+}
+
+#[test]
+fn sizes_outside_3_to_19_are_refused() {
+    assert!(Hex::new(2, false).is_err());
+    assert!(Hex::new(20, false).is_err());
+    assert!(Hex::new(19, true).is_ok());
+}
+
+#[test]
+fn random_games_follow_the_plain_rules() {
+    for (size, swap, games) in [
+        (3, false, 500),
+        (4, true, 300),
+        (7, false, 200),
+        (11, true, 60),
+    ] {
+        let c = check_random_games(
+            &Hex::new(size, swap).unwrap(),
+            games,
+            73,
+            u32::MAX,
+            reference,
+        );
+        assert_eq!(c.finished, games, "size {size}");
+    }
+}
+
+#[test]
+fn random_moves_reach_every_cell_and_the_swap() {
+    let mut g = Hex::new(4, true).unwrap();
+    play(&mut g, "b2");
+    crate::conformance::check_random_moves_reach_every_move(&g, &mut crate::seeded_rng(3, 0), 60);
+}
