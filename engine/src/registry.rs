@@ -26,6 +26,7 @@
 
 use crate::error::{GameSpecError, SpecErrorKind};
 use crate::games::advance::Advance;
+use crate::games::breakthrough::Breakthrough;
 use crate::games::connect_four::ConnectFour;
 use crate::games::havannah::Havannah;
 use crate::games::hex::Hex;
@@ -101,6 +102,11 @@ pub const GAMES: &[GameInfo] = &[
         name: "hex",
         options: "size=3..19 (11), swap=on|off (off): OpenSpiel's board_size and swap",
         about: "Hex, as OpenSpiel plays it (a first-player win without the swap)",
+    },
+    GameInfo {
+        name: "breakthrough",
+        options: "rows=2..8 (8), columns=2..8 (8): OpenSpiel's rows and columns",
+        about: "Breakthrough, as OpenSpiel plays it: reach the far row",
     },
 ];
 
@@ -258,6 +264,8 @@ pub enum AnyGame {
     ConnectFour(Box<ConnectFour>),
     /// Hex.
     Hex(Box<Hex>),
+    /// Breakthrough.
+    Breakthrough(Box<Breakthrough>),
 }
 
 /// Runs `$body` with `$g` bound to the start position inside an [`AnyGame`].
@@ -273,6 +281,7 @@ macro_rules! each_game {
             AnyGame::TicTacToe($g) => $body,
             AnyGame::ConnectFour($g) => $body,
             AnyGame::Hex($g) => $body,
+            AnyGame::Breakthrough($g) => $body,
         }
     };
 }
@@ -357,7 +366,8 @@ from_game!(
     Hexxagon,
     TicTacToe,
     ConnectFour,
-    Hex
+    Hex,
+    Breakthrough
 );
 
 impl PartialEq for AnyGame {
@@ -481,6 +491,13 @@ fn build(spec: &str) -> Result<AnyGame, GameSpecError> {
             let swap = options.take_choice("swap", &["off", "on"])? == "on";
             options.finish()?;
             Ok(Hex::new(size, swap)?.into())
+        }
+        "breakthrough" => {
+            let rows = options.take_usize("rows", crate::games::breakthrough::DEFAULT_ROWS)?;
+            let columns =
+                options.take_usize("columns", crate::games::breakthrough::DEFAULT_COLUMNS)?;
+            options.finish()?;
+            Ok(Breakthrough::new(rows, columns)?.into())
         }
         other => unreachable!("game {other} is listed in GAMES but not built here"),
     }

@@ -101,3 +101,10 @@ fn hex_agrees_with_openspiel_at_every_ply() {
     assert_eq!(games, 850);
     assert_eq!(specs.len(), 6, "{specs:?}");
 }
+
+#[test]
+fn breakthrough_agrees_with_openspiel_at_every_ply() {
+    let (games, specs) = replay_file(include_str!("data/openspiel/breakthrough.txt"));
+    assert_eq!(games, 450);
+    assert_eq!(specs.len(), 3, "{specs:?}");
+}

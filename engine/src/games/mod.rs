@@ -1,6 +1,7 @@
 //! One module a game, each with its rules document and its tests.
 
 pub mod advance;
+pub mod breakthrough;
 pub mod connect_four;
 pub mod grow_jump;
 pub mod havannah;
