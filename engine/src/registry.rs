@@ -33,6 +33,7 @@ use crate::games::hex::Hex;
 use crate::games::hexxagon::Hexxagon;
 use crate::games::ikabegama::Ikabegama;
 use crate::games::life::{Drops, Life};
+use crate::games::othello::Othello;
 use crate::games::rin::Rin;
 use crate::games::tic_tac_toe::TicTacToe;
 use crate::{BoardSize, Features, Game};
@@ -107,6 +108,11 @@ pub const GAMES: &[GameInfo] = &[
         name: "breakthrough",
         options: "rows=2..8 (8), columns=2..8 (8): OpenSpiel's rows and columns",
         about: "Breakthrough, as OpenSpiel plays it: reach the far row",
+    },
+    GameInfo {
+        name: "othello",
+        options: "",
+        about: "Othello 8x8, as OpenSpiel plays it (passes are moves)",
     },
 ];
 
@@ -266,6 +272,8 @@ pub enum AnyGame {
     Hex(Box<Hex>),
     /// Breakthrough.
     Breakthrough(Box<Breakthrough>),
+    /// Othello.
+    Othello(Box<Othello>),
 }
 
 /// Runs `$body` with `$g` bound to the start position inside an [`AnyGame`].
@@ -282,6 +290,7 @@ macro_rules! each_game {
             AnyGame::ConnectFour($g) => $body,
             AnyGame::Hex($g) => $body,
             AnyGame::Breakthrough($g) => $body,
+            AnyGame::Othello($g) => $body,
         }
     };
 }
@@ -367,7 +376,8 @@ from_game!(
     TicTacToe,
     ConnectFour,
     Hex,
-    Breakthrough
+    Breakthrough,
+    Othello
 );
 
 impl PartialEq for AnyGame {
@@ -498,6 +508,10 @@ fn build(spec: &str) -> Result<AnyGame, GameSpecError> {
                 options.take_usize("columns", crate::games::breakthrough::DEFAULT_COLUMNS)?;
             options.finish()?;
             Ok(Breakthrough::new(rows, columns)?.into())
+        }
+        "othello" => {
+            options.finish()?;
+            Ok(Othello::new().into())
         }
         other => unreachable!("game {other} is listed in GAMES but not built here"),
     }
@@ -728,7 +742,7 @@ mod tests {
             let (shape, spaced, stones) = AnyGame::parse(info.name).unwrap().visit(Look);
             assert_eq!(shape == Hex, spaced, "{}", info.name);
             let expected = match info.name {
-                "rin" | "life" | "hex" => [Some(Black), Some(White)],
+                "rin" | "life" | "hex" | "othello" => [Some(Black), Some(White)],
                 "havannah" => [Some(White), Some(Black)],
                 _ => [None, None],
             };

@@ -108,3 +108,9 @@ fn breakthrough_agrees_with_openspiel_at_every_ply() {
     assert_eq!(games, 450);
     assert_eq!(specs.len(), 3, "{specs:?}");
 }
+
+#[test]
+fn othello_agrees_with_openspiel_at_every_ply() {
+    let (games, _) = replay_file(include_str!("data/openspiel/othello.txt"));
+    assert_eq!(games, 150);
+}

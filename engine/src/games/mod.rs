@@ -9,5 +9,6 @@ pub mod hex;
 pub mod hexxagon;
 pub mod ikabegama;
 pub mod life;
+pub mod othello;
 pub mod rin;
 pub mod tic_tac_toe;
