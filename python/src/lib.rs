@@ -22,6 +22,7 @@ use ringside_arena::figures::summary::Tally;
 use ringside_arena::records::sidecar::read_sidecar;
 use ringside_arena::run::plan::PlanBuilder;
 use ringside_arena::run::runner::{Observer, run_to_csv};
+use ringside_engine::Player;
 use ringside_engine::registry::{AnyGame, GAMES};
 
 use crate::state::{DynAgent, DynState, start_of};
@@ -199,11 +200,18 @@ impl State {
         (c, r, k)
     }
 
-    /// An action in Ringside's notation.
+    /// An action in Ringside's notation; with `player` (0 or 1), as OpenSpiel's
+    /// `ActionToString(player, action)` names it (Tic-tac-toe's `x(1,1)`, Connect Four's
+    /// `o3`; the same as Ringside's in the other games). Other players (chance) get
+    /// Ringside's notation.
     #[pyo3(signature = (action, player = None))]
     fn action_to_string(&self, action: usize, player: Option<i64>) -> PyResult<String> {
-        let _ = player;
-        self.inner.action_to_string(action).map_err(value_error)
+        let player = player
+            .filter(|p| (0..2).contains(p))
+            .map(|p| Player::new(p as usize));
+        self.inner
+            .action_to_string(action, player)
+            .map_err(value_error)
     }
 
     /// The action a move in Ringside's notation names.

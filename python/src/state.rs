@@ -84,8 +84,9 @@ pub trait DynState: Send + Sync {
     fn is_terminal(&self) -> bool;
     /// Each player's return: 1, 0 or -1 when the game is over, else zeros.
     fn returns(&self) -> [f64; 2];
-    /// An action in the game's notation.
-    fn action_to_string(&self, action: usize) -> Result<String, String>;
+    /// An action in the game's notation; with a player, as OpenSpiel's `ActionToString`
+    /// names it ([`Game::action_string`]).
+    fn action_to_string(&self, action: usize, player: Option<Player>) -> Result<String, String>;
     /// The action a move in the game's notation names.
     fn string_to_action(&self, text: &str) -> Result<usize, String>;
     /// Writes the observation (channels × rows × columns, row-major) as zeros and ones.
@@ -293,7 +294,7 @@ impl<G: Game + Features> DynState for Typed<G> {
         }
     }
 
-    fn action_to_string(&self, action: usize) -> Result<String, String> {
+    fn action_to_string(&self, action: usize, player: Option<Player>) -> Result<String, String> {
         let Some(state) = &self.state else {
             return self
                 .shared
@@ -308,7 +309,10 @@ impl<G: Game + Features> DynState for Typed<G> {
             .iter()
             .chain(&self.played)
             .find(|&&m| state.move_index(m) == action)
-            .map(|&m| state.move_text(m))
+            .map(|&m| match player {
+                Some(p) => state.action_string(p, m),
+                None => state.move_text(m),
+            })
             .ok_or_else(|| format!("action {action} is neither legal here nor played in this game"))
     }
 

@@ -1,5 +1,5 @@
-"""The OpenSpiel adapter: Havannah against pyspiel's own `havannah`, and OpenSpiel's
-MCTSBot playing every Ringside game through it."""
+"""The OpenSpiel adapter: Havannah and the reference games against pyspiel's own games, and
+OpenSpiel's MCTSBot playing every Ringside game through it."""
 
 import random
 
@@ -15,14 +15,14 @@ from conftest import GAMES  # noqa: E402
 openspiel.register()
 
 
-@pytest.mark.parametrize("size,swap", [(4, False), (5, True), (6, False), (8, True)])
-def test_havannah_through_the_adapter_agrees_with_pyspiels_havannah(size, swap):
-    theirs = pyspiel.load_game("havannah", {"board_size": size, "swap": swap})
-    ours = pyspiel.load_game(f"ringside_havannah(size={size},swap={'on' if swap else 'off'})")
+def agree_at_every_ply(theirs, ours, games, seed):
+    """Plays `games` random games in both, requiring at every ply the same player to move,
+    terminal state, legal actions, action strings and, at the end, returns and history.
+    Returns the number of decided games."""
     assert ours.num_distinct_actions() == theirs.num_distinct_actions()
-    rng = random.Random(size)
+    rng = random.Random(seed)
     decided = 0
-    for _ in range(30):
+    for _ in range(games):
         a, b = theirs.new_initial_state(), ours.new_initial_state()
         while True:
             assert a.current_player() == b.current_player()
@@ -39,7 +39,33 @@ def test_havannah_through_the_adapter_agrees_with_pyspiels_havannah(size, swap):
             a.apply_action(action)
             b.apply_action(action)
         assert b.history() == a.history()
-    assert decided > 0
+    return decided
+
+
+@pytest.mark.parametrize("size,swap", [(4, False), (5, True), (6, False), (8, True)])
+def test_havannah_through_the_adapter_agrees_with_pyspiels_havannah(size, swap):
+    theirs = pyspiel.load_game("havannah", {"board_size": size, "swap": swap})
+    ours = pyspiel.load_game(f"ringside_havannah(size={size},swap={'on' if swap else 'off'})")
+    assert agree_at_every_ply(theirs, ours, 30, size) > 0
+
+
+REFERENCE = [
+    ("tic_tac_toe", {}, "ringside_tic_tac_toe()"),
+    ("connect_four", {}, "ringside_connect_four()"),
+    ("hex", {"board_size": 5}, "ringside_hex(size=5)"),
+    ("hex", {"board_size": 7, "swap": True}, "ringside_hex(size=7,swap=on)"),
+    ("hex", {}, "ringside_hex()"),
+    ("breakthrough", {}, "ringside_breakthrough()"),
+    ("breakthrough", {"rows": 6, "columns": 5}, "ringside_breakthrough(rows=6,columns=5)"),
+    ("othello", {}, "ringside_othello()"),
+]
+
+
+@pytest.mark.parametrize("name,params,ours", REFERENCE)
+def test_the_reference_games_through_the_adapter_agree_with_pyspiels(name, params, ours):
+    theirs = pyspiel.load_game(name, params)
+    ours = pyspiel.load_game(ours)
+    assert agree_at_every_ply(theirs, ours, 30, 11) > 0
 
 
 def test_the_adapter_names_every_registry_game():

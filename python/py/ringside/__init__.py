@@ -105,9 +105,12 @@ class State:
 
     # Notation.
     def action_to_string(self, *args) -> str:
-        """``action_to_string(action)`` or OpenSpiel's ``action_to_string(player, action)``."""
-        action = args[-1]
-        return self._s.action_to_string(int(action))
+        """``action_to_string(action)``: Ringside's notation; OpenSpiel's
+        ``action_to_string(player, action)``: OpenSpiel's action string (the mover's mark in
+        Tic-tac-toe and Connect Four, Ringside's notation elsewhere)."""
+        if len(args) == 2:
+            return self._s.action_to_string(int(args[1]), int(args[0]))
+        return self._s.action_to_string(int(args[0]))
 
     def string_to_action(self, *args) -> int:
         """``string_to_action(text)`` or ``string_to_action(player, text)``."""

@@ -10,7 +10,8 @@
 Each registry game ``G`` is registered as ``ringside_G``, with its options as OpenSpiel
 parameters (the ones that have a default: ``size``, ``swap``, ``side``, ``first``, ...) and
 ``ply_cap`` (the game's length cap, ``ringside.DEFAULT_PLY_CAP`` unless given). Actions are
-Ringside's move numbers; action strings are Ringside's notation. A game whose rules draw
+Ringside's move numbers; action strings are OpenSpiel's (``Game::action_string``:
+Ringside's notation but for the mover's mark in Tic-tac-toe and Connect Four). A game whose rules draw
 something before the first move (Advance's first player) starts at a chance node with equally
 likely outcomes, so OpenSpiel's MCTS and its other algorithms sample it as they sample chance.
 The rules run in Rust; the states are OpenSpiel Python states, so an algorithm pays OpenSpiel's
@@ -124,7 +125,7 @@ class RingsideState(pyspiel.State):
         self.inner.apply_action(action)
 
     def _action_to_string(self, player, action):
-        return self.inner.action_to_string(action)
+        return self.inner.action_to_string(player, action)
 
     def is_terminal(self):
         return self.inner.is_terminal()

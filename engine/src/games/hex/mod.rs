@@ -375,8 +375,9 @@ impl Game for Hex {
         usize::from(mv.0)
     }
 
+    /// OpenSpiel's `num_distinct_actions`: the cells, and the swap when the rule is on.
     fn move_index_count(&self) -> usize {
-        self.cells() + 1
+        self.cells() + usize::from(self.swap)
     }
 
     fn why_illegal(&self, mv: Cell) -> String {
