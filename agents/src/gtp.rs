@@ -2,7 +2,7 @@
 //! (GTP v2), driven by Ringside as referee.
 //!
 //! # The spec
-//! `gtp:cmd=PROGRAM ARGS,name=LABEL,coords=ringside|castro,time_ms=N,margin_ms=N,setup=C1;C2`
+//! `gtp:cmd=PROGRAM ARGS,name=LABEL,coords=ringside|castro|hexgui,time_ms=N,margin_ms=N,setup=C1;C2`
 //!
 //! - `cmd` (required): the program and its arguments, split at spaces; a single-quoted part
 //!   (`'a b'`) is one argument. A value holding a comma is written in double quotes, with
@@ -23,7 +23,9 @@
 //!        c5 d5 e5                          e3 e4 e5
 //!   ```
 //!
-//!   So Ringside's `e3` is Castro's `c5`, and `b4` is `d2`.
+//!   So Ringside's `e3` is Castro's `c5`, and `b4` is `d2`. `hexgui` is HexGui's (Benzene's,
+//!   MoHex's), for Hex only: the same cell names (column letter, row number from the top) and
+//!   `swap-pieces` for the swap.
 //! - `time_ms` (default 10,000): the time the engine may take for a move. An answer later
 //!   than `time_ms + margin_ms` (default 1,000) forfeits the game. If the engine lists
 //!   `time_settings`, it is told `time_settings 0 S 1` (S = `time_ms` in whole seconds, at
@@ -81,6 +83,9 @@ pub enum Coords {
     Ringside,
     /// HavannahGui's (Castro's): Ringside's letter and number exchanged.
     Castro,
+    /// HexGui's (Benzene's, MoHex's), for Hex: Ringside's cell names, `swap-pieces` for the
+    /// swap.
+    HexGui,
 }
 
 impl Coords {
@@ -90,7 +95,16 @@ impl Coords {
         match self {
             Coords::Ringside => "ringside",
             Coords::Castro => "castro",
+            Coords::HexGui => "hexgui",
         }
+    }
+
+    /// The notation called `name` (`ringside`, `castro`, `hexgui`).
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Coords> {
+        [Coords::Ringside, Coords::Castro, Coords::HexGui]
+            .into_iter()
+            .find(|c| c.as_str() == name)
     }
 
     /// A move of `game` in Ringside's notation written in this one (`into`), or back; the

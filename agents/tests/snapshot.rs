@@ -6,11 +6,13 @@
 //! tie-breaking among equal children and the playouts' random draws change neither a
 //! search's value nor its legality, so the value tests cannot see them; they do change the
 //! games. This test pins, for every game of the registry, the move, value, depth and node
-//! count of a few seeded searches against `tests/snapshots/search.txt`.
+//! count of a few seeded searches against `tests/snapshots/search/GAME.txt`, one file a game.
 //!
 //! A change that is meant to change the searches (a better ordering, a new default) updates
-//! the file with `RINGSIDE_BLESS=1 cargo test -p ringside-agents --test snapshot` and must
-//! say in its commit which committed results it replays differently.
+//! the files with `RINGSIDE_BLESS=1 cargo test -p ringside-agents --test snapshot` and must
+//! say in its commit which committed results it replays differently. A game without a file
+//! (one just added, with no committed results yet) gets its file written by the first run,
+//! which passes: commit it with the game.
 
 use std::fmt::Write as _;
 
@@ -93,18 +95,11 @@ impl GameVisitor for Searches {
 
 #[test]
 fn every_games_searches_match_the_committed_snapshot() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/search.txt");
-    if std::env::var_os("RINGSIDE_BLESS").is_some() {
-        let now: String = GAMES
-            .iter()
-            .map(|info| with_game(info.name, Searches).unwrap())
-            .collect();
-        std::fs::write(path, now).unwrap();
-        return;
-    }
-    let pinned = std::fs::read_to_string(path).unwrap();
-    let mut pinned = pinned.lines();
-    // Game by game, so a change is reported as soon as the first game shows it.
+    let dir = std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/snapshots/search"
+    ));
+    let bless = std::env::var_os("RINGSIDE_BLESS").is_some();
     for info in GAMES {
         let now = with_game(info.name, Searches).unwrap();
         assert!(
@@ -112,6 +107,17 @@ fn every_games_searches_match_the_committed_snapshot() {
             "{}: every spec is pinned",
             info.name
         );
+        let path = dir.join(format!("{}.txt", info.name));
+        if bless || !path.exists() {
+            if !bless {
+                eprintln!("{}: no snapshot yet; wrote {}", info.name, path.display());
+            }
+            std::fs::write(&path, now).unwrap();
+            continue;
+        }
+        let pinned = std::fs::read_to_string(&path).unwrap();
+        // Line by line, so a change is reported at the first line that shows it.
+        let mut pinned = pinned.lines();
         for line in now.lines() {
             assert_eq!(
                 pinned.next(),
@@ -119,6 +125,19 @@ fn every_games_searches_match_the_committed_snapshot() {
                 "a search changed: committed results may no longer replay (see this file's docs)"
             );
         }
+        assert_eq!(
+            pinned.next(),
+            None,
+            "{}: a pinned search is gone",
+            info.name
+        );
     }
-    assert_eq!(pinned.next(), None, "a game of the snapshot is gone");
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        let game = name.trim_end_matches(".txt");
+        assert!(
+            GAMES.iter().any(|g| g.name == game),
+            "snapshot {name} names no game of the registry"
+        );
+    }
 }

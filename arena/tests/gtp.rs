@@ -7,6 +7,7 @@ use std::io::Cursor;
 use std::path::Path;
 
 use common::{ok, path, scratch, text};
+use ringside_agents::gtp::Coords;
 use ringside_arena::records::row::{GameRow, Reason};
 use ringside_arena::run::plan::{PlanBuilder, RunPlan};
 use ringside_arena::run::play::agent_seed;
@@ -32,10 +33,22 @@ static FAKE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
 
 /// Serves `script` and returns the answers, one string an answer (without the blank line).
 fn session(game: &str, agent: &str, script: &str) -> Vec<String> {
+    session_in(game, agent, Coords::Ringside, script)
+}
+
+/// [`session`] with moves in the notation `coords`.
+fn session_in(game: &str, agent: &str, coords: Coords, script: &str) -> Vec<String> {
     let mut out = Vec::new();
     let game = ringside_engine::registry::AnyGame::parse(game).unwrap();
-    ringside_arena::protocols::gtp::serve(&game, agent, 3, &mut Cursor::new(script), &mut out)
-        .unwrap();
+    ringside_arena::protocols::gtp::serve(
+        &game,
+        agent,
+        3,
+        coords,
+        &mut Cursor::new(script),
+        &mut out,
+    )
+    .unwrap();
     let out = String::from_utf8(out).unwrap();
     assert!(
         out.ends_with("\n\n"),
@@ -45,6 +58,36 @@ fn session(game: &str, agent: &str, script: &str) -> Vec<String> {
         .split("\n\n")
         .map(str::to_string)
         .collect()
+}
+
+#[test]
+fn hex_is_served_in_hexguis_notation_with_swap_pieces_and_two_number_boardsize() {
+    let script = "\
+boardsize 5 5
+boardsize 5 6
+play b c2
+play w swap-pieces
+showboard
+genmove b
+play w swap
+";
+    let answers = session_in("hex:swap=on", "random", Coords::HexGui, script);
+    assert_eq!(answers[0], "=");
+    assert_eq!(answers[1], "? unacceptable size");
+    assert_eq!(answers[2], "=");
+    assert_eq!(answers[3], "=", "HexGui's swap-pieces is the swap");
+    // Black's c2 (column c, row 2) mirrored into White's b3.
+    assert!(
+        answers[4].contains("\n . . . . .\n  . o . . ."),
+        "{}",
+        answers[4]
+    );
+    assert!(answers[5].starts_with("= "), "{}", answers[5]);
+    assert!(
+        answers[6].starts_with("? illegal move 'swap'"),
+        "{}",
+        answers[6]
+    );
 }
 
 #[test]

@@ -507,7 +507,7 @@ fn every_bad_input_exits_2_with_a_message() {
     );
     check(
         m(&["--game", "rin:size=5", "--agents", "random", "random"]),
-        "size must be an even number",
+        "size must be from 6 to 16 (points on a side, an even number)",
     );
     check(
         m(&["--game", "rin", "--agents", "random", "minimax"]),

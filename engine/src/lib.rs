@@ -25,6 +25,7 @@ pub mod features;
 mod game;
 pub mod games;
 pub mod hex;
+pub mod options;
 pub mod registry;
 pub mod square;
 pub mod zobrist;

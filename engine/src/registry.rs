@@ -25,18 +25,9 @@
 //! ```
 
 use crate::error::{GameSpecError, SpecErrorKind};
-use crate::games::advance::Advance;
-use crate::games::breakthrough::Breakthrough;
-use crate::games::connect_four::ConnectFour;
-use crate::games::havannah::Havannah;
-use crate::games::hex::Hex;
-use crate::games::hexxagon::Hexxagon;
-use crate::games::ikabegama::Ikabegama;
-use crate::games::life::{Drops, Life};
-use crate::games::othello::Othello;
-use crate::games::rin::Rin;
-use crate::games::tic_tac_toe::TicTacToe;
 use crate::{BoardSize, Features, Game};
+
+pub use crate::options::{GameInfo, GameOption, OptionKind, Options, Registered};
 
 /// Generic code to run on a game chosen at run time.
 pub trait GameVisitor {
@@ -46,75 +37,103 @@ pub trait GameVisitor {
     fn visit<G: Game + Features>(self, start: G) -> Self::Output;
 }
 
-/// A game the registry knows: its name, its options and a line about it.
-#[derive(Debug, Clone, Copy)]
-pub struct GameInfo {
-    /// Registry name.
-    pub name: &'static str,
-    /// Its options, `key=values (default)`.
-    pub options: &'static str,
-    /// One line about the game.
-    pub about: &'static str,
+/// Lists the registry's games, one line a game: the [`AnyGame`] variant and the game's type,
+/// which declares itself ([`Registered`]) in its own folder. Everything else here is made
+/// from the list.
+macro_rules! registry {
+    ($($variant:ident($ty:ty),)+) => {
+        /// The start position of one of the registry's games, with its options: a game spec
+        /// read once. Two values are equal when their canonical specs are; it prints as its
+        /// canonical spec (`rin` for `rin:size=16`).
+        ///
+        /// The start positions are boxed: some boards take kilobytes, and an `AnyGame` is
+        /// passed around by value (a GTP session's next game, a plan).
+        #[derive(Debug, Clone)]
+        #[non_exhaustive]
+        pub enum AnyGame {
+            $(#[doc = concat!("The start position of `", stringify!($ty), "`.")]
+            $variant(Box<$ty>),)+
+        }
+
+        /// Every game of the registry, in the order listed.
+        pub const GAMES: &[GameInfo] = &[$(<$ty as Registered>::INFO,)+];
+
+        $(impl From<$ty> for AnyGame {
+            fn from(g: $ty) -> AnyGame {
+                AnyGame::$variant(Box::new(g))
+            }
+        })+
+
+        impl AnyGame {
+            /// Runs `visitor` on (a copy of) the start position.
+            // Some games are `Copy`, others not: one `clone` serves all.
+            #[allow(clippy::clone_on_copy)]
+            pub fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
+                match self {
+                    $(AnyGame::$variant(g) => visitor.visit(g.as_ref().clone()),)+
+                }
+            }
+
+            /// The game's registry name.
+            #[must_use]
+            pub fn name(&self) -> &'static str {
+                match self {
+                    $(AnyGame::$variant(g) => g.name(),)+
+                }
+            }
+
+            /// The canonical spec: the options that differ from their defaults.
+            #[must_use]
+            pub fn spec(&self) -> String {
+                match self {
+                    $(AnyGame::$variant(g) => g.spec(),)+
+                }
+            }
+
+            /// The board's size and the option that sets it ([`Game::board_size`]); `None`
+            /// for a fixed board.
+            #[must_use]
+            pub fn board_size(&self) -> Option<BoardSize> {
+                match self {
+                    $(AnyGame::$variant(g) => g.board_size(),)+
+                }
+            }
+
+            /// The game's declaration: name, line and options.
+            #[must_use]
+            pub fn info(&self) -> &'static GameInfo {
+                match self {
+                    $(AnyGame::$variant(_) => &<$ty as Registered>::INFO,)+
+                }
+            }
+        }
+
+        /// Builds the game `info` declares from its options.
+        fn build_declared(
+            info: &'static GameInfo,
+            options: &mut Options,
+        ) -> Result<AnyGame, GameSpecError> {
+            $(if info.name == <$ty as Registered>::INFO.name {
+                return <$ty as Registered>::from_options(options).map(AnyGame::from);
+            })+
+            unreachable!("{} is listed but not built", info.name)
+        }
+    };
 }
 
-/// Every game of the registry.
-pub const GAMES: &[GameInfo] = &[
-    GameInfo {
-        name: "rin",
-        options: "size=6|8|10|12|14|16 (16)",
-        about: "Rin, Zhen Wang's ring game: B, W, W, B, B, … turns; rings fill",
-    },
-    GameInfo {
-        name: "life",
-        options: "drops=adjacent|anywhere (adjacent)",
-        about: "the two-colour Life duel of seed 002, 19x19, as its author's program plays it",
-    },
-    GameInfo {
-        name: "advance",
-        options: "side=3..9 (6), offset=1..side-1 (3) or x=CELL,o=CELL, first=random|x|o (random)",
-        about: "sab39's hex game of advance, attack and sacrifice (seed 003)",
-    },
-    GameInfo {
-        name: "ikabegama",
-        options: "side=2..9 (7), distance=1..2(side-1) (4) or light=CELL,dark=CELL",
-        about: "Ikabegama (seed 004): Hexxagon moves, reach the enemy nest",
-    },
-    GameInfo {
-        name: "havannah",
-        options: "size=4..10 (8), swap=on|off (off): OpenSpiel's board_size and swap",
-        about: "Havannah: ring, bridge or fork; cross-checked against OpenSpiel",
-    },
-    GameInfo {
-        name: "hexxagon",
-        options: "side=3..9 (5)",
-        about: "Hexxagon: growth, jump and flip on a hexagon; more tokens wins",
-    },
-    GameInfo {
-        name: "tic_tac_toe",
-        options: "",
-        about: "Tic-tac-toe, as OpenSpiel plays it (a draw under perfect play)",
-    },
-    GameInfo {
-        name: "connect_four",
-        options: "",
-        about: "Connect Four 7x6, as OpenSpiel plays it (a first-player win)",
-    },
-    GameInfo {
-        name: "hex",
-        options: "size=3..19 (11), swap=on|off (off): OpenSpiel's board_size and swap",
-        about: "Hex, as OpenSpiel plays it (a first-player win without the swap)",
-    },
-    GameInfo {
-        name: "breakthrough",
-        options: "rows=2..8 (8), columns=2..8 (8): OpenSpiel's rows and columns",
-        about: "Breakthrough, as OpenSpiel plays it: reach the far row",
-    },
-    GameInfo {
-        name: "othello",
-        options: "",
-        about: "Othello 8x8, as OpenSpiel plays it (passes are moves)",
-    },
-];
+registry! {
+    Rin(crate::games::rin::Rin),
+    Life(crate::games::life::Life),
+    Advance(crate::games::advance::Advance),
+    Ikabegama(crate::games::ikabegama::Ikabegama),
+    Havannah(crate::games::havannah::Havannah),
+    Hexxagon(crate::games::hexxagon::Hexxagon),
+    TicTacToe(crate::games::tic_tac_toe::TicTacToe),
+    ConnectFour(crate::games::connect_four::ConnectFour),
+    Hex(crate::games::hex::Hex),
+    Breakthrough(crate::games::breakthrough::Breakthrough),
+    Othello(crate::games::othello::Othello),
+}
 
 /// A parsed spec: the game name and its options in the order given.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -170,161 +189,10 @@ fn known_games() -> String {
     GAMES.iter().map(|g| g.name).collect::<Vec<_>>().join(", ")
 }
 
-/// Reads the options of one game: each lookup consumes its key, and [`Options::finish`]
-/// refuses whatever was not asked for.
-struct Options {
-    game: &'static str,
-    allowed: &'static str,
-    items: Vec<(String, String)>,
-}
-
-impl Options {
-    fn take_usize(&mut self, key: &str, default: usize) -> Result<usize, GameSpecError> {
-        match self.items.iter().position(|(k, _)| k == key) {
-            None => Ok(default),
-            Some(i) => {
-                let (_, value) = self.items.remove(i);
-                value.parse().map_err(|_| {
-                    spec_error(
-                        SpecErrorKind::BadValue,
-                        format!(
-                            "{}: option {key} takes a whole number, not '{value}'",
-                            self.game
-                        ),
-                    )
-                })
-            }
-        }
-    }
-
-    fn take_choice(
-        &mut self,
-        key: &str,
-        choices: &[&'static str],
-    ) -> Result<&'static str, GameSpecError> {
-        match self.items.iter().position(|(k, _)| k == key) {
-            None => Ok(choices[0]),
-            Some(i) => {
-                let (_, value) = self.items.remove(i);
-                choices
-                    .iter()
-                    .copied()
-                    .find(|c| *c == value)
-                    .ok_or_else(|| {
-                        spec_error(
-                            SpecErrorKind::BadValue,
-                            format!(
-                                "{}: option {key} must be one of {}, not '{value}'",
-                                self.game,
-                                choices.join("|")
-                            ),
-                        )
-                    })
-            }
-        }
-    }
-
-    fn take_text(&mut self, key: &str) -> Option<String> {
-        let i = self.items.iter().position(|(k, _)| k == key)?;
-        Some(self.items.remove(i).1)
-    }
-
-    fn finish(self) -> Result<(), GameSpecError> {
-        match self.items.first() {
-            None => Ok(()),
-            Some((key, _)) => Err(spec_error(
-                SpecErrorKind::UnknownOption,
-                format!(
-                    "{}: unknown option '{key}'; allowed: {}",
-                    self.game, self.allowed
-                ),
-            )),
-        }
-    }
-}
-
-/// The start position of one of the registry's games, with its options: a game spec read
-/// once. Two values are equal when their canonical specs are; it prints as its canonical spec
-/// (`rin` for `rin:size=16`).
-///
-/// The start positions are boxed: some boards take kilobytes, and an `AnyGame` is passed
-/// around by value (a GTP session's next game, a plan).
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub enum AnyGame {
-    /// Rin.
-    Rin(Box<Rin>),
-    /// The Life duel.
-    Life(Box<Life>),
-    /// sab39's game of advance.
-    Advance(Box<Advance>),
-    /// Ikabegamá.
-    Ikabegama(Box<Ikabegama>),
-    /// Havannah.
-    Havannah(Box<Havannah>),
-    /// Hexxagon.
-    Hexxagon(Box<Hexxagon>),
-    /// Tic-tac-toe.
-    TicTacToe(Box<TicTacToe>),
-    /// Connect Four.
-    ConnectFour(Box<ConnectFour>),
-    /// Hex.
-    Hex(Box<Hex>),
-    /// Breakthrough.
-    Breakthrough(Box<Breakthrough>),
-    /// Othello.
-    Othello(Box<Othello>),
-}
-
-/// Runs `$body` with `$g` bound to the start position inside an [`AnyGame`].
-macro_rules! each_game {
-    ($any:expr, $g:ident => $body:expr) => {
-        match $any {
-            AnyGame::Rin($g) => $body,
-            AnyGame::Life($g) => $body,
-            AnyGame::Advance($g) => $body,
-            AnyGame::Ikabegama($g) => $body,
-            AnyGame::Havannah($g) => $body,
-            AnyGame::Hexxagon($g) => $body,
-            AnyGame::TicTacToe($g) => $body,
-            AnyGame::ConnectFour($g) => $body,
-            AnyGame::Hex($g) => $body,
-            AnyGame::Breakthrough($g) => $body,
-            AnyGame::Othello($g) => $body,
-        }
-    };
-}
-
 impl AnyGame {
     /// Reads a spec, `name[:key=value,…]`, checking the name and every option.
     pub fn parse(spec: &str) -> Result<AnyGame, GameSpecError> {
         build(spec)
-    }
-
-    /// Runs `visitor` on (a copy of) the start position.
-    // Some games are `Copy`, others not: one `clone` serves all.
-    #[allow(clippy::clone_on_copy)]
-    pub fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
-        each_game!(self, g => visitor.visit(g.as_ref().clone()))
-    }
-
-    /// The game's registry name.
-    #[must_use]
-    pub fn name(&self) -> &'static str {
-        each_game!(self, g => g.name())
-    }
-
-    /// The canonical spec: the options that differ from their defaults.
-    #[must_use]
-    pub fn spec(&self) -> String {
-        each_game!(self, g => g.spec())
-    }
-
-    /// The board's size and the option that sets it ([`Game::board_size`]); `None` for a
-    /// fixed board.
-    #[must_use]
-    pub fn board_size(&self) -> Option<BoardSize> {
-        each_game!(self, g => g.board_size())
     }
 
     /// This game with its board size set to `value` and every other option kept (the swap
@@ -356,29 +224,6 @@ impl AnyGame {
         AnyGame::parse(&format!("{}:{text}", spec.name))
     }
 }
-
-macro_rules! from_game {
-    ($($ty:ident),+) => {
-        $(impl From<$ty> for AnyGame {
-            fn from(g: $ty) -> AnyGame {
-                AnyGame::$ty(Box::new(g))
-            }
-        })+
-    };
-}
-from_game!(
-    Rin,
-    Life,
-    Advance,
-    Ikabegama,
-    Havannah,
-    Hexxagon,
-    TicTacToe,
-    ConnectFour,
-    Hex,
-    Breakthrough,
-    Othello
-);
 
 impl PartialEq for AnyGame {
     fn eq(&self, other: &AnyGame) -> bool {
@@ -417,104 +262,10 @@ fn build(spec: &str) -> Result<AnyGame, GameSpecError> {
             ),
         )
     })?;
-    let mut options = Options {
-        game: info.name,
-        allowed: info.options,
-        items: spec.options,
-    };
-    match info.name {
-        "rin" => {
-            let size = options.take_usize("size", crate::games::rin::DEFAULT_SIZE)?;
-            options.finish()?;
-            Ok(Rin::new(size)?.into())
-        }
-        "life" => {
-            let drops = match options.take_choice("drops", &["adjacent", "anywhere"])? {
-                "anywhere" => Drops::Anywhere,
-                _ => Drops::Adjacent,
-            };
-            options.finish()?;
-            Ok(Life::new(drops).into())
-        }
-        "advance" => {
-            let side = options.take_usize("side", crate::games::advance::DEFAULT_SIDE)?;
-            let offset = options.take_usize("offset", crate::games::advance::DEFAULT_OFFSET)?;
-            let cells = (options.take_text("x"), options.take_text("o"));
-            let first = options.take_choice("first", &["random", "x", "o"])?;
-            options.finish()?;
-            let mut game = match cells {
-                (None, None) => Advance::with_offset(side, offset)?,
-                (Some(x), Some(o)) => Advance::with_start_cells(side, &x, &o)?,
-                _ => {
-                    return Err(spec_error(
-                        SpecErrorKind::Incomplete,
-                        "advance: give both x= and o= start cells, or neither".into(),
-                    ));
-                }
-            };
-            match first {
-                "x" => game = game.with_first(crate::Player::ZERO),
-                "o" => game = game.with_first(crate::Player::ONE),
-                _ => {}
-            }
-            Ok(game.into())
-        }
-        "ikabegama" => {
-            let side = options.take_usize("side", crate::games::ikabegama::DEFAULT_SIDE)?;
-            let distance =
-                options.take_usize("distance", crate::games::ikabegama::DEFAULT_DISTANCE)?;
-            let nests = (options.take_text("light"), options.take_text("dark"));
-            options.finish()?;
-            let game = match nests {
-                (None, None) => Ikabegama::with_distance(side, distance)?,
-                (Some(l), Some(d)) => Ikabegama::with_nest_cells(side, &l, &d)?,
-                _ => {
-                    return Err(spec_error(
-                        SpecErrorKind::Incomplete,
-                        "ikabegama: give both light= and dark= nests, or neither".into(),
-                    ));
-                }
-            };
-            Ok(game.into())
-        }
-        "havannah" => {
-            let size = options.take_usize("size", crate::games::havannah::DEFAULT_BASE)?;
-            let swap = options.take_choice("swap", &["off", "on"])? == "on";
-            options.finish()?;
-            Ok(Havannah::new(size, swap)?.into())
-        }
-        "hexxagon" => {
-            let side = options.take_usize("side", crate::games::hexxagon::DEFAULT_SIDE)?;
-            options.finish()?;
-            Ok(Hexxagon::new(side)?.into())
-        }
-        "tic_tac_toe" => {
-            options.finish()?;
-            Ok(TicTacToe::new().into())
-        }
-        "connect_four" => {
-            options.finish()?;
-            Ok(ConnectFour::new().into())
-        }
-        "hex" => {
-            let size = options.take_usize("size", crate::games::hex::DEFAULT_SIZE)?;
-            let swap = options.take_choice("swap", &["off", "on"])? == "on";
-            options.finish()?;
-            Ok(Hex::new(size, swap)?.into())
-        }
-        "breakthrough" => {
-            let rows = options.take_usize("rows", crate::games::breakthrough::DEFAULT_ROWS)?;
-            let columns =
-                options.take_usize("columns", crate::games::breakthrough::DEFAULT_COLUMNS)?;
-            options.finish()?;
-            Ok(Breakthrough::new(rows, columns)?.into())
-        }
-        "othello" => {
-            options.finish()?;
-            Ok(Othello::new().into())
-        }
-        other => unreachable!("game {other} is listed in GAMES but not built here"),
-    }
+    let mut options = Options::new(info, spec.options);
+    let game = build_declared(info, &mut options)?;
+    options.finish()?;
+    Ok(game)
 }
 
 #[cfg(test)]
@@ -550,6 +301,61 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn every_declared_default_is_what_the_game_plays_and_every_range_is_enforced() {
+        let kind = |s: &str| AnyGame::parse(s).map(|_| ()).map_err(|e| e.kind);
+        let mut checked = 0;
+        for info in GAMES {
+            let plain = AnyGame::parse(info.name).unwrap();
+            for option in info.options {
+                let with = |value: &str| format!("{}:{}={value}", info.name, option.name);
+                if let Some(default) = option.default {
+                    assert_eq!(
+                        AnyGame::parse(&with(default)).unwrap(),
+                        plain,
+                        "{}",
+                        with(default)
+                    );
+                    checked += 1;
+                }
+                match option.kind {
+                    OptionKind::Int { min, max } => {
+                        assert_eq!(
+                            kind(&with(&(max + 1).to_string())),
+                            Err(SpecErrorKind::BadValue)
+                        );
+                        if min > 0 {
+                            let below = with(&(min - 1).to_string());
+                            assert_eq!(kind(&below), Err(SpecErrorKind::BadValue), "{below}");
+                        }
+                    }
+                    OptionKind::Choice(words) => {
+                        for word in words {
+                            assert_eq!(kind(&with(word)), Ok(()), "{}", with(word));
+                        }
+                        assert_eq!(kind(&with("neither")), Err(SpecErrorKind::BadValue));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        assert!(checked >= 12, "{checked} defaults checked");
+    }
+
+    #[test]
+    fn the_options_text_is_made_from_the_declared_options() {
+        let hex = AnyGame::parse("hex").unwrap();
+        assert_eq!(
+            hex.info().options_text(),
+            "size=3..19 (11), swap=off|on (off)"
+        );
+        let advance = GAMES.iter().find(|g| g.name == "advance").unwrap();
+        assert!(advance.options_text().contains("x=CELL, o=CELL"));
+        let err = AnyGame::parse("othello:size=8").unwrap_err();
+        assert_eq!(err.kind, SpecErrorKind::UnknownOption);
+        assert!(err.reason.contains("allowed: none"), "{}", err.reason);
     }
 
     #[test]
@@ -780,7 +586,9 @@ mod tests {
         assert!(err("rin:size=8,size=10").contains("twice"));
         assert!(err("").contains("no game named"));
         assert!(err("life:drops=nowhere").contains("adjacent|anywhere"));
-        assert!(err("ikabegama:distance=20").contains("distance must be from 1 to 12"));
+        // Past the declared range, the registry says so; inside it, the game knows the side.
+        assert!(err("ikabegama:distance=20").contains("distance must be from 1 to 16"));
+        assert!(err("ikabegama:distance=14").contains("distance must be from 1 to 12 on side 7"));
         assert!(err("ikabegama:light=a1").contains("both"));
         assert!(err("ikabegama:side=10").contains("side must be from 2 to 9"));
         assert!(err("advance:x=z9,o=a1").contains("start cell 'z9'"));

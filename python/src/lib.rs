@@ -434,8 +434,45 @@ fn summary_csv(py: Python<'_>, path: PathBuf) -> PyResult<String> {
 
 /// The registry's games: (name, options, about).
 #[pyfunction]
-fn games() -> Vec<(&'static str, &'static str, &'static str)> {
-    GAMES.iter().map(|g| (g.name, g.options, g.about)).collect()
+fn games() -> Vec<(&'static str, String, &'static str)> {
+    GAMES
+        .iter()
+        .map(|g| (g.name, g.options_text(), g.about))
+        .collect()
+}
+
+/// The options of registry game `name`, as data: one dict an option with `name`, `type`
+/// (`int`, `choice` or `cell`), `default` (a string, or None), `min` and `max` (ints) or
+/// `choices` (a list of strings), and `help`.
+#[pyfunction]
+fn game_options(py: Python<'_>, name: &str) -> PyResult<Vec<Py<pyo3::types::PyDict>>> {
+    use ringside_engine::registry::OptionKind;
+    let info = GAMES
+        .iter()
+        .find(|g| g.name == name)
+        .ok_or_else(|| value_error(format!("unknown game '{name}'")))?;
+    info.options
+        .iter()
+        .map(|o| {
+            let d = pyo3::types::PyDict::new(py);
+            d.set_item("name", o.name)?;
+            d.set_item("default", o.default)?;
+            d.set_item("help", o.help)?;
+            match o.kind {
+                OptionKind::Int { min, max } => {
+                    d.set_item("type", "int")?;
+                    d.set_item("min", min)?;
+                    d.set_item("max", max)?;
+                }
+                OptionKind::Choice(words) => {
+                    d.set_item("type", "choice")?;
+                    d.set_item("choices", words.to_vec())?;
+                }
+                OptionKind::Cell => d.set_item("type", "cell")?,
+            }
+            Ok(d.unbind())
+        })
+        .collect()
 }
 
 #[pymodule]
@@ -447,6 +484,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_match, m)?)?;
     m.add_function(wrap_pyfunction!(summary_csv, m)?)?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
+    m.add_function(wrap_pyfunction!(game_options, m)?)?;
     m.add("DEFAULT_PLY_CAP", DEFAULT_PLY_CAP)?;
     m.add("CHANNELS", state::CHANNELS)?;
     Ok(())

@@ -74,13 +74,13 @@ def test_the_adapter_names_every_registry_game():
     assert set(names) <= set(pyspiel.registered_names())
 
 
-def test_parameters_come_from_the_registry_options():
-    params = openspiel.parameters("size=4..10 (8), swap=on|off (off): OpenSpiel's ...")
+def test_parameters_come_from_the_registry_options_as_data():
+    params = openspiel.parameters("havannah")
     assert params == {"size": 8, "swap": "off", "ply_cap": 1000}
-    params = openspiel.parameters(
-        "side=3..9 (6), offset=1..side-1 (3) or x=CELL,o=CELL, first=random|x|o (random)"
-    )
+    # Cells without a default (x=, o=) are no parameters.
+    params = openspiel.parameters("advance")
     assert params == {"side": 6, "offset": 3, "first": "random", "ply_cap": 1000}
+    assert openspiel.parameters("othello") == {"ply_cap": 1000}
     game = pyspiel.load_game("ringside_hexxagon(side=4,ply_cap=77)")
     assert game.max_game_length() == 77
     assert game.ringside.spec() == "hexxagon:side=4"

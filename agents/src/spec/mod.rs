@@ -285,7 +285,7 @@ pub fn agent_kinds() -> Vec<(&'static str, String)> {
         ),
         (
             "gtp",
-            "cmd=PROGRAM ARGS (required; \"...\" around a value with commas), name=LABEL, coords=ringside|castro (ringside), time_ms=N (10000), margin_ms=N (1000), setup=CMD;CMD".into(),
+            "cmd=PROGRAM ARGS (required; \"...\" around a value with commas), name=LABEL, coords=ringside|castro|hexgui (ringside), time_ms=N (10000), margin_ms=N (1000), setup=CMD;CMD".into(),
         ),
         (
             "mcts",
@@ -529,10 +529,10 @@ impl AgentSpec {
                     )
                 })?;
                 let argv = crate::gtp::split_command(&cmd).map_err(error)?;
-                let coords = match o.choice("coords", &["ringside", "castro"])? {
-                    Some("castro") => crate::gtp::Coords::Castro,
-                    _ => crate::gtp::Coords::Ringside,
-                };
+                let coords = o
+                    .choice("coords", &["ringside", "castro", "hexgui"])?
+                    .and_then(crate::gtp::Coords::from_name)
+                    .unwrap_or(crate::gtp::Coords::Ringside);
                 let time: u64 = o
                     .number("time_ms", "a whole number of milliseconds")?
                     .unwrap_or(10_000);

@@ -10,7 +10,7 @@
 //! | `protocol_version` | `2` |
 //! | `name`, `version` | `Ringside`, the crate's version |
 //! | `known_command C`, `list_commands` | `true`/`false`; every command, one a line |
-//! | `boardsize N` | the same game with size (or side) N and its other options (`swap=on`, …) kept, cleared; `?` if it has no such size |
+//! | `boardsize N` | the same game with size (or side) N and its other options (`swap=on`, …) kept, cleared; `?` if it has no such size (`boardsize N N`, as HexGui sends it, is the same; two different numbers are refused) |
 //! | `clear_board` | the start position; the agent is built afresh with its seed |
 //! | `komi F` | accepted and ignored (no game here has komi) |
 //! | `play C M` | plays move M for colour C; `?` if it is not C's turn or M is illegal |
@@ -28,7 +28,8 @@
 //! colour called black or white in the game is `b`/`black` or `w`/`white` (Havannah's first
 //! player is white, as in Castro); in the other games the first-listed colour is `b`. The
 //! game's own names (`light`, `dark`, `x`, `o`, …) are accepted too. Moves are in Ringside's
-//! notation.
+//! notation, or in another the game knows (`arena gtp --coords hexgui` for Hex controllers
+//! such as HexGui: `swap-pieces` for the swap; `--coords castro` for Havannah).
 //! Games where a turn has two moves (Rin) take one `play` or `genmove` a move. Any error is a
 //! `?` answer with a reason: the session never stops on bad input.
 
@@ -36,7 +37,7 @@ use std::io::{BufRead, Write};
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use ringside_agents::gtp::{gtp_colour, parse_gtp_colour};
+use ringside_agents::gtp::{Coords, gtp_colour, parse_gtp_colour};
 use ringside_agents::{Agent, AgentSpec, AnyAgent};
 use ringside_engine::registry::{AnyGame, GameVisitor};
 use ringside_engine::{Features, Game, Outcome, Player};
@@ -75,6 +76,7 @@ pub fn serve(
     game: &AnyGame,
     agent: &str,
     seed: u64,
+    coords: Coords,
     input: &mut dyn BufRead,
     output: &mut dyn Write,
 ) -> Result<()> {
@@ -83,10 +85,17 @@ pub fn serve(
     checked(game, &spec)?;
     let mut game = game.clone();
     loop {
+        if !game.visit(Fits(coords)) {
+            return Err(Error::setting(format!(
+                "{game} is not written in the {} notation",
+                coords.as_str()
+            )));
+        }
         let session = Session {
             game: &game,
             spec: &spec,
             seed,
+            coords,
             input: &mut *input,
             output: &mut *output,
         };
@@ -113,10 +122,20 @@ fn checked(game: &AnyGame, spec: &AgentSpec) -> Result<()> {
         .map_err(|e| Error::setting(format!("agent '{spec}' cannot play {game}: {e}")))
 }
 
+/// Whether a game is written in a notation.
+struct Fits(Coords);
+impl GameVisitor for Fits {
+    type Output = bool;
+    fn visit<G: Game + Features>(self, start: G) -> bool {
+        self.0.fits(&start)
+    }
+}
+
 struct Session<'a> {
     game: &'a AnyGame,
     spec: &'a AgentSpec,
     seed: u64,
+    coords: Coords,
     input: &'a mut dyn BufRead,
     output: &'a mut dyn Write,
 }
@@ -134,6 +153,7 @@ impl GameVisitor for Session<'_> {
             game: self.game,
             spec: self.spec,
             seed: self.seed,
+            coords: self.coords,
             start,
         };
         let mut line = String::new();
@@ -189,6 +209,8 @@ struct Table<'a, G: Game + Features> {
     game: &'a AnyGame,
     spec: &'a AgentSpec,
     seed: u64,
+    /// The notation moves are read and answered in.
+    coords: Coords,
 }
 
 type Answer = std::result::Result<String, String>;
@@ -268,9 +290,10 @@ impl<G: Game + Features> Table<'_, G> {
         let colour = self.colour(args.first())?;
         let text = args.get(1).ok_or("syntax error: a move is missing")?;
         self.to_move_is(colour)?;
+        let ours = self.coords.convert(&self.state, text, false);
         let mv = self
             .state
-            .parse_move(text)
+            .parse_move(&ours)
             .map_err(|e| format!("illegal move '{text}': {e}"))?;
         let before = self.state.clone();
         self.state
@@ -294,7 +317,9 @@ impl<G: Game + Features> Table<'_, G> {
                 return Err("the agent panicked".into());
             }
         };
-        let text = self.state.move_text(decision.mv);
+        let text = self
+            .coords
+            .convert(&self.state, &self.state.move_text(decision.mv), true);
         let before = self.state.clone();
         self.state
             .try_play(decision.mv)
@@ -339,6 +364,10 @@ impl<G: Game + Features> Table<'_, G> {
                 None,
             );
         };
+        // HexGui sends columns and rows: the boards here are square.
+        if args.get(1).is_some_and(|rows| rows.parse::<u32>() != Ok(n)) {
+            return (Err("unacceptable size".into()), None);
+        }
         let Ok(next) = self.game.with_board_size(n as usize) else {
             return (Err("unacceptable size".into()), None);
         };

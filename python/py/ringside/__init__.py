@@ -31,6 +31,7 @@ __all__ = [
     "State",
     "VecEnv",
     "games",
+    "game_options",
     "load_game",
     "match",
     "read_games",
@@ -248,6 +249,13 @@ def load_game(spec: str, ply_cap: Optional[int] = None) -> Game:
 def games() -> list:
     """The registry: (name, options, about) of every game."""
     return _core.games()
+
+
+def game_options(name: str) -> list:
+    """The options of game ``name`` as data, in the order specs write them: one dict an
+    option with ``name``, ``type`` (``int``, ``choice`` or ``cell``), ``default`` (a string,
+    or None), ``min`` and ``max`` or ``choices``, and ``help``."""
+    return _core.game_options(name)
 
 
 class Agent:

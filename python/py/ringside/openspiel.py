@@ -20,7 +20,6 @@ Python-game overhead per call (for raw speed, use ``ringside.VecEnv`` or ``rings
 
 from __future__ import annotations
 
-import re
 from typing import Dict, List
 
 import numpy as np
@@ -33,12 +32,15 @@ PREFIX = "ringside_"
 _registered: Dict[str, pyspiel.GameType] = {}
 
 
-def parameters(options: str) -> Dict[str, object]:
-    """The OpenSpiel parameters of a game from its registry options text: each option with a
-    default (``size=4..10 (8)`` gives ``size: 8``), then ``ply_cap``."""
+def parameters(name: str) -> Dict[str, object]:
+    """The OpenSpiel parameters of registry game ``name``, read from its options as data:
+    each option with a default (an int for whole numbers: ``size: 8``), then ``ply_cap``."""
     params: Dict[str, object] = {}
-    for key, default in re.findall(r"(\w+)=\S+ \(([^)]+)\)", options):
-        params[key] = int(default) if default.isdigit() else default
+    for option in ringside.game_options(name):
+        default = option["default"]
+        if default is None:
+            continue
+        params[option["name"]] = int(default) if option["type"] == "int" else default
     params["ply_cap"] = ringside.DEFAULT_PLY_CAP
     return params
 
@@ -49,7 +51,7 @@ def spec_of(name: str, params: Dict[str, object]) -> str:
     return f"{name}:{options}" if options else name
 
 
-def _game_type(name: str, about: str, options: str) -> pyspiel.GameType:
+def _game_type(name: str, about: str) -> pyspiel.GameType:
     stochastic = ringside.load_game(name).max_chance_outcomes() > 1
     chance = (
         pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
@@ -70,7 +72,7 @@ def _game_type(name: str, about: str, options: str) -> pyspiel.GameType:
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=parameters(options),
+        parameter_specification=parameters(name),
     )
 
 
@@ -157,10 +159,10 @@ class BoardObserver:
 def register() -> List[str]:
     """Registers every Ringside game with OpenSpiel (once; later calls do nothing) and
     returns their OpenSpiel names."""
-    for name, options, about in ringside.games():
+    for name, _, about in ringside.games():
         if name in _registered:
             continue
-        _registered[name] = _game_type(name, about, options)
+        _registered[name] = _game_type(name, about)
 
         # OpenSpiel keeps what it registers until the process ends: a class, as its own
         # Python games register (a closure here makes the interpreter abort at exit).

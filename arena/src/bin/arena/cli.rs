@@ -192,6 +192,10 @@ pub struct GtpArgs {
     /// The agent's seed (it is built afresh with it at every `clear_board`).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// The notation moves are read and answered in: `ringside`, or one the game knows
+    /// (`hexgui` for Hex, as HexGui, Benzene and MoHex write moves; `castro` for Havannah).
+    #[arg(long, default_value = "ringside")]
+    pub coords: String,
 }
 
 /// The tuning methods.
@@ -482,10 +486,18 @@ pub fn agents_text() -> String {
 pub fn games_text() -> String {
     let mut out = String::new();
     for g in GAMES {
-        out.push_str(&format!(
-            "{:<12} {}\n{:<12} options: {}\n",
-            g.name, g.about, "", g.options
-        ));
+        out.push_str(&format!("{:<12} {}\n", g.name, g.about));
+        if g.options.is_empty() {
+            out.push_str(&format!("{:<12} options: none\n", ""));
+        }
+        for option in g.options {
+            out.push_str(&format!(
+                "{:<12} {:<28} {}\n",
+                "",
+                option.synopsis(),
+                option.help
+            ));
+        }
     }
     out
 }

@@ -405,10 +405,17 @@ pub fn play(args: &PlayArgs) -> Result<()> {
 pub fn gtp(args: &GtpArgs) -> Result<()> {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
+    let coords = ringside_agents::gtp::Coords::from_name(&args.coords).ok_or_else(|| {
+        Error::setting(format!(
+            "--coords must be ringside, castro or hexgui, not '{}'",
+            args.coords
+        ))
+    })?;
     ringside_arena::protocols::gtp::serve(
         &AnyGame::parse(&args.game)?,
         &args.agent,
         args.seed,
+        coords,
         &mut stdin.lock(),
         &mut stdout.lock(),
     )

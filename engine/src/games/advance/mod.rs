@@ -665,6 +665,68 @@ impl crate::Features for Advance {
     }
 }
 
+impl crate::options::Registered for Advance {
+    const INFO: crate::options::GameInfo = crate::options::GameInfo {
+        name: "advance",
+        about: "sab39's hex game of advance, attack and sacrifice (seed 003)",
+        options: &[
+            crate::options::GameOption {
+                name: "side",
+                kind: crate::options::OptionKind::Int { min: 3, max: 9 },
+                default: Some("6"),
+                help: "cells on a side of the hexagon",
+            },
+            crate::options::GameOption {
+                name: "offset",
+                kind: crate::options::OptionKind::Int { min: 1, max: 8 },
+                default: Some("3"),
+                help: "the start cells' offset from the centre, below the side",
+            },
+            crate::options::GameOption {
+                name: "x",
+                kind: crate::options::OptionKind::Cell,
+                default: None,
+                help: "x's start cell, instead of an offset (with o=)",
+            },
+            crate::options::GameOption {
+                name: "o",
+                kind: crate::options::OptionKind::Cell,
+                default: None,
+                help: "o's start cell, instead of an offset (with x=)",
+            },
+            crate::options::GameOption {
+                name: "first",
+                kind: crate::options::OptionKind::Choice(&["random", "x", "o"]),
+                default: Some("random"),
+                help: "who moves first: drawn from each game's seed, or fixed",
+            },
+        ],
+    };
+
+    fn from_options(options: &mut crate::options::Options) -> Result<Advance, GameSpecError> {
+        let side = options.int("side")?;
+        let offset = options.int("offset")?;
+        let cells = (options.text("x"), options.text("o"));
+        let first = options.choice("first")?;
+        let mut game = match cells {
+            (None, None) => Advance::with_offset(side, offset)?,
+            (Some(x), Some(o)) => Advance::with_start_cells(side, &x, &o)?,
+            _ => {
+                return Err(GameSpecError::new(
+                    crate::error::SpecErrorKind::Incomplete,
+                    "advance: give both x= and o= start cells, or neither",
+                ));
+            }
+        };
+        match first {
+            "x" => game = game.with_first(Player::ZERO),
+            "o" => game = game.with_first(Player::ONE),
+            _ => {}
+        }
+        Ok(game)
+    }
+}
+
 #[cfg(test)]
 mod tests;
 

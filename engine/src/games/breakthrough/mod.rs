@@ -491,5 +491,32 @@ impl Features for Breakthrough {
     }
 }
 
+impl crate::options::Registered for Breakthrough {
+    const INFO: crate::options::GameInfo = crate::options::GameInfo {
+        name: "breakthrough",
+        about: "Breakthrough, as OpenSpiel plays it: reach the far row",
+        options: &[
+            crate::options::GameOption {
+                name: "rows",
+                kind: crate::options::OptionKind::Int { min: 2, max: 8 },
+                default: Some("8"),
+                help: "rows of the board (OpenSpiel's rows)",
+            },
+            crate::options::GameOption {
+                name: "columns",
+                kind: crate::options::OptionKind::Int { min: 2, max: 8 },
+                default: Some("8"),
+                help: "columns of the board (OpenSpiel's columns)",
+            },
+        ],
+    };
+
+    fn from_options(options: &mut crate::options::Options) -> Result<Breakthrough, GameSpecError> {
+        let rows = options.int("rows")?;
+        let columns = options.int("columns")?;
+        Breakthrough::new(rows, columns)
+    }
+}
+
 #[cfg(test)]
 mod tests;

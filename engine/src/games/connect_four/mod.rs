@@ -250,8 +250,8 @@ impl Game for ConnectFour {
             expected: "a column a..g, or x0..x6".into(),
         };
         let col = match text.as_bytes() {
-            &[c @ b'a'..=b'g'] => c - b'a',
-            &[b'x' | b'o', d @ b'0'..=b'6'] => d - b'0',
+            [c @ b'a'..=b'g'] => c - b'a',
+            [b'x' | b'o', d @ b'0'..=b'6'] => d - b'0',
             _ => return Err(err()),
         };
         Ok(Column(col))
@@ -389,6 +389,20 @@ impl Features for ConnectFour {
         out[1] = f64::from(threats.count_ones());
         out[2] = f64::from(twos);
         out[3] = f64::from((mine >> (3 * STRIDE) & ((1 << ROWS) - 1)).count_ones());
+    }
+}
+
+impl crate::options::Registered for ConnectFour {
+    const INFO: crate::options::GameInfo = crate::options::GameInfo {
+        name: "connect_four",
+        about: "Connect Four 7x6, as OpenSpiel plays it (a first-player win)",
+        options: &[],
+    };
+
+    fn from_options(
+        _options: &mut crate::options::Options,
+    ) -> Result<ConnectFour, crate::GameSpecError> {
+        Ok(ConnectFour::new())
     }
 }
 

@@ -707,6 +707,33 @@ impl Game for Havannah {
 
 mod features;
 
+impl crate::options::Registered for Havannah {
+    const INFO: crate::options::GameInfo = crate::options::GameInfo {
+        name: "havannah",
+        about: "Havannah: ring, bridge or fork; cross-checked against OpenSpiel",
+        options: &[
+            crate::options::GameOption {
+                name: "size",
+                kind: crate::options::OptionKind::Int { min: 4, max: 10 },
+                default: Some("8"),
+                help: "cells on a side (OpenSpiel's board_size)",
+            },
+            crate::options::GameOption {
+                name: "swap",
+                kind: crate::options::OptionKind::Choice(&["off", "on"]),
+                default: Some("off"),
+                help: "the swap rule (OpenSpiel's swap)",
+            },
+        ],
+    };
+
+    fn from_options(options: &mut crate::options::Options) -> Result<Havannah, GameSpecError> {
+        let size = options.int("size")?;
+        let swap = options.choice("swap")? == "on";
+        Havannah::new(size, swap)
+    }
+}
+
 #[cfg(test)]
 mod tests;
 

@@ -169,7 +169,7 @@ impl Hex {
     fn own_edges(&self, player: usize, cell: usize) -> u8 {
         let (n, r, c) = (self.size(), cell / self.size(), cell % self.size());
         let (lo, hi) = if player == 0 { (r, r) } else { (c, c) };
-        u8::from(lo == 0) * FIRST_EDGE | u8::from(hi == n - 1) * SECOND_EDGE
+        (u8::from(lo == 0) * FIRST_EDGE) | (u8::from(hi == n - 1) * SECOND_EDGE)
     }
 
     fn root_of(&self, cell: usize) -> usize {
@@ -281,6 +281,20 @@ impl Game for Hex {
 
     fn cell_shape(&self) -> crate::CellShape {
         crate::CellShape::Hex
+    }
+
+    /// HexGui's (and Benzene's, MoHex's): the same cell names, and `swap-pieces` for the
+    /// swap.
+    fn notations(&self) -> &'static [&'static str] {
+        &["hexgui"]
+    }
+
+    fn translate_move(&self, notation: &str, text: &str, into: bool) -> Option<String> {
+        (notation == "hexgui").then(|| match (text, into) {
+            ("swap", true) => "swap-pieces".to_string(),
+            ("swap-pieces", false) => "swap".to_string(),
+            _ => text.to_string(),
+        })
     }
 
     fn stone(&self, player: Player) -> Option<Stone> {
@@ -512,6 +526,33 @@ impl Game for Hex {
         }
         game.hash = game.hash_from_scratch();
         Ok(game)
+    }
+}
+
+impl crate::options::Registered for Hex {
+    const INFO: crate::options::GameInfo = crate::options::GameInfo {
+        name: "hex",
+        about: "Hex, as OpenSpiel plays it (a first-player win without the swap)",
+        options: &[
+            crate::options::GameOption {
+                name: "size",
+                kind: crate::options::OptionKind::Int { min: 3, max: 19 },
+                default: Some("11"),
+                help: "cells on a side (OpenSpiel's board_size)",
+            },
+            crate::options::GameOption {
+                name: "swap",
+                kind: crate::options::OptionKind::Choice(&["off", "on"]),
+                default: Some("off"),
+                help: "the swap rule (OpenSpiel's swap)",
+            },
+        ],
+    };
+
+    fn from_options(options: &mut crate::options::Options) -> Result<Hex, GameSpecError> {
+        let size = options.int("size")?;
+        let swap = options.choice("swap")? == "on";
+        Hex::new(size, swap)
     }
 }
 

@@ -209,6 +209,23 @@ impl crate::Features for Hexxagon {
     }
 }
 
+impl crate::options::Registered for Hexxagon {
+    const INFO: crate::options::GameInfo = crate::options::GameInfo {
+        name: "hexxagon",
+        about: "Hexxagon: growth, jump and flip on a hexagon; more tokens wins",
+        options: &[crate::options::GameOption {
+            name: "side",
+            kind: crate::options::OptionKind::Int { min: 3, max: 9 },
+            default: Some("5"),
+            help: "cells on a side of the hexagon",
+        }],
+    };
+
+    fn from_options(options: &mut crate::options::Options) -> Result<Hexxagon, GameSpecError> {
+        Hexxagon::new(options.int("side")?)
+    }
+}
+
 #[cfg(test)]
 mod tests;
 

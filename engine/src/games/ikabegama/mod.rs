@@ -334,6 +334,52 @@ impl crate::Features for Ikabegama {
     }
 }
 
+impl crate::options::Registered for Ikabegama {
+    const INFO: crate::options::GameInfo = crate::options::GameInfo {
+        name: "ikabegama",
+        about: "Ikabegama (seed 004): Hexxagon moves, reach the enemy nest",
+        options: &[
+            crate::options::GameOption {
+                name: "side",
+                kind: crate::options::OptionKind::Int { min: 2, max: 9 },
+                default: Some("7"),
+                help: "cells on a side of the hexagon",
+            },
+            crate::options::GameOption {
+                name: "distance",
+                kind: crate::options::OptionKind::Int { min: 1, max: 16 },
+                default: Some("4"),
+                help: "cells between the nests, at most 2 (side - 1)",
+            },
+            crate::options::GameOption {
+                name: "light",
+                kind: crate::options::OptionKind::Cell,
+                default: None,
+                help: "Light's nest, instead of a distance (with dark=)",
+            },
+            crate::options::GameOption {
+                name: "dark",
+                kind: crate::options::OptionKind::Cell,
+                default: None,
+                help: "Dark's nest, instead of a distance (with light=)",
+            },
+        ],
+    };
+
+    fn from_options(options: &mut crate::options::Options) -> Result<Ikabegama, GameSpecError> {
+        let side = options.int("side")?;
+        let distance = options.int("distance")?;
+        match (options.text("light"), options.text("dark")) {
+            (None, None) => Ikabegama::with_distance(side, distance),
+            (Some(l), Some(d)) => Ikabegama::with_nest_cells(side, &l, &d),
+            _ => Err(GameSpecError::new(
+                crate::error::SpecErrorKind::Incomplete,
+                "ikabegama: give both light= and dark= nests, or neither",
+            )),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests;
 

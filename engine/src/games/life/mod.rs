@@ -560,6 +560,28 @@ impl crate::Features for Life {
     }
 }
 
+impl crate::options::Registered for Life {
+    const INFO: crate::options::GameInfo = crate::options::GameInfo {
+        name: "life",
+        about: "the two-colour Life duel of seed 002, 19x19, as its author's program plays it",
+        options: &[crate::options::GameOption {
+            name: "drops",
+            kind: crate::options::OptionKind::Choice(&["adjacent", "anywhere"]),
+            default: Some("adjacent"),
+            help: "where a stone may be dropped: next to a stone, or on any empty point",
+        }],
+    };
+
+    fn from_options(
+        options: &mut crate::options::Options,
+    ) -> Result<Life, crate::error::GameSpecError> {
+        Ok(Life::new(match options.choice("drops")? {
+            "anywhere" => Drops::Anywhere,
+            _ => Drops::Adjacent,
+        }))
+    }
+}
+
 #[cfg(test)]
 mod tests;
 

@@ -400,5 +400,19 @@ impl Features for Othello {
     }
 }
 
+impl crate::options::Registered for Othello {
+    const INFO: crate::options::GameInfo = crate::options::GameInfo {
+        name: "othello",
+        about: "Othello 8x8, as OpenSpiel plays it (passes are moves)",
+        options: &[],
+    };
+
+    fn from_options(
+        _options: &mut crate::options::Options,
+    ) -> Result<Othello, crate::GameSpecError> {
+        Ok(Othello::new())
+    }
+}
+
 #[cfg(test)]
 mod tests;

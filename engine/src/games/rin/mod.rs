@@ -670,6 +670,23 @@ impl crate::Features for Rin {
     }
 }
 
+impl crate::options::Registered for Rin {
+    const INFO: crate::options::GameInfo = crate::options::GameInfo {
+        name: "rin",
+        about: "Rin, Zhen Wang's ring game: B, W, W, B, B, … turns; rings fill",
+        options: &[crate::options::GameOption {
+            name: "size",
+            kind: crate::options::OptionKind::Int { min: 6, max: 16 },
+            default: Some("16"),
+            help: "points on a side, an even number",
+        }],
+    };
+
+    fn from_options(options: &mut crate::options::Options) -> Result<Rin, crate::GameSpecError> {
+        Rin::new(options.int("size")?)
+    }
+}
+
 #[cfg(test)]
 mod tests;
 

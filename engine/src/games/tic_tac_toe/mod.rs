@@ -21,6 +21,16 @@ const LINES: [u16; 8] = [
 ];
 const FULL: u16 = 0b111_111_111;
 
+/// Whether `marks` fill a line.
+fn has_line(marks: u16) -> bool {
+    for line in LINES {
+        if marks & line == line {
+            return true;
+        }
+    }
+    false
+}
+
 /// Keys of the two marks on nine cells; phases: `x` to move, `o` to move.
 static KEYS: Zobrist<9, 2> = Zobrist::new(0x7E_7E_7E);
 
@@ -65,7 +75,7 @@ impl TicTacToe {
 
     fn outcome_of(marks: [u16; 2], mover: Player) -> Option<Outcome> {
         let mine = marks[mover.index()];
-        if LINES.iter().any(|&l| mine & l == l) {
+        if has_line(mine) {
             Some(Outcome::Win(mover))
         } else if marks[0] | marks[1] == FULL {
             Some(Outcome::Draw)
@@ -141,7 +151,7 @@ impl Game for TicTacToe {
             return Some(false);
         }
         let mine = self.marks[player.index()] | 1 << mv.0;
-        Some(LINES.iter().any(|&l| mine & l == l))
+        Some(has_line(mine))
     }
 
     fn move_index(&self, mv: Cell) -> usize {
@@ -302,6 +312,20 @@ impl Features for TicTacToe {
         out[0] = f64::from(mine.count_ones());
         out[1] = open.count() as f64;
         out[2] = threats.count() as f64;
+    }
+}
+
+impl crate::options::Registered for TicTacToe {
+    const INFO: crate::options::GameInfo = crate::options::GameInfo {
+        name: "tic_tac_toe",
+        about: "Tic-tac-toe, as OpenSpiel plays it (a draw under perfect play)",
+        options: &[],
+    };
+
+    fn from_options(
+        _options: &mut crate::options::Options,
+    ) -> Result<TicTacToe, crate::GameSpecError> {
+        Ok(TicTacToe::new())
     }
 }
 
