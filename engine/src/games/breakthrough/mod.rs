@@ -460,9 +460,24 @@ const FEATURES: [Feature; 4] = [
     },
 ];
 
+/// The weights of `eval=tuned` (see [`Features::tuned_fit`]): Texel-fitted to alpha-beta
+/// self-play, `material` held at 1 (results/tuned/breakthrough/; checked against the default
+/// weights in results/reference-tuned-check/ and its replication: +280 and +73 Elo at depths
+/// 2 and 3).
+const TUNED: [f64; 4] = [
+    1.0,
+    -0.012992260321257533,
+    0.5506964296344017,
+    -0.2373065348974651,
+];
+
 impl Features for Breakthrough {
     fn feature_set(&self) -> &'static [Feature] {
         &FEATURES
+    }
+
+    fn tuned_fit(&self) -> Option<&'static [f64]> {
+        Some(&TUNED)
     }
 
     /// - `material`: the player's pieces.

@@ -382,9 +382,24 @@ const FEATURES: [Feature; 4] = [
     },
 ];
 
+/// The weights of `eval=tuned` (see [`Features::tuned_fit`]): Texel-fitted to alpha-beta
+/// self-play, `material` held at 0.1 (results/tuned/othello/; checked against the default
+/// weights in results/reference-tuned-check/ and its replication: +32 and +37 Elo at depths
+/// 2 and 3).
+const TUNED: [f64; 4] = [
+    0.1,
+    0.633105700883063,
+    2.4992414205662636,
+    1.0400916949577117,
+];
+
 impl Features for Othello {
     fn feature_set(&self) -> &'static [Feature] {
         &FEATURES
+    }
+
+    fn tuned_fit(&self) -> Option<&'static [f64]> {
+        Some(&TUNED)
     }
 
     /// - `material`: the player's discs.
