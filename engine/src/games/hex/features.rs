@@ -1,18 +1,22 @@
 //! Hex's features: what alpha-beta's evaluations and the tuner weigh.
 
-use super::{EMPTY, Hex, MAX_CELLS, NONE, neighbours};
+use super::{EMPTY, FIRST_EDGE, Hex, MAX_CELLS, NONE, SECOND_EDGE, neighbours};
 use crate::game::Player;
 use crate::{Feature, Features, MAX_FEATURES};
 
 /// Hex's features (see [`Features`]).
-const FEATURES: [Feature; 2] = [
+const FEATURES: [Feature; 3] = [
     Feature {
         name: "material",
         default_weight: 0.0,
     },
     Feature {
         name: "connection_need",
-        default_weight: -1.0,
+        default_weight: -0.5,
+    },
+    Feature {
+        name: "two_distance",
+        default_weight: -0.5,
     },
 ];
 
@@ -75,6 +79,102 @@ impl Hex {
         }
         u32::from(best)
     }
+
+    /// Van Rijswijck's two-distance potential of `player` (Queenbee's evaluation): the least,
+    /// over empty cells, of the cell's two-distance to one of the player's edges plus its
+    /// two-distance to the other. A cell next to an edge (directly, or through a group of the
+    /// player's stones that touches it) is at distance 1; any other empty cell is one more
+    /// than the second-smallest distance among its neighbours, where the empty cells around
+    /// an adjacent group of the player's count as neighbours and the opponent's stones block.
+    /// The second-best neighbour is what the opponent cannot take away with one stone.
+    /// `2 × size²` when no empty cell reaches both edges; 0 once the player has won.
+    /// Allocates nothing.
+    #[must_use]
+    pub fn two_distance(&self, player: Player) -> u32 {
+        const WORDS: usize = MAX_CELLS.div_ceil(64);
+        type Set = [u64; WORDS];
+        let (n, me) = (self.size(), player.index() as u8);
+        let cells = n * n;
+        if self.outcome == Some(crate::Outcome::Win(player)) {
+            return 0;
+        }
+        let has = |s: &Set, c: usize| s[c / 64] >> (c % 64) & 1 == 1;
+        let put = |s: &mut Set, c: usize| s[c / 64] |= 1 << (c % 64);
+        // The empty cells around each group of the player's, by root.
+        let mut liberties = [[0u64; WORDS]; MAX_CELLS];
+        for cell in 0..cells {
+            if self.owner[cell] != me {
+                continue;
+            }
+            let root = self.root_of(cell);
+            for &nb in &neighbours(n)[cell] {
+                if nb != NONE && self.owner[usize::from(nb)] == EMPTY {
+                    put(&mut liberties[root], usize::from(nb));
+                }
+            }
+        }
+        // Each empty cell's neighbours through the player's groups, and the edges it touches.
+        let mut around = [[0u64; WORDS]; MAX_CELLS];
+        let mut touches = [0u8; MAX_CELLS];
+        for cell in (0..cells).filter(|&c| self.owner[c] == EMPTY) {
+            touches[cell] = self.own_edges(player.index(), cell);
+            for &nb in &neighbours(n)[cell] {
+                if nb == NONE {
+                    continue;
+                }
+                let nb = usize::from(nb);
+                if self.owner[nb] == EMPTY {
+                    put(&mut around[cell], nb);
+                } else if self.owner[nb] == me {
+                    let root = self.root_of(nb);
+                    touches[cell] |= self.edges[root];
+                    for w in 0..WORDS {
+                        around[cell][w] |= liberties[root][w];
+                    }
+                }
+            }
+            around[cell][cell / 64] &= !(1 << (cell % 64));
+        }
+        let mut best = u32::MAX;
+        let mut dist = [[u32::MAX; MAX_CELLS]; 2];
+        for (e, edge) in [FIRST_EDGE, SECOND_EDGE].into_iter().enumerate() {
+            // Layer by layer: a cell joins layer k when two of its neighbours are nearer.
+            let mut reached: Set = [0; WORDS];
+            for cell in (0..cells).filter(|&c| self.owner[c] == EMPTY && touches[c] & edge != 0) {
+                dist[e][cell] = 1;
+                put(&mut reached, cell);
+            }
+            let mut layer = 1;
+            loop {
+                layer += 1;
+                let mut next = reached;
+                for cell in (0..cells).filter(|&c| self.owner[c] == EMPTY && !has(&reached, c)) {
+                    let near: u32 = (0..WORDS)
+                        .map(|w| (around[cell][w] & reached[w]).count_ones())
+                        .sum();
+                    if near >= 2 {
+                        dist[e][cell] = layer;
+                        put(&mut next, cell);
+                    }
+                }
+                if next == reached {
+                    break;
+                }
+                reached = next;
+            }
+        }
+        for cell in (0..cells).filter(|&c| self.owner[c] == EMPTY) {
+            let [a, b] = [dist[0][cell], dist[1][cell]];
+            if a != u32::MAX && b != u32::MAX {
+                best = best.min(a + b);
+            }
+        }
+        if best == u32::MAX {
+            2 * cells as u32
+        } else {
+            best
+        }
+    }
 }
 
 impl Features for Hex {
@@ -86,10 +186,13 @@ impl Features for Hex {
     /// - `connection_need`: the fewest empty cells the player must still fill to join its
     ///   edges ([`Hex::connection_need`]), the shortest-path measure that two-distance and
     ///   resistance evaluations refine.
+    /// - `two_distance`: van Rijswijck's two-distance potential ([`Hex::two_distance`]),
+    ///   which counts a connection the opponent cannot cut with one stone (a bridge) as made.
     fn features(&self, player: Player, out: &mut [f64; MAX_FEATURES]) {
         let cells = self.size() * self.size();
         let me = player.index() as u8;
         out[0] = self.owner[..cells].iter().filter(|&&o| o == me).count() as f64;
         out[1] = f64::from(self.connection_need(player));
+        out[2] = f64::from(self.two_distance(player));
     }
 }

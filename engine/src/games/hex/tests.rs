@@ -178,6 +178,7 @@ fn connection_need_counts_the_empty_cells_of_the_shortest_chain() {
     let mut out = [0.0; crate::MAX_FEATURES];
     crate::Features::features(&g, Player::ZERO, &mut out);
     assert_eq!(&out[..2], &[2.0, 3.0]);
+    assert_eq!(out[2], f64::from(g.two_distance(Player::ZERO)));
 }
 
 #[test]
@@ -239,4 +240,159 @@ fn random_moves_reach_every_cell_and_the_swap() {
     let mut g = Hex::new(4, true).unwrap();
     play(&mut g, "b2");
     crate::conformance::check_random_moves_reach_every_move(&g, &mut crate::seeded_rng(3, 0), 60);
+}
+
+#[test]
+fn two_distance_counts_the_second_best_neighbour_on_the_empty_board() {
+    // On 3x3 the centre b2 is two steps from each edge for either player (its two upper
+    // neighbours b1 and c1 both touch the top): 2 + 2. Every other cell is worse.
+    let g = Hex::new(3, false).unwrap();
+    assert_eq!(g.two_distance(Player::ZERO), 4);
+    assert_eq!(g.two_distance(Player::ONE), 4);
+}
+
+#[test]
+fn a_stone_brings_every_cell_around_it_within_reach() {
+    let mut g = Hex::new(3, false).unwrap();
+    play(&mut g, "b2");
+    // a3 touches the bottom and, through b2's group, b1 and c1 on the top row: 1 + 2.
+    assert_eq!(g.two_distance(Player::ZERO), 3);
+    assert!(g.two_distance(Player::ONE) > 4);
+}
+
+#[test]
+fn a_bridge_to_the_edge_counts_as_connected_where_one_path_does_not() {
+    // Black c2 on 5x5 reaches the top row through c1 or d1, a bridge White cannot cut with
+    // one stone; with White on c1 only d1 is left. The shortest path cannot tell the two
+    // apart; the two-distance can.
+    let mut bridge = Hex::new(5, false).unwrap();
+    play(&mut bridge, "c2");
+    let mut single = Hex::new(5, false).unwrap();
+    play(&mut single, "c2 c1");
+    assert_eq!(
+        bridge.connection_need(Player::ZERO),
+        single.connection_need(Player::ZERO)
+    );
+    assert!(single.two_distance(Player::ZERO) > bridge.two_distance(Player::ZERO));
+}
+
+#[test]
+fn two_distance_is_zero_after_a_win_and_large_when_cut() {
+    let won = Hex::new(3, false)
+        .unwrap()
+        .set_up("o o o\n x x x\n . . .")
+        .unwrap();
+    assert_eq!(won.two_distance(Player::ONE), 0);
+    assert_eq!(won.two_distance(Player::ZERO), 18);
+}
+
+/// Two-distance the slow way: flood-filled groups, neighbour lists, and relaxation of
+/// "one more than the second-best neighbour" until nothing changes.
+fn plain_two_distance(g: &Hex, player: Player) -> u32 {
+    let n = g.size();
+    let board = cells(g);
+    let me = ['x', 'o'][player.index()];
+    let adjacent = |c: usize| -> Vec<usize> {
+        let (r, col) = ((c / n) as i32, (c % n) as i32);
+        [(-1, 0), (-1, 1), (0, 1), (1, 0), (1, -1), (0, -1)]
+            .iter()
+            .map(|(dr, dc)| (r + dr, col + dc))
+            .filter(|&(rr, cc)| (0..n as i32).contains(&rr) && (0..n as i32).contains(&cc))
+            .map(|(rr, cc)| rr as usize * n + cc as usize)
+            .collect()
+    };
+    let on_edge = |c: usize, first: bool| {
+        let (r, col) = (c / n, c % n);
+        let k = if player == Player::ZERO { r } else { col };
+        if first { k == 0 } else { k == n - 1 }
+    };
+    // Each empty cell's neighbours and edges, through the player's groups.
+    let reach = |c: usize| -> (Vec<usize>, [bool; 2]) {
+        let mut seen = vec![false; n * n];
+        let mut stack = vec![c];
+        let (mut out, mut edges) = (Vec::new(), [on_edge(c, true), on_edge(c, false)]);
+        seen[c] = true;
+        while let Some(x) = stack.pop() {
+            for y in adjacent(x) {
+                if seen[y] {
+                    continue;
+                }
+                seen[y] = true;
+                if board[y] == '.' {
+                    out.push(y);
+                } else if board[y] == me {
+                    edges[0] |= on_edge(y, true);
+                    edges[1] |= on_edge(y, false);
+                    stack.push(y);
+                }
+            }
+        }
+        (out, edges)
+    };
+    let empty: Vec<usize> = (0..n * n).filter(|&c| board[c] == '.').collect();
+    let links: Vec<(Vec<usize>, [bool; 2])> = (0..n * n).map(reach).collect();
+    let mut best = u32::MAX;
+    let mut d = [vec![u32::MAX; n * n], vec![u32::MAX; n * n]];
+    for e in 0..2 {
+        loop {
+            let mut changed = false;
+            for &c in &empty {
+                let value = if links[c].1[e] {
+                    1
+                } else {
+                    let mut near: Vec<u32> = links[c].0.iter().map(|&y| d[e][y]).collect();
+                    near.sort_unstable();
+                    match near.get(1) {
+                        Some(&s) if s != u32::MAX => s + 1,
+                        _ => u32::MAX,
+                    }
+                };
+                if value < d[e][c] {
+                    d[e][c] = value;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+    for &c in &empty {
+        if d[0][c] != u32::MAX && d[1][c] != u32::MAX {
+            best = best.min(d[0][c] + d[1][c]);
+        }
+    }
+    if g.outcome() == Some(Outcome::Win(player)) {
+        0
+    } else if best == u32::MAX {
+        2 * (n * n) as u32
+    } else {
+        best
+    }
+}
+
+#[test]
+fn two_distance_agrees_with_the_plain_relaxation_in_random_positions() {
+    let mut rng = crate::seeded_rng(77, 0);
+    let mut checked = 0;
+    for (size, games) in [(4, 60), (7, 40), (11, 10)] {
+        for _ in 0..games {
+            let mut g = Hex::new(size, false).unwrap();
+            let mut scratch = Vec::new();
+            while g.outcome().is_none() {
+                for p in [Player::ZERO, Player::ONE] {
+                    assert_eq!(
+                        g.two_distance(p),
+                        plain_two_distance(&g, p),
+                        "{}",
+                        g.board_rows().join("\n")
+                    );
+                    checked += 1;
+                }
+                let mv = g.random_move(&mut rng, &mut scratch).unwrap();
+                g.play(mv);
+            }
+        }
+    }
+    assert!(checked > 2000, "{checked}");
 }
