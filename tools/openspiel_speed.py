@@ -7,7 +7,8 @@ thread): the reference games and Havannah.
   C++ rollout call, so this figure includes Python's overhead and is only indicative).
 - MCTS iterations per second from the start with random rollouts and UCT c = 1.4:
   pyspiel.MCTSBot (C++, solver off) against Ringside's `mcts` (solver and tree reuse off),
-  both choosing one move, best of 3 seeds each.
+  both choosing one move, the median of 5 seeds each (single runs of a few milliseconds vary
+  by a third from one to the next on this machine).
 
 Needs `open_spiel` from PyPI and a release build of arena (`cargo build --release`):
 
@@ -16,6 +17,7 @@ Needs `open_spiel` from PyPI and a release build of arena (`cargo build --releas
 
 import random
 import re
+import statistics
 import subprocess
 import sys
 import time
@@ -50,16 +52,16 @@ def openspiel_playouts(name, params, seconds=3.0):
     return count / (time.perf_counter() - start)
 
 
-def openspiel_mcts(name, params, repeats=3):
+def openspiel_mcts(name, params, repeats=5):
     game = pyspiel.load_game(name, params)
-    best = 0.0
+    rates = []
     for seed in range(repeats):
         bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, seed), 1.4, ITERATIONS, 10**9, False, seed, False)
         state = game.new_initial_state()
         start = time.perf_counter()
         bot.step(state)
-        best = max(best, ITERATIONS / (time.perf_counter() - start))
-    return best
+        rates.append(ITERATIONS / (time.perf_counter() - start))
+    return statistics.median(rates)
 
 
 def arena(*args):
@@ -71,19 +73,19 @@ def ringside_playouts(spec):
     return float(re.search(r"playouts_per_s=(\d+)", line).group(1))
 
 
-def ringside_mcts(spec, repeats=3):
+def ringside_mcts(spec, repeats=5):
     agent = f"mcts:iters={ITERATIONS},c=1.4,solver=off,reuse=off"
     rates = []
     for seed in range(1, repeats + 1):
         line = arena("think", "--game", spec, "--agent", agent, "--seed", str(seed))
         rates.append(float(re.search(r"iterations_per_s=(\d+)", line).group(1)))
-    return max(rates)
+    return statistics.median(rates)
 
 
 def main():
     print("# Speed: Ringside beside OpenSpiel\n")
     print(f"One thread, same machine, one run of tools/openspiel_speed.py. OpenSpiel {getattr(pyspiel, '__version__', '?')};")
-    print(f"MCTS: {ITERATIONS} iterations from the start, random rollouts, c = 1.4, best of 3.\n")
+    print(f"MCTS: {ITERATIONS} iterations from the start, random rollouts, c = 1.4, median of 5 seeds.\n")
     print("| game | OpenSpiel playouts/s (Python-driven) | Ringside playouts/s | OpenSpiel C++ MCTSBot iter/s | Ringside MCTS iter/s | MCTS ratio |")
     print("|---|---|---|---|---|---|")
     for label, name, params, spec in GAMES:
