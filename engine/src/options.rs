@@ -58,6 +58,15 @@ impl GameOption {
     }
 }
 
+/// The swap rule (the pie rule) as Havannah and Hex declare it: OpenSpiel's `swap`, off by
+/// default.
+pub const SWAP: GameOption = GameOption {
+    name: "swap",
+    kind: OptionKind::Choice(&["off", "on"]),
+    default: Some("off"),
+    help: "the swap rule (OpenSpiel's swap)",
+};
+
 /// A game as the registry lists it: its name, a line about it and its options.
 #[derive(Debug, Clone, Copy)]
 pub struct GameInfo {

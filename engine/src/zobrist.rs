@@ -49,6 +49,22 @@ impl<const CELLS: usize, const PHASES: usize> Zobrist<CELLS, PHASES> {
         self.pieces[colour][cell]
     }
 
+    /// The keys of every stone of two bitboards (bit `i` of `boards[c]` is a stone of colour
+    /// `c` on cell `i`), combined: the pieces' part of a hash from scratch for games whose
+    /// board fits in 64 cells.
+    #[must_use]
+    pub fn of_bitboards(&self, boards: [u64; 2]) -> u64 {
+        let mut h = 0;
+        for (colour, &board) in boards.iter().enumerate() {
+            let mut rest = board;
+            while rest != 0 {
+                h ^= self.piece(colour, rest.trailing_zeros() as usize);
+                rest &= rest - 1;
+            }
+        }
+        h
+    }
+
     /// The key of turn phase `phase` (who moves, and whatever else the game's turn order holds).
     #[inline]
     #[must_use]

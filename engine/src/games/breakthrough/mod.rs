@@ -297,15 +297,7 @@ impl Game for Breakthrough {
     }
 
     fn hash_from_scratch(&self) -> u64 {
-        let mut h = KEYS.phase(self.mover.index() as u32);
-        for colour in 0..2 {
-            let mut rest = self.pieces[colour];
-            while rest != 0 {
-                h ^= KEYS.piece(colour, rest.trailing_zeros() as usize);
-                rest &= rest - 1;
-            }
-        }
-        h
+        KEYS.phase(self.mover.index() as u32) ^ KEYS.of_bitboards(self.pieces)
     }
 
     /// OpenSpiel's action string: `a7a6`, `b7c6*`.

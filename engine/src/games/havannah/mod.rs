@@ -718,12 +718,7 @@ impl crate::options::Registered for Havannah {
                 default: Some("8"),
                 help: "cells on a side (OpenSpiel's board_size)",
             },
-            crate::options::GameOption {
-                name: "swap",
-                kind: crate::options::OptionKind::Choice(&["off", "on"]),
-                default: Some("off"),
-                help: "the swap rule (OpenSpiel's swap)",
-            },
+            crate::options::SWAP,
         ],
     };
 

@@ -540,12 +540,7 @@ impl crate::options::Registered for Hex {
                 default: Some("11"),
                 help: "cells on a side (OpenSpiel's board_size)",
             },
-            crate::options::GameOption {
-                name: "swap",
-                kind: crate::options::OptionKind::Choice(&["off", "on"]),
-                default: Some("off"),
-                help: "the swap rule (OpenSpiel's swap)",
-            },
+            crate::options::SWAP,
         ],
     };
 

@@ -265,15 +265,7 @@ impl Game for Othello {
     }
 
     fn hash_from_scratch(&self) -> u64 {
-        let mut h = KEYS.phase(self.mover.index() as u32);
-        for colour in 0..2 {
-            let mut rest = self.discs[colour];
-            while rest != 0 {
-                h ^= KEYS.piece(colour, rest.trailing_zeros() as usize);
-                rest &= rest - 1;
-            }
-        }
-        h
+        KEYS.phase(self.mover.index() as u32) ^ KEYS.of_bitboards(self.discs)
     }
 
     /// A square (`d3`: column letter, row number from the top) or `pass`.
