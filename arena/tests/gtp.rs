@@ -336,6 +336,38 @@ fn the_server_driven_by_the_client_plays_the_in_process_agents_moves_on_every_ga
 }
 
 #[test]
+fn a_hex_engine_speaking_hexguis_notation_plays_the_in_process_agents_moves() {
+    // Both ends in HexGui's notation: the client writes swap-pieces, the server reads it.
+    // Over 100 games with random play as White half the time, some games swap.
+    let game = "hex:size=4,swap=on";
+    let agent = "mcts:iters=20,reuse=off";
+    let plan = |first: &str| {
+        PlanBuilder::new(game)
+            .pairing(first, "random")
+            .games(100)
+            .seed(9)
+            .ply_cap(Some(80))
+            .build()
+            .unwrap()
+    };
+    let local = plan(agent);
+    let seed = agent_seed(local.pair_seed(local.slot(0).unwrap()), 0);
+    let served = format!(
+        "gtp:cmd=\"{ARENA} gtp --game {game} --coords hexgui --agent {agent} --seed {seed}\",coords=hexgui"
+    );
+    let remote = plan(&served);
+    let a = run_in_memory(&local, Some(2), &mut Silent).unwrap();
+    let b = run_in_memory(&remote, Some(2), &mut Silent).unwrap();
+    assert!(b.iter().all(|r| r.fault.is_none()), "{:?}", b[0].fault);
+    // The same seed for every pair only when the plan gives one: compare the first pair.
+    assert_eq!(moves(&a)[..2], moves(&b)[..2]);
+    assert!(
+        moves(&b).iter().any(|m| m.contains("swap")),
+        "some game swaps"
+    );
+}
+
+#[test]
 fn two_outside_engines_play_a_match_through_the_binary_with_a_csv_summary_and_fault_log() {
     let dir = scratch("gtp-match");
     let csv = dir.join("games.csv");
