@@ -78,7 +78,7 @@ play w swap
     assert_eq!(answers[3], "=", "HexGui's swap-pieces is the swap");
     // Black's c2 (column c, row 2) mirrored into White's b3.
     assert!(
-        answers[4].contains("\n . . . . .\n  . o . . ."),
+        answers[4].contains("\n . . . . .\n  . W . . ."),
         "{}",
         answers[4]
     );

@@ -359,6 +359,46 @@ mod tests {
     }
 
     #[test]
+    fn every_game_draws_its_stones_as_its_colours_initials_in_upper_case() {
+        // What pictures and Python's observation planes read: an upper-case initial is a
+        // stone, a lower-case one an empty cell a colour owns (a nest), `.` empty.
+        struct Drawn;
+        impl GameVisitor for Drawn {
+            type Output = ();
+            fn visit<G: Game + crate::Features>(self, start: G) {
+                let initials = [crate::Player::ZERO, crate::Player::ONE]
+                    .map(|p| start.player_name(p).chars().next().unwrap());
+                let mut rng = crate::seeded_rng(5, 0);
+                let (mut game, mut scratch) = (start.clone(), Vec::new());
+                for _ in 0..6 {
+                    match game.random_move(&mut rng, &mut scratch) {
+                        Some(mv) => game.play(mv),
+                        None => break,
+                    }
+                }
+                let cells: String = game.board_cells().concat();
+                let known =
+                    |c: char| c == '.' || initials.iter().any(|i| i.eq_ignore_ascii_case(&c));
+                assert!(cells.chars().all(known), "{}: {cells}", start.spec());
+                let stones = |p: usize| {
+                    cells
+                        .chars()
+                        .filter(|&c| c == initials[p].to_ascii_uppercase())
+                        .count()
+                };
+                assert!(
+                    stones(0) + stones(1) > 0,
+                    "{}: no stone drawn in {cells}",
+                    start.spec()
+                );
+            }
+        }
+        for info in GAMES {
+            with_game(info.name, Drawn).unwrap();
+        }
+    }
+
+    #[test]
     fn every_game_names_its_drawn_cells_as_its_moves_name_them() {
         struct Check;
         impl GameVisitor for Check {

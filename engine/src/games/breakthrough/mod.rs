@@ -113,9 +113,9 @@ impl Breakthrough {
 
     fn piece(&self, square: usize) -> char {
         if self.pieces[0] >> square & 1 == 1 {
-            'b'
+            'B'
         } else if self.pieces[1] >> square & 1 == 1 {
-            'w'
+            'W'
         } else {
             '.'
         }
@@ -377,7 +377,8 @@ impl Game for Breakthrough {
             .collect()
     }
 
-    /// `rows` rows of `b`, `w` and `.`, top first, and an optional `to_move black|white`.
+    /// `rows` rows of `B`, `W` and `.` (or OpenSpiel's `b`, `w`), top first, and an optional
+    /// `to_move black|white`.
     fn set_up(&self, text: &str) -> Result<Breakthrough, PositionError> {
         let err = |reason: String| PositionError { reason };
         let mut game = *self;
@@ -412,8 +413,8 @@ impl Game for Breakthrough {
         for (r, row) in rows.iter().enumerate() {
             for (c, &ch) in row.iter().enumerate() {
                 let colour = match ch {
-                    'b' => 0,
-                    'w' => 1,
+                    'B' | 'b' => 0,
+                    'W' | 'w' => 1,
                     '.' => continue,
                     other => return Err(err(format!("'{other}' is not b, w or ."))),
                 };

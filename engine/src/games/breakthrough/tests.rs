@@ -19,9 +19,9 @@ fn reference(before: &Breakthrough, mv: Step, after: &Breakthrough) -> Result<()
     let (rows, cols) = (grid.len() as i32, grid[0].len() as i32);
     let mover = before.to_move().unwrap();
     let (me, them, dr) = if mover == Player::ZERO {
-        ('b', 'w', 1)
+        ('B', 'W', 1)
     } else {
-        ('w', 'b', -1)
+        ('W', 'B', -1)
     };
     let name = |r: i32, c: i32| format!("{}{}", (b'a' + c as u8) as char, rows - r);
     let mut expected = Vec::new();
@@ -85,10 +85,10 @@ fn reference(before: &Breakthrough, mv: Step, after: &Breakthrough) -> Result<()
 #[test]
 fn the_start_fills_two_rows_a_side_and_one_below_six_rows() {
     let g = Breakthrough::default();
-    assert_eq!(g.board_rows()[..3], ["bbbbbbbb", "bbbbbbbb", "........"]);
-    assert_eq!(g.board_rows()[6..], ["wwwwwwww", "wwwwwwww"]);
+    assert_eq!(g.board_rows()[..3], ["BBBBBBBB", "BBBBBBBB", "........"]);
+    assert_eq!(g.board_rows()[6..], ["WWWWWWWW", "WWWWWWWW"]);
     let small = Breakthrough::new(4, 3).unwrap();
-    assert_eq!(small.board_rows(), ["bbb", "...", "...", "www"]);
+    assert_eq!(small.board_rows(), ["BBB", "...", "...", "WWW"]);
     assert_eq!(small.spec(), "breakthrough:rows=4,columns=3");
     assert_eq!(g.to_move(), Some(Player::ZERO));
 }
@@ -136,7 +136,7 @@ fn pieces_capture_diagonally_but_never_straight_ahead() {
     assert_eq!(texts, ["b3a2*", "b3b2", "b3c2*"]);
     let mut after = g;
     play(&mut after, "b3a2*");
-    assert_eq!(after.board_rows(), ["...", "...", "b.w", "..."]);
+    assert_eq!(after.board_rows(), ["...", "...", "B.W", "..."]);
 }
 
 #[test]

@@ -115,9 +115,9 @@ impl ConnectFour {
 
     fn disc(&self, col: usize, row: usize) -> char {
         if self.discs[0] & bit(col, row) != 0 {
-            'x'
+            'X'
         } else if self.discs[1] & bit(col, row) != 0 {
-            'o'
+            'O'
         } else {
             '.'
         }
@@ -290,7 +290,8 @@ impl Game for ConnectFour {
             .collect()
     }
 
-    /// Six rows of `x`, `o` and `.`, top first; the mover follows from the counts.
+    /// Six rows of `X`, `O` and `.` (or OpenSpiel's `x`, `o`), top first; the mover follows
+    /// from the counts.
     fn set_up(&self, text: &str) -> Result<ConnectFour, PositionError> {
         let err = |reason: String| PositionError { reason };
         let rows: Vec<Vec<char>> = text
@@ -309,8 +310,8 @@ impl Game for ConnectFour {
         for col in 0..COLUMNS {
             for row in 0..ROWS {
                 let colour = match rows[ROWS - 1 - row][col] {
-                    'x' => 0,
-                    'o' => 1,
+                    'X' | 'x' => 0,
+                    'O' | 'o' => 1,
                     '.' => continue,
                     other => return Err(err(format!("'{other}' is not x, o or ."))),
                 };

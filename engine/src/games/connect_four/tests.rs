@@ -22,7 +22,7 @@ fn reference(before: &ConnectFour, mv: Column, after: &ConnectFour) -> Result<()
             .collect()
     };
     let mut board = grid(before);
-    let me = ['x', 'o'][before.to_move().unwrap().index()];
+    let me = ['X', 'O'][before.to_move().unwrap().index()];
     let open: Vec<u8> = (0..7u8)
         .filter(|&c| board[5][usize::from(c)] == '.')
         .collect();
@@ -68,7 +68,7 @@ fn discs_fall_to_the_lowest_empty_cell_of_their_column() {
     assert_eq!(
         g.board_rows(),
         [
-            ".......", ".......", ".......", ".......", "...o...", "..xx..."
+            ".......", ".......", ".......", ".......", "...O...", "..XX..."
         ]
     );
     assert_eq!(g.to_move(), Some(Player::ONE));

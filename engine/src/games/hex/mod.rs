@@ -105,6 +105,8 @@ impl Hex {
                 SIZES.end()
             )));
         }
+        // The neighbour table is built here, once a size, so that playing never allocates.
+        neighbours(size);
         let mut game = Hex {
             size: size as u8,
             swap,
@@ -246,7 +248,7 @@ impl Hex {
     }
 
     fn mark(&self, cell: usize) -> char {
-        ['x', 'o', '.'][usize::from(self.owner[cell])]
+        ['B', 'W', '.'][usize::from(self.owner[cell])]
     }
 }
 
@@ -462,8 +464,8 @@ impl Game for Hex {
         }
     }
 
-    /// Rows top first, each indented one space more than the one above, cells `x`, `o`, `.`
-    /// a space apart (OpenSpiel's drawing).
+    /// Rows top first, each indented one space more than the one above, cells `B`, `W`, `.`
+    /// a space apart (OpenSpiel's drawing, with the colours' initials for its `x` and `o`).
     fn board_rows(&self) -> Vec<String> {
         let n = self.size();
         (0..n)
@@ -486,7 +488,8 @@ impl Game for Hex {
             .collect()
     }
 
-    /// `size` rows of `x`, `o` and `.`, top first; the mover follows from the counts.
+    /// `size` rows of `B`, `W` and `.` (or OpenSpiel's `x`, `o`), top first; the mover
+    /// follows from the counts.
     fn set_up(&self, text: &str) -> Result<Hex, PositionError> {
         let err = |reason: String| PositionError { reason };
         let cells: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
@@ -502,8 +505,8 @@ impl Game for Hex {
         let mut counts = [0u16; 2];
         for (i, &ch) in cells.iter().enumerate() {
             let player = match ch {
-                'x' => 0,
-                'o' => 1,
+                'B' | 'x' => 0,
+                'W' | 'o' => 1,
                 '.' => continue,
                 other => return Err(err(format!("'{other}' is not x, o or ."))),
             };

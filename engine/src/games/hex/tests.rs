@@ -15,7 +15,7 @@ fn cells(g: &Hex) -> Vec<char> {
 
 /// Whether `mark`'s stones join its edges, by a plain flood fill over the grid.
 fn joined(board: &[char], n: usize, mark: char) -> bool {
-    let black = mark == 'x';
+    let black = mark == 'B';
     let mut seen = vec![false; n * n];
     let mut stack: Vec<(usize, usize)> = (0..n)
         .map(|k| if black { (0, k) } else { (k, 0) })
@@ -57,16 +57,16 @@ fn reference(before: &Hex, mv: Cell, after: &Hex) -> Result<(), String> {
     }
     let c = usize::from(mv.0);
     if c == n * n {
-        let x = board.iter().position(|&m| m == 'x').unwrap();
+        let x = board.iter().position(|&m| m == 'B').unwrap();
         board[x] = '.';
-        board[(x % n) * n + x / n] = 'o';
+        board[(x % n) * n + x / n] = 'W';
     } else {
-        board[c] = ['x', 'o'][mover.index()];
+        board[c] = ['B', 'W'][mover.index()];
     }
     if board != cells(after) {
         return Err("board after differs".into());
     }
-    let won = joined(&board, n, ['x', 'o'][mover.index()]);
+    let won = joined(&board, n, ['B', 'W'][mover.index()]);
     let expected = won.then_some(Outcome::Win(mover));
     if after.outcome() != expected {
         return Err(format!(
@@ -81,7 +81,7 @@ fn reference(before: &Hex, mv: Cell, after: &Hex) -> Result<(), String> {
 fn the_board_is_a_rhombus_drawn_as_openspiel_draws_it() {
     let mut g = Hex::new(3, false).unwrap();
     play(&mut g, "b1 a2");
-    assert_eq!(g.board_rows(), [". x .", " o . .", "  . . ."]);
+    assert_eq!(g.board_rows(), [". B .", " W . .", "  . . ."]);
     assert_eq!(g.to_move(), Some(Player::ZERO));
     assert_eq!(Hex::default().size(), 11);
     assert_eq!(Hex::default().spec(), "hex");
@@ -144,7 +144,7 @@ fn swap_mirrors_blacks_stone_into_a_white_one_and_black_moves_next() {
     g.legal_moves(&mut moves);
     assert_eq!(moves.last(), Some(&Cell(9)));
     play(&mut g, "swap");
-    assert_eq!(g.board_rows(), [". . .", " o . .", "  . . ."]);
+    assert_eq!(g.board_rows(), [". . .", " W . .", "  . . ."]);
     assert_eq!(g.to_move(), Some(Player::ZERO));
     assert!(!g.is_legal(Cell(9)));
     assert_eq!(g.hash(), g.hash_from_scratch());
@@ -291,7 +291,7 @@ fn two_distance_is_zero_after_a_win_and_large_when_cut() {
 fn plain_two_distance(g: &Hex, player: Player) -> u32 {
     let n = g.size();
     let board = cells(g);
-    let me = ['x', 'o'][player.index()];
+    let me = ['B', 'W'][player.index()];
     let adjacent = |c: usize| -> Vec<usize> {
         let (r, col) = ((c / n) as i32, (c % n) as i32);
         [(-1, 0), (-1, 1), (0, 1), (1, 0), (1, -1), (0, -1)]

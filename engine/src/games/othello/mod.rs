@@ -126,9 +126,9 @@ impl Othello {
 
     fn disc(&self, square: usize) -> char {
         if self.discs[0] >> square & 1 == 1 {
-            'x'
+            'B'
         } else if self.discs[1] >> square & 1 == 1 {
-            'o'
+            'W'
         } else {
             '.'
         }
@@ -314,7 +314,8 @@ impl Game for Othello {
             .collect()
     }
 
-    /// Eight rows of `x`, `o` and `.`, top first, and an optional `to_move black|white`.
+    /// Eight rows of `B`, `W` and `.` (or OpenSpiel's `x`, `o`), top first, and an optional
+    /// `to_move black|white`.
     fn set_up(&self, text: &str) -> Result<Othello, PositionError> {
         let err = |reason: String| PositionError { reason };
         let mut game = Othello {
@@ -342,8 +343,8 @@ impl Game for Othello {
         }
         for (s, &ch) in cells.iter().enumerate() {
             match ch {
-                'x' => game.discs[0] |= 1 << s,
-                'o' => game.discs[1] |= 1 << s,
+                'B' | 'x' => game.discs[0] |= 1 << s,
+                'W' | 'o' => game.discs[1] |= 1 << s,
                 '.' => {}
                 other => return Err(err(format!("'{other}' is not x, o or ."))),
             }

@@ -10,7 +10,7 @@ fn play(g: &mut Othello, moves: &str) {
 
 /// The plain rules on an 8 × 8 grid: walk each direction square by square.
 fn plain_flips(grid: &[Vec<char>], r: i32, c: i32, me: char) -> Vec<(usize, usize)> {
-    let them = if me == 'x' { 'o' } else { 'x' };
+    let them = if me == 'B' { 'W' } else { 'B' };
     let mut out = Vec::new();
     if grid[r as usize][c as usize] != '.' {
         return out;
@@ -56,8 +56,8 @@ fn reference(before: &Othello, mv: Square, after: &Othello) -> Result<(), String
         .iter()
         .map(|r| r.chars().collect())
         .collect();
-    let me = ['x', 'o'][before.to_move().unwrap().index()];
-    let them = if me == 'x' { 'o' } else { 'x' };
+    let me = ['B', 'W'][before.to_move().unwrap().index()];
+    let them = if me == 'B' { 'W' } else { 'B' };
     let mut expected: Vec<usize> = plain_moves(&grid, me);
     if expected.is_empty() {
         expected.push(64);
@@ -84,7 +84,7 @@ fn reference(before: &Othello, mv: Square, after: &Othello) -> Result<(), String
     }
     let over = plain_moves(&grid, me).is_empty() && plain_moves(&grid, them).is_empty();
     let count = |ch: char| grid.iter().flatten().filter(|&&x| x == ch).count();
-    let expected = over.then(|| match count('x').cmp(&count('o')) {
+    let expected = over.then(|| match count('B').cmp(&count('W')) {
         std::cmp::Ordering::Greater => Outcome::Win(Player::ZERO),
         std::cmp::Ordering::Less => Outcome::Win(Player::ONE),
         std::cmp::Ordering::Equal => Outcome::Draw,
@@ -101,8 +101,8 @@ fn reference(before: &Othello, mv: Square, after: &Othello) -> Result<(), String
 #[test]
 fn the_start_has_four_discs_and_black_has_four_moves() {
     let g = Othello::new();
-    assert_eq!(g.board_rows()[3], "...ox...");
-    assert_eq!(g.board_rows()[4], "...xo...");
+    assert_eq!(g.board_rows()[3], "...WB...");
+    assert_eq!(g.board_rows()[4], "...BW...");
     let mut moves = Vec::new();
     g.legal_moves(&mut moves);
     let named: Vec<(usize, String)> = moves
@@ -125,11 +125,11 @@ fn the_start_has_four_discs_and_black_has_four_moves() {
 fn a_disc_flips_every_bracketed_line() {
     let mut g = Othello::new();
     play(&mut g, "d3");
-    assert_eq!(g.board_rows()[2..5], ["...x....", "...xx...", "...xo..."]);
+    assert_eq!(g.board_rows()[2..5], ["...B....", "...BB...", "...BW..."]);
     assert_eq!(g.to_move(), Some(Player::ONE));
     // White c3 flips d4, bracketed by e5 on the falling diagonal.
     play(&mut g, "c3");
-    assert_eq!(g.board_rows()[2..5], ["..ox....", "...ox...", "...xo..."]);
+    assert_eq!(g.board_rows()[2..5], ["..WB....", "...WB...", "...BW..."]);
 }
 
 #[test]
@@ -172,7 +172,7 @@ fn a_player_without_a_placement_must_pass_and_the_game_goes_on() {
     play(&mut g, "pass");
     assert_eq!(g.to_move(), Some(Player::ONE));
     play(&mut g, "d1");
-    assert_eq!(g.board_rows()[0], "oooo....");
+    assert_eq!(g.board_rows()[0], "WWWW....");
     assert_eq!(g.outcome(), Some(Outcome::Win(Player::ONE)));
 }
 

@@ -84,12 +84,12 @@ impl TicTacToe {
         }
     }
 
-    /// The mark on a cell (`x`, `o` or `.`).
+    /// The mark on a cell (`X`, `O` or `.`).
     fn mark(&self, cell: usize) -> char {
         if self.marks[0] >> cell & 1 == 1 {
-            'x'
+            'X'
         } else if self.marks[1] >> cell & 1 == 1 {
-            'o'
+            'O'
         } else {
             '.'
         }
@@ -247,7 +247,8 @@ impl Game for TicTacToe {
             .collect()
     }
 
-    /// Three rows of `x`, `o` and `.`, top first; the mover follows from the counts.
+    /// Three rows of `X`, `O` and `.` (or OpenSpiel's `x`, `o`), top first; the mover
+    /// follows from the counts.
     fn set_up(&self, text: &str) -> Result<TicTacToe, PositionError> {
         let err = |reason: String| PositionError { reason };
         let cells: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
@@ -257,8 +258,8 @@ impl Game for TicTacToe {
         let mut game = TicTacToe::new();
         for (i, &c) in cells.iter().enumerate() {
             match c {
-                'x' => game.marks[0] |= 1 << i,
-                'o' => game.marks[1] |= 1 << i,
+                'X' | 'x' => game.marks[0] |= 1 << i,
+                'O' | 'o' => game.marks[1] |= 1 << i,
                 '.' => {}
                 other => return Err(err(format!("'{other}' is not x, o or ."))),
             }

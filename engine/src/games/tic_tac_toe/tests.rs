@@ -15,7 +15,7 @@ fn play(moves: &str) -> TicTacToe {
 fn reference(before: &TicTacToe, mv: Cell, after: &TicTacToe) -> Result<(), String> {
     let rows = |g: &TicTacToe| g.board_rows().concat().chars().collect::<Vec<char>>();
     let mut board = rows(before);
-    let me = ['x', 'o'][before.to_move().unwrap().index()];
+    let me = ['X', 'O'][before.to_move().unwrap().index()];
     let empties: Vec<usize> = (0..9).filter(|&i| board[i] == '.').collect();
     let mut listed = Vec::new();
     before.legal_moves(&mut listed);
@@ -87,7 +87,7 @@ fn cells_carry_openspiels_action_numbers_and_strings() {
 #[test]
 fn marks_alternate_and_a_taken_cell_is_refused() {
     let mut g = play("b2 a1");
-    assert_eq!(g.board_rows(), ["...", ".x.", "o.."]);
+    assert_eq!(g.board_rows(), ["...", ".X.", "O.."]);
     assert_eq!(g.to_move(), Some(Player::ZERO));
     let taken = g.parse_move("a1").unwrap();
     assert!(!g.is_legal(taken));
@@ -111,14 +111,14 @@ fn a_row_a_column_and_a_diagonal_each_win() {
 #[test]
 fn a_full_board_without_a_line_is_a_draw() {
     let g = play("b2 a1 c1 a3 a2 c2 b1 b3 c3");
-    assert_eq!(g.board_rows(), ["oox", "xxo", "oxx"]);
+    assert_eq!(g.board_rows(), ["OOX", "XXO", "OXX"]);
     assert_eq!(g.outcome(), Some(Outcome::Draw));
 }
 
 #[test]
 fn the_ninth_mark_that_makes_a_line_wins_rather_than_draws() {
     let g = play("a1 b1 a2 b2 b3 c2 c1 c3 a3");
-    assert_eq!(g.board_rows(), ["xxo", "xoo", "xox"]);
+    assert_eq!(g.board_rows(), ["XXO", "XOO", "XOX"]);
     assert_eq!(g.outcome(), Some(Outcome::Win(Player::ZERO)));
 }
 
