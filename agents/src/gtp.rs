@@ -99,12 +99,16 @@ impl Coords {
         }
     }
 
-    /// The notation called `name` (`ringside`, `castro`, `hexgui`).
+    /// Every notation, Ringside's first.
+    pub const ALL: [Coords; 3] = [Coords::Ringside, Coords::Castro, Coords::HexGui];
+
+    /// The names of [`Coords::ALL`], as specs and flags write them.
+    pub const NAMES: [&'static str; 3] = ["ringside", "castro", "hexgui"];
+
+    /// The notation called `name` (one of [`Coords::NAMES`]).
     #[must_use]
     pub fn from_name(name: &str) -> Option<Coords> {
-        [Coords::Ringside, Coords::Castro, Coords::HexGui]
-            .into_iter()
-            .find(|c| c.as_str() == name)
+        Coords::ALL.into_iter().find(|c| c.as_str() == name)
     }
 
     /// A move of `game` in Ringside's notation written in this one (`into`), or back; the
@@ -551,6 +555,15 @@ mod tests {
     use ringside_engine::games::havannah::Havannah;
     use ringside_engine::games::hexxagon::Hexxagon;
     use ringside_engine::games::rin::Rin;
+
+    #[test]
+    fn every_notation_is_found_by_its_listed_name() {
+        for (coords, name) in Coords::ALL.into_iter().zip(Coords::NAMES) {
+            assert_eq!(coords.as_str(), name);
+            assert_eq!(Coords::from_name(name), Some(coords));
+        }
+        assert_eq!(Coords::from_name("gnugo"), None);
+    }
 
     #[test]
     fn castro_coordinates_are_the_transpose_and_their_own_inverse() {

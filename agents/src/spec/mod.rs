@@ -530,7 +530,7 @@ impl AgentSpec {
                 })?;
                 let argv = crate::gtp::split_command(&cmd).map_err(error)?;
                 let coords = o
-                    .choice("coords", &["ringside", "castro", "hexgui"])?
+                    .choice("coords", &crate::gtp::Coords::NAMES)?
                     .and_then(crate::gtp::Coords::from_name)
                     .unwrap_or(crate::gtp::Coords::Ringside);
                 let time: u64 = o

@@ -407,7 +407,8 @@ pub fn gtp(args: &GtpArgs) -> Result<()> {
     let stdout = std::io::stdout();
     let coords = ringside_agents::gtp::Coords::from_name(&args.coords).ok_or_else(|| {
         Error::setting(format!(
-            "--coords must be ringside, castro or hexgui, not '{}'",
+            "--coords must be one of {}, not '{}'",
+            ringside_agents::gtp::Coords::NAMES.join("|"),
             args.coords
         ))
     })?;

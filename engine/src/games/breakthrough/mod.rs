@@ -123,8 +123,7 @@ impl Breakthrough {
 
     fn write_square(&self, square: usize, out: &mut String) {
         let (r, c) = (square / self.columns(), square % self.columns());
-        out.push(char::from(b'a' + c as u8));
-        out.push(char::from(b'1' + (self.rows() - 1 - r) as u8));
+        crate::square::write_point_name(c, self.rows() - 1 - r, out);
     }
 
     /// The squares the pieces of `player` attack (diagonally forward).

@@ -96,8 +96,8 @@ impl TicTacToe {
     }
 
     fn name_of(cell: Cell) -> String {
-        let (row, col) = (cell.0 / 3, cell.0 % 3);
-        format!("{}{}", (b'a' + col) as char, 3 - row)
+        let (row, col) = (usize::from(cell.0 / 3), usize::from(cell.0 % 3));
+        crate::square::point_name(col, 2 - row)
     }
 }
 
