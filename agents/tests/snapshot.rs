@@ -32,6 +32,13 @@ const SPECS: &[&str] = &[
     "mcts:iters=60,c=0.7,rave=300,fpu=0.6,bias=2,eval=rich,playout=12,final=wins",
     "mcts:iters=50,policy=mast,epsilon=0.2,reply=lgrf,pattern=on,decisive=on,solver=off",
     "mcts:iters=4,policy=eval,playout=6,reply=lgr,threads=2,reuse=off,max_nodes=3000",
+    // The move list's order, which played every result committed before `order` existed.
+    "mcts:iters=300,order=list",
+    "mcts:iters=300,score=moves,a=0.4,k=2,order=list",
+    "mcts:iters=300,preset=strong,order=list",
+    "mcts:iters=60,c=0.7,rave=300,fpu=0.6,bias=2,eval=rich,playout=12,final=wins,order=list",
+    "mcts:iters=50,policy=mast,epsilon=0.2,reply=lgrf,pattern=on,decisive=on,solver=off,order=list",
+    "mcts:iters=4,policy=eval,playout=6,reply=lgr,threads=2,reuse=off,max_nodes=3000,order=list",
 ];
 
 /// Seeded positions a game: a random start, then `2 * index` random plies.

@@ -59,17 +59,26 @@ fn a_tiny_report_ranks_random_below_depth_one_below_depth_three_and_traces_skill
         rank("alphabeta:depth=3,eval=rich"),
     );
     assert!(random < d1 && d1 < d3, "{md}");
-    // Random is the bottom rung; depth 3 is the top, and its step up is real (Holm p ≤ 0.05).
+    // Random is the bottom rung; depth 3 is the top, and its step up is real: shown (Holm p
+    // ≤ 0.05) and shown again by its replication, whose games are on file.
     assert_eq!((random, d3), (1, 4), "{md}");
     let step = md
         .lines()
         .find(|l| l.contains("| `alphabeta:depth=3,eval=rich` |"))
         .unwrap();
-    assert!(step.ends_with("| yes |"), "{step}");
-    // SkillTrace: k = 4, 8, 16 against 8, 16, 32, 4 games each.
+    assert!(step.ends_with("| real (replicated) |"), "{step}");
+    assert!(dir.join("ladder-replication").join("games.csv").exists());
+    // SkillTrace: k = 4, 8, 16 against 8, 16, 32, 4 games each; four games a step test
+    // nothing, so the report claims no plateau.
     for (k, two_k) in [(4, 8), (8, 16), (16, 32)] {
         assert!(md.contains(&format!("| {k} | {two_k} | 4 |")), "{md}");
     }
+    assert!(md.contains("too few decisive games to test"), "{md}");
+    assert!(!md.contains("Levels off"), "{md}");
+    // The verdict opens the report.
+    let verdict = md.find("## Verdict").unwrap();
+    assert!(verdict < md.find("## Skill ladder").unwrap());
+    assert!(md.contains("- **Balance** on `rin:size=6`:"), "{md}");
     // The figures carry one marker a rung and one a step.
     let circles = |file: &str| {
         let svg = std::fs::read_to_string(dir.join(file)).unwrap();
@@ -80,40 +89,41 @@ fn a_tiny_report_ranks_random_below_depth_one_below_depth_three_and_traces_skill
     };
     // One dot a rung (4 agents) plus the legend's marker.
     assert_eq!(circles("ladder.svg"), 4 + 1);
-    // One dot a step plus the legend's marker.
-    assert_eq!(circles("skilltrace.svg"), 3 + 1);
-    // The first-player part: the report's board and the next size, each player against
-    // itself, 4 games a cell; one dot a cell and a legend marker a player.
+    // The first-player part plays the ladder's rungs but random (three here), each against
+    // itself on the report's board and the next size: MCTS with no opening, alpha-beta from
+    // the fewest plies that give the pairs distinct openings, one game a pair counted.
     for board in ["rin:size=6", "rin:size=8"] {
-        for player in ["mcts:iters=10", "mcts:iters=40"] {
-            let row = format!("| `{board}` | – | `{player}` |");
+        for (player, counted) in [
+            ("mcts:iters=30", "4"),
+            ("alphabeta:depth=1,eval=rich", "2 (one a pair)"),
+            ("alphabeta:depth=3,eval=rich", "2 (one a pair)"),
+        ] {
+            let row = format!("| `{board}` | – | `{player}` (");
             let line = md
                 .lines()
                 .find(|l| l.starts_with(&row))
                 .unwrap_or_else(|| panic!("{row}\n{md}"));
-            // W-D-L of four games.
-            let wdl: u64 = line
-                .split('|')
-                .nth(4)
-                .unwrap()
-                .trim()
-                .split('-')
-                .map(|x| x.parse::<u64>().unwrap())
-                .sum();
-            assert_eq!(wdl, 4, "{line}");
+            let cols: Vec<&str> = line.split('|').map(str::trim).collect();
+            assert_eq!(cols[5], counted, "{line}");
+            let wdl: u64 = cols[6].split('-').map(|x| x.parse::<u64>().unwrap()).sum();
+            assert_eq!(
+                wdl.to_string(),
+                counted.split(' ').next().unwrap(),
+                "{line}"
+            );
         }
-        assert!(
-            dir.join("first-player")
-                .join(board.replace(':', "_"))
-                .join("games.csv")
-                .exists()
-        );
+        let folder = dir.join("first-player").join(board.replace(':', "_"));
+        assert!(folder.join("openings-0").join("games.csv").exists());
+        assert!(folder.join("openings-1").join("games.csv").exists());
     }
-    assert_eq!(circles("first-player.svg"), 4 + 2);
+    // Three players, one series a board: a dot a cell and a legend marker a board.
+    assert_eq!(circles("first-player.svg"), 6 + 2);
     // The profile of the report's board: a column a player, Ludii's and the state-evaluation
     // metrics among its rows, and a length histogram a player.
     assert!(
-        md.contains("| measure | `mcts:iters=10` | `mcts:iters=40` |"),
+        md.contains(
+            "| measure | `alphabeta:depth=1,eval=rich` | `mcts:iters=30` | `alphabeta:depth=3,eval=rich` |"
+        ),
         "{md}"
     );
     for measure in [
@@ -125,7 +135,7 @@ fn a_tiny_report_ranks_random_below_depth_one_below_depth_three_and_traces_skill
         assert!(md.contains(measure), "{measure}\n{md}");
     }
     let lengths = std::fs::read_to_string(dir.join("lengths.svg")).unwrap();
-    assert!(lengths.contains("mcts:iters=10") && lengths.contains("mcts:iters=40"));
+    assert!(lengths.contains("mcts:iters=30") && lengths.contains("alphabeta:depth=3,eval=rich"));
     assert_eq!(std::fs::read_to_string(dir.join("report.md")).unwrap(), md);
 }
 
@@ -156,8 +166,8 @@ fn a_report_run_again_or_after_a_kill_resumes_to_the_same_games() {
     for part in [
         "ladder",
         "skilltrace",
-        "first-player/rin_size=6",
-        "first-player/rin_size=8",
+        "first-player/rin_size=6/openings-0",
+        "first-player/rin_size=8/openings-1",
     ] {
         let file = |root: &Path| root.join(part).join("games.csv");
         assert_eq!(games(&file(&fresh)), games(&file(&again)), "{part}");

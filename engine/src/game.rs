@@ -229,6 +229,14 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         }
     }
 
+    /// Whether the player to move faces a decision the rules single out, one a study must
+    /// leave to the players: the swap rule's offer to the second player. Random openings stop
+    /// before it, so that a `swap=on` run measures the swap as players use it. The default:
+    /// no such decision.
+    fn rule_decision(&self) -> bool {
+        false
+    }
+
     /// Whether `player` would win at once by playing `mv` here, were it `player`'s turn, for
     /// games that can tell without playing (search uses it to find decisive moves and to
     /// block the opponent's). `None`: the game cannot tell cheaply.

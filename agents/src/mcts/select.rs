@@ -112,6 +112,16 @@ impl<G: Game + Features> Mcts<G> {
         self.spec.know * f64::from(self.know[i]) / f64::from(visits.max(1)).sqrt()
     }
 
+    /// The root's child whose move is `mv`, if the root is expanded.
+    pub(super) fn root_child(&self, mv: G::Move) -> Option<usize> {
+        let root = self.nodes.first()?;
+        if root.first_child == UNEXPANDED {
+            return None;
+        }
+        let first = root.first_child as usize;
+        (first..first + root.children as usize).find(|&i| self.moves[i - 1] == mv)
+    }
+
     /// The root child to play (see the crate docs) and its mean reward. With helper trees
     /// (root parallelism) each child's visits and rewards are summed over all trees, and a
     /// child proven lost in any tree counts as lost.
@@ -127,7 +137,16 @@ impl<G: Game + Features> Mcts<G> {
                     .filter(|h| h.nodes[0].first_child != UNEXPANDED),
             )
         };
-        let node = |t: &Mcts<G>, i: usize| t.nodes[t.nodes[0].first_child as usize + i - first];
+        // Each tree stores the root's children in its own order: they are matched by move.
+        let node = |t: &Mcts<G>, i: usize| {
+            let at = if std::ptr::eq(t, self) {
+                i
+            } else {
+                t.root_child(self.moves[i - 1])
+                    .expect("every tree has the same root moves")
+            };
+            t.nodes[at]
+        };
         let visits = |i: usize| trees().map(|t| u64::from(node(t, i).visits)).sum::<u64>();
         let mean =
             |i: usize| trees().map(|t| node(t, i).reward).sum::<f64>() / visits(i).max(1) as f64;
@@ -150,7 +169,7 @@ impl<G: Game + Features> Mcts<G> {
                 })
         };
         // Most visits (or most wins); among equals the best mean reward (or most visits),
-        // then the first listed.
+        // then the first stored (random with `order=random`).
         let rank = |i: usize| {
             let (n, q) = (visits(i), mean(i));
             match self.spec.final_choice {

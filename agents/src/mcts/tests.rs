@@ -608,14 +608,25 @@ fn root_parallelism_chooses_by_the_sums_over_every_tree_that_searched() {
         p.nodes[0].children as usize,
     );
     let searched = [&p, &p.helpers[0]];
+    // Each tree stores the root's children in its own random order: sum by move.
     let sums: Vec<(u64, f64)> = (0..count)
         .map(|k| {
+            let mv = p.moves[first + k - 1];
             searched.iter().fold((0, 0.0), |(v, r), t| {
-                let n = t.nodes[t.nodes[0].first_child as usize + k];
+                let n = t.nodes[t.root_child(mv).unwrap()];
                 (v + u64::from(n.visits), r + n.reward)
             })
         })
         .collect();
+    let order = |t: &Mcts<Havannah>| {
+        let f = t.nodes[0].first_child as usize;
+        t.moves[f - 1..f - 1 + count].to_vec()
+    };
+    assert_ne!(
+        order(&p),
+        order(&p.helpers[0]),
+        "the trees order by their own seeds"
+    );
     let most = sums.iter().map(|s| s.0).max().unwrap();
     let (child, value) = p.best_child();
     let (visits, reward) = sums[child - first];
@@ -625,6 +636,71 @@ fn root_parallelism_chooses_by_the_sums_over_every_tree_that_searched() {
         "a helper's visits count"
     );
     assert_eq!(value, Some(reward / visits as f64));
+}
+
+/// How often MCTS with `text` plays the first move of Havannah 5's move list (a1) from the
+/// empty board, over `seeds` seeds.
+fn first_listed_share(text: &str, seeds: u64) -> u64 {
+    let h = Havannah::new(5, false).unwrap();
+    let mut legal = Vec::new();
+    h.legal_moves(&mut legal);
+    (0..seeds)
+        .filter(|&seed| agent(text, &h, seed).choose(&h).mv == legal[0])
+        .count() as u64
+}
+
+#[test]
+fn at_small_budgets_the_random_order_no_longer_plays_the_first_listed_cell() {
+    // 61 cells, 32 iterations: about half the children get their one visit, and the move
+    // list's order plays a1 whenever its single playout won.
+    let list = first_listed_share("mcts:iters=32,order=list", 60);
+    let random = first_listed_share("mcts:iters=32", 60);
+    assert!(
+        list >= 15,
+        "the list order's bias is there to remove: {list} of 60"
+    );
+    // Uniform over 61 cells: 1 in 60 expected; 5 or more has chance about 0.4%.
+    assert!(random <= 4, "{random} of 60");
+}
+
+#[test]
+fn the_random_order_is_seeded_and_puts_the_best_known_children_first() {
+    let h = Havannah::new(5, false).unwrap();
+    let stored = |m: &Mcts<Havannah>| {
+        let f = m.nodes[0].first_child as usize;
+        m.moves[f - 1..f - 1 + m.nodes[0].children as usize].to_vec()
+    };
+    let once = |text: &str, seed: u64| {
+        let mut m = agent(text, &h, seed);
+        m.choose(&h);
+        m
+    };
+    let (a, b, c) = (
+        once("mcts:iters=1", 5),
+        once("mcts:iters=1", 5),
+        once("mcts:iters=1", 6),
+    );
+    assert_eq!(stored(&a), stored(&b), "the same seed, the same order");
+    assert_ne!(stored(&a), stored(&c), "another seed, another order");
+    let mut legal = Vec::new();
+    h.legal_moves(&mut legal);
+    assert_ne!(stored(&a), legal, "not the move list's order");
+    assert_eq!(stored(&once("mcts:iters=1,order=list", 5)), legal);
+    let mut sorted = stored(&a);
+    sorted.sort_by_key(|&m| h.move_index(m));
+    legal.sort_by_key(|&m| h.move_index(m));
+    assert_eq!(sorted, legal, "every legal move, once");
+    // With knowledge, the children fall in order of it (corners 0.4 before the rest); the
+    // shuffle still orders cells of equal knowledge.
+    let known = once("mcts:iters=1,know=1", 5);
+    let first = known.nodes[0].first_child as usize;
+    let k: Vec<f32> = (first..first + known.nodes[0].children as usize)
+        .map(|c| known.know[c])
+        .collect();
+    assert!(k.windows(2).all(|w| w[0] >= w[1]), "{k:?}");
+    assert!(k[0] > 0.0 && k[k.len() - 1] < k[0], "{k:?}");
+    let other = once("mcts:iters=1,know=1", 6);
+    assert_ne!(stored(&known), stored(&other));
 }
 
 fn subtree_size(mcts: &Mcts<Rin>, node: usize) -> usize {

@@ -112,22 +112,22 @@ impl<G: Game + Features> Mcts<G> {
         if self.nodes.len() + self.legal.len() > self.spec.max_nodes as usize {
             return false;
         }
-        let mover = state.to_move().expect("a live state has a mover").index() as u8;
+        let mover = state.to_move().expect("a live state has a mover");
+        self.rank_children(state, mover);
         self.nodes[node].first_child = self.nodes.len() as u32;
-        self.nodes[node].children = self.legal.len() as u16;
-        for &mv in &self.legal {
-            self.nodes.push(Node::new(mover));
-            self.moves.push(mv);
+        self.nodes[node].children = self.ranked.len() as u16;
+        for child in &self.ranked {
+            self.nodes.push(Node::new(mover.index() as u8));
+            self.moves.push(child.mv);
         }
         if self.spec.rave.is_some() {
             self.amaf.resize(self.nodes.len(), Amaf::default());
         }
         if self.spec.bias > 0.0 {
-            self.set_priors(node, state);
+            self.prior.extend(self.ranked.iter().map(|c| c.prior));
         }
         if self.spec.know > 0.0 {
-            self.know
-                .extend(self.legal.iter().map(|&mv| state.move_knowledge(mv) as f32));
+            self.know.extend(self.ranked.iter().map(|c| c.know));
         }
         if self.spec.decisive != Decisive::Off {
             self.prove_decisive(node, state);
@@ -195,19 +195,53 @@ impl<G: Game + Features> Mcts<G> {
         }
     }
 
-    /// Progressive bias: each child's prior, `tanh(eval/4)` of the position after its move
-    /// from its mover's view (1 for a move that wins at once).
-    pub(super) fn set_priors(&mut self, node: usize, state: &G) {
-        let n = self.nodes[node];
-        let first = n.first_child as usize;
-        let mover = state.to_move().expect("an expanded node has a mover");
-        self.prior.resize(self.nodes.len(), 0.0);
-        for c in first..first + n.children as usize {
-            let probe = Self::after(&mut self.probe, state, self.moves[c - 1]);
-            self.prior[c] = match probe.outcome() {
-                Some(Outcome::Win(p)) if p == mover => 1.0,
-                _ => (self.eval.evaluate(probe, mover) / 4.0).tanh() as f32,
+    /// The children of a node at `state` (legal moves in `self.legal`), in the order they
+    /// are stored, with their priors and knowledge, into `self.ranked`. With `order=random`
+    /// the moves are shuffled (Fisher–Yates, from the agent's generator) and then, with
+    /// `know` or `bias` on, put in falling order of the term selection gives an unvisited
+    /// child, `know·K + bias·H` (ties keep the shuffled order); with `order=list` they stay
+    /// in the move list's order.
+    pub(super) fn rank_children(&mut self, state: &G, mover: Player) {
+        let random = self.spec.order == ChildOrder::Random;
+        if random {
+            self.legal.shuffle(&mut self.rng);
+        }
+        self.ranked.clear();
+        for k in 0..self.legal.len() {
+            let mv = self.legal[k];
+            let prior = if self.spec.bias > 0.0 {
+                self.prior_of(state, mover, mv)
+            } else {
+                0.0
             };
+            let know = if self.spec.know > 0.0 {
+                state.move_knowledge(mv) as f32
+            } else {
+                0.0
+            };
+            self.ranked.push(Child {
+                mv,
+                prior,
+                know,
+                place: k as u32,
+            });
+        }
+        if random && (self.spec.bias > 0.0 || self.spec.know > 0.0) {
+            let (bias, know) = (self.spec.bias, self.spec.know);
+            let key = |c: &Child<G::Move>| know * f64::from(c.know) + bias * f64::from(c.prior);
+            // The place breaks ties, so this unstable (allocation-free) sort is stable.
+            self.ranked
+                .sort_unstable_by(|a, b| key(b).total_cmp(&key(a)).then(a.place.cmp(&b.place)));
+        }
+    }
+
+    /// Progressive bias: the prior of `mv`, `tanh(eval/4)` of the position after it from
+    /// `mover`'s view (1 for a move that wins at once).
+    pub(super) fn prior_of(&mut self, state: &G, mover: Player, mv: G::Move) -> f32 {
+        let probe = Self::after(&mut self.probe, state, mv);
+        match probe.outcome() {
+            Some(Outcome::Win(p)) if p == mover => 1.0,
+            _ => (self.eval.evaluate(probe, mover) / 4.0).tanh() as f32,
         }
     }
 

@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use super::options::{Bound, OptionDef, Takes, Value};
 use super::{
-    Decisive, EvalSpec, FinalChoice, MctsSpec, Policy, RaveForm, Reply, Scoring, eval_text,
-    score_text,
+    ChildOrder, Decisive, EvalSpec, FinalChoice, MctsSpec, Policy, RaveForm, Reply, Scoring,
+    eval_text, score_text,
 };
 
 impl Default for MctsSpec {
@@ -38,6 +38,7 @@ impl Default for MctsSpec {
             final_choice: FinalChoice::Visits,
             epsilon: 0.1,
             threads: 1,
+            order: ChildOrder::Random,
         }
     }
 }
@@ -343,6 +344,23 @@ pub const OPTIONS: &[OptionDef<MctsSpec>] = &[
         source: "Cazenave and Jouandeau 2007",
         set: |s, v| s.threads = v.whole() as u32,
         print: |s| (s.threads > 1).then(|| format!("threads={}", s.threads)),
+    },
+    // Last in the table, so that records written before it existed gained it by appending
+    // `,order=list` to their MCTS specs (tools/mark-list-order.py).
+    OptionDef {
+        key: "order",
+        takes: Takes::Choice(&["random", "list"]),
+        default: "random",
+        help: "children in a seeded random order (highest knowledge first with know or bias), or the move list's order as before",
+        source: "OpenSpiel's MCTSBot",
+        set: |s, v| {
+            s.order = if v.word() == "list" {
+                ChildOrder::List
+            } else {
+                ChildOrder::Random
+            }
+        },
+        print: |s| (s.order == ChildOrder::List).then(|| "order=list".to_string()),
     },
 ];
 

@@ -116,6 +116,19 @@ pub enum FinalChoice {
     Wins,
 }
 
+/// The order in which MCTS stores a node's children, and so which unvisited child it tries
+/// first and which of equal children it prefers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChildOrder {
+    /// A uniformly random order drawn from the agent's generator at each expansion, then,
+    /// with `know` or `bias` on, the highest knowledge first (OpenSpiel's `MCTSBot` shuffles
+    /// its children the same way).
+    Random,
+    /// The game's move list (every MCTS before this option existed): at small budgets the
+    /// player prefers the first listed moves.
+    List,
+}
+
 /// Which weights an evaluation starts from before a weights file overrides them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EvalKind {
@@ -226,6 +239,8 @@ pub struct MctsSpec {
     pub epsilon: f64,
     /// Trees searched in parallel for one move (root parallelism).
     pub threads: u32,
+    /// The order of a node's children: random (the default), or the move list's.
+    pub order: ChildOrder,
 }
 
 /// RAVE's schedule: the weight `β` of a child's AMAF mean against its own mean, for `n`
@@ -694,6 +709,17 @@ impl AgentSpec {
         !matches!(
             self,
             AgentSpec::Faulty { .. } | AgentSpec::Gtp(_) | AgentSpec::Human
+        )
+    }
+
+    /// Whether the agent draws its choices from its seed (random moves, MCTS's playouts and
+    /// child order), so that it plays distinct games against itself with no random opening.
+    /// Alpha-beta is deterministic; an engine over GTP is taken to be.
+    #[must_use]
+    pub fn varies_with_seed(&self) -> bool {
+        matches!(
+            self,
+            AgentSpec::Random | AgentSpec::Mcts(_) | AgentSpec::Faulty { .. }
         )
     }
 

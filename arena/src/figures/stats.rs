@@ -260,6 +260,50 @@ pub fn sign_test(w: u64, l: u64) -> f64 {
     (2.0 * tail).min(1.0)
 }
 
+/// The power a verdict states: the smallest share of the decisive games that one side must
+/// win for the exact two-sided [`sign_test`] on `n` decisive games, at `level` (Holm's first
+/// threshold α/m for m tests), to find it with probability `power`. `None` when even a side
+/// that wins every game would not be found (too few games for the level).
+///
+/// The test rejects when the winner's count reaches `k`, the smallest count above `n/2` whose
+/// p-value is at most `level`; the share `q` is the smallest whose binomial tail
+/// `P(X ≥ k)`, `X ~ Binomial(n, q)`, reaches `power` (bisection). Draws only lower the
+/// number of decisive games: state the share of decisive games, or give `n` as the games
+/// expected to be decisive.
+#[must_use]
+pub fn detectable_share(n: u64, level: f64, power: f64) -> Option<f64> {
+    let k = (n / 2..=n).find(|&k| k * 2 > n && sign_test(k, n - k) <= level)?;
+    let tail = |q: f64| -> f64 {
+        if q >= 1.0 {
+            return 1.0;
+        }
+        // ln of P(X = i) from i = k up, summed exactly.
+        let (lq, lr) = (q.ln(), (1.0 - q).ln());
+        let mut log_c = 0.0; // ln C(n, k), built below
+        for i in 0..k {
+            log_c += ((n - i) as f64).ln() - ((i + 1) as f64).ln();
+        }
+        let mut sum = 0.0;
+        for i in k..=n {
+            if i > k {
+                log_c += ((n - i + 1) as f64).ln() - (i as f64).ln();
+            }
+            sum += (log_c + i as f64 * lq + (n - i) as f64 * lr).exp();
+        }
+        sum
+    };
+    let (mut lo, mut hi) = (0.5, 1.0);
+    for _ in 0..50 {
+        let mid = (lo + hi) / 2.0;
+        if tail(mid) >= power {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Some(hi)
+}
+
 /// Joins the two games of each colour-swapped pair as they arrive, in any order: the one
 /// place rows become pentanomial pairs (the summary and the SPRT both use it).
 #[derive(Debug, Clone, Default)]
@@ -494,6 +538,25 @@ pub fn percentile(sorted: &[u32], q: f64) -> u32 {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_power_statement_matches_the_binomial_worked_by_hand() {
+        // 100 games, Holm over 12 cells: level 0.05/12. The sign test needs 65 wins of 100
+        // (P(X ≥ 65 | ½) · 2 = 0.0035 ≤ 0.00417; 64 gives 0.0067). A true 0.60 reaches 65
+        // with probability 0.1795 (the binomial tail summed exactly by hand in Python): the
+        // review's "18%". 80% power needs a side that wins 0.684.
+        assert!(sign_test(65, 35) <= 0.05 / 12.0 && sign_test(64, 36) > 0.05 / 12.0);
+        let q = detectable_share(100, 0.05 / 12.0, 0.8).unwrap();
+        assert!((q - 0.6840).abs() < 0.001, "{q}");
+        let at_60 = detectable_share(100, 0.05 / 12.0, 0.1795).unwrap();
+        assert!((at_60 - 0.60).abs() < 0.002, "{at_60}");
+        // One test at 5%, 400 games: 221 wins needed, found with 80% at 0.5721.
+        let q = detectable_share(400, 0.05, 0.8).unwrap();
+        assert!((q - 0.5721).abs() < 0.001, "{q}");
+        // Four games never reach p ≤ 0.05.
+        assert_eq!(detectable_share(4, 0.05, 0.8), None);
+    }
+
     use super::*;
 
     fn close(a: f64, b: f64, eps: f64) -> bool {

@@ -8,6 +8,8 @@
 //! games = 1068                       # a pairing; even
 //! ply_cap = 2000                     # optional
 //! opening_plies = 0                  # optional
+//! opening_through_decisions = false  # optional: true lets the opening play the swap's
+//!                                    # decision too, as runs before it stopped there did
 //!
 //! [[match]]                          # one pairing; or `agents = [...]` with
 //! agents = ["random", "random"]      # `gauntlet = true|false` for a tournament
@@ -66,6 +68,8 @@ struct File {
     ply_cap: Option<u32>,
     #[serde(default)]
     opening_plies: u32,
+    #[serde(default)]
+    opening_through_decisions: bool,
     agents: Option<Vec<String>>,
     gauntlet: Option<bool>,
     #[serde(rename = "match", default)]
@@ -140,7 +144,8 @@ pub fn parse(text: &str, path: &std::path::Path) -> Result<Experiment> {
             .games(file.games)
             .seed(seed)
             .ply_cap(file.ply_cap)
-            .opening_plies(file.opening_plies);
+            .opening_plies(file.opening_plies)
+            .opening_through_decisions(file.opening_through_decisions);
         let builder = if file.agents.is_some() {
             builder.tournament(agents, file.gauntlet.unwrap_or(false))
         } else {

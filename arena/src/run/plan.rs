@@ -242,6 +242,11 @@ pub struct RunPlan {
     pub ply_cap: Option<u32>,
     /// Random opening moves of each pair.
     pub opening_plies: u32,
+    /// Whether the random opening stops before a decision the rules single out
+    /// ([`ringside_engine::Game::rule_decision`]: the swap's offer), leaving it to the
+    /// players. Always false for a game whose opening meets no such decision; false in runs
+    /// recorded before the setting existed (their openings ran through the swap).
+    pub opening_stops: bool,
     /// Stop the (single-pairing) run once this SPRT decides.
     pub sprt: Option<SprtConfig>,
     /// The part of the run this file holds.
@@ -279,6 +284,11 @@ pub struct RawPlan {
     pub ply_cap: Option<u32>,
     /// Random opening plies.
     pub opening_plies: u32,
+    /// Whether the opening stops before a rule's decision (the swap's offer). Absent in
+    /// sidecars written before it existed (and in plans whose opening meets no such
+    /// decision): the opening ran through.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening_stops: Option<bool>,
     /// The SPRT.
     pub sprt: Option<SprtConfig>,
     /// The shard.
@@ -298,6 +308,32 @@ pub fn check_games(games: u64) -> Result<()> {
 /// The canonical text of a game spec: the start position's own spec.
 pub fn canonical_game(text: &str) -> Result<String> {
     Ok(AnyGame::parse(text)?.spec())
+}
+
+/// Whether a random opening of `plies` plies in `game` can reach a decision the rules single
+/// out ([`ringside_engine::Game::rule_decision`]). Followed along the line of first listed
+/// moves: the swap's offer, the one such decision so far, comes after any first move.
+#[must_use]
+pub fn opening_meets_decision(game: &AnyGame, plies: u32) -> bool {
+    struct Meets(u32);
+    impl GameVisitor for Meets {
+        type Output = bool;
+        fn visit<G: Game + Features>(self, mut state: G) -> bool {
+            let mut moves = Vec::new();
+            for _ in 0..self.0 {
+                if state.rule_decision() {
+                    return true;
+                }
+                state.legal_moves(&mut moves);
+                match moves.first() {
+                    Some(&mv) if state.outcome().is_none() => state.play_unchecked(mv),
+                    _ => return false,
+                }
+            }
+            false
+        }
+    }
+    game.visit(Meets(plies))
 }
 
 /// Round robin (every two agents once) or gauntlet (the first against each other).
@@ -335,6 +371,7 @@ impl PlanBuilder {
                 seed: 1,
                 ply_cap: None,
                 opening_plies: 0,
+                opening_stops: Some(true),
                 sprt: None,
                 shard: None,
             },
@@ -427,6 +464,14 @@ impl PlanBuilder {
     #[must_use]
     pub fn opening_plies(mut self, plies: u32) -> PlanBuilder {
         self.raw.opening_plies = plies;
+        self
+    }
+
+    /// Let the random opening run through a rule's decision (the swap's offer), as runs did
+    /// before openings stopped there: for replaying those.
+    #[must_use]
+    pub fn opening_through_decisions(mut self, through: bool) -> PlanBuilder {
+        self.raw.opening_stops = Some(!through);
         self
     }
 
@@ -523,6 +568,8 @@ impl RunPlan {
         {
             return Err(Error::setting(format!("shard {s} is not a shard i/n")));
         }
+        let opening_stops =
+            raw.opening_stops == Some(true) && opening_meets_decision(&game, raw.opening_plies);
         Ok(RunPlan {
             game,
             agents,
@@ -531,6 +578,7 @@ impl RunPlan {
             seed: raw.seed,
             ply_cap: raw.ply_cap,
             opening_plies: raw.opening_plies,
+            opening_stops,
             sprt: raw.sprt,
             shard: raw.shard,
         })
@@ -555,6 +603,7 @@ impl RunPlan {
             seed: self.seed,
             ply_cap: self.ply_cap,
             opening_plies: self.opening_plies,
+            opening_stops: self.opening_stops.then_some(true),
             sprt: self.sprt,
             shard: self.shard,
         }
@@ -606,6 +655,14 @@ impl RunPlan {
             out.push(format!(
                 "opening plies {} vs {}",
                 self.opening_plies, other.opening_plies
+            ));
+        }
+        if self.opening_stops != other.opening_stops {
+            let text = |stops: bool| if stops { "stops" } else { "runs through" };
+            out.push(format!(
+                "the opening {} vs {} the swap's decision",
+                text(self.opening_stops),
+                text(other.opening_stops)
             ));
         }
         if self.sprt != other.sprt {
@@ -845,5 +902,55 @@ mod tests {
             SprtConfig::parse("0,5,0.05,0.05").unwrap().model,
             EloModel::Logistic
         );
+    }
+}
+
+#[cfg(test)]
+mod opening_tests {
+    use super::*;
+    use crate::run::play::play_game;
+    use ringside_engine::games::havannah::Havannah;
+
+    fn openings(game: &str, through: bool) -> (RunPlan, Vec<u32>) {
+        let plan = PlanBuilder::new(game)
+            .pairing("random", "random")
+            .games(8)
+            .opening_plies(4)
+            .opening_through_decisions(through)
+            .build()
+            .unwrap();
+        let start = Havannah::new(4, game.contains("swap=on")).unwrap();
+        let plies = (0..8)
+            .map(|id| play_game(&start, &plan, id).opening_plies)
+            .collect();
+        (plan, plies)
+    }
+
+    #[test]
+    fn a_random_opening_stops_before_the_swap_and_runs_through_it_when_told() {
+        let (plan, plies) = openings("havannah:size=4,swap=on", false);
+        assert!(plan.opening_stops);
+        assert_eq!(plies, vec![1; 8], "the second player decides the swap");
+        let (old, plies) = openings("havannah:size=4,swap=on", true);
+        assert!(!old.opening_stops);
+        assert_eq!(plies, vec![4; 8]);
+        assert!(!plan.differences(&old).is_empty(), "other games, other run");
+        // Without the swap nothing stops, and the plan reads as one recorded before the
+        // setting existed: the same run.
+        let (plan, plies) = openings("havannah:size=4", false);
+        assert!(!plan.opening_stops);
+        assert_eq!(plies, vec![4; 8]);
+        assert_eq!(plan.to_raw().opening_stops, None);
+        let (through, _) = openings("havannah:size=4", true);
+        assert!(plan.differences(&through).is_empty());
+    }
+
+    #[test]
+    fn a_sidecar_without_the_setting_replays_its_openings_through_the_swap() {
+        let (plan, _) = openings("havannah:size=4,swap=on", false);
+        let mut raw = plan.to_raw();
+        assert_eq!(raw.opening_stops, Some(true));
+        raw.opening_stops = None;
+        assert!(!RunPlan::from_raw(&raw).unwrap().opening_stops);
     }
 }

@@ -82,7 +82,10 @@ pub fn play_game<G: Game + Features>(start: &G, plan: &RunPlan, id: u64) -> Game
     // Agents hear of every move, the opening's included: an engine over GTP keeps its own
     // board.
     let mut opening = 0;
-    while opening < plan.opening_plies && state.outcome().is_none() {
+    while opening < plan.opening_plies
+        && state.outcome().is_none()
+        && !(plan.opening_stops && state.rule_decision())
+    {
         let mv = state
             .random_move(&mut rng, &mut scratch)
             .expect("a live game has a move");

@@ -176,6 +176,7 @@ impl SpsaSettings {
             seed,
             ply_cap: self.ply_cap,
             opening_plies: self.opening_plies,
+            opening_stops: Some(true),
             sprt: None,
             shard: None,
         })

@@ -1,6 +1,5 @@
-//! The report's profile of play on its own board: length, draws and decisiveness under the weak
-//! and the strong player (each against itself, the games of the first-player part on the
-//! report's board), with Ludii's metrics ([`crate::figures::metrics`]) and its state-evaluation
+//! The report's profile of play on its own board: length, draws and decisiveness under each
+//! player of the first-player part (each against itself, its games on the report's board), with Ludii's metrics ([`crate::figures::metrics`]) and its state-evaluation
 //! metrics Clarity and Decisiveness ([`crate::figures::clarity`]), each with a 95% interval.
 
 use std::fmt::Write as _;
@@ -13,7 +12,7 @@ use crate::error::Result;
 use crate::figures::clarity::{ClarityFacts, game_clarity, pair_mean_interval};
 use crate::figures::metrics::{Estimate, Metric, MetricFold, number};
 use crate::figures::study::write_lengths_svg;
-use crate::figures::summary::{Lengths, Tally};
+use crate::figures::summary::{Lengths, PairingSummary};
 use crate::records::games_csv::read_games_with;
 use crate::run::plan::RunPlan;
 
@@ -66,6 +65,19 @@ pub fn measure(plan: &RunPlan, path: &Path) -> Result<Vec<PlayerProfile>> {
     plan.game.visit(Visit { plan, path })
 }
 
+/// One column of the profile: a player against itself on the report's board.
+#[derive(Debug, Clone)]
+pub struct Column {
+    /// The player's agent spec as typed.
+    pub player: String,
+    /// Its place on the ladder, weakest first.
+    pub rung: Option<usize>,
+    /// The summary of its games.
+    pub summary: PairingSummary,
+    /// What the profile measured of them.
+    pub profile: PlayerProfile,
+}
+
 /// A cell of the table: a value and its interval.
 fn cell(value: Option<(f64, f64, f64)>) -> String {
     match value {
@@ -76,53 +88,51 @@ fn cell(value: Option<(f64, f64, f64)>) -> String {
 }
 
 /// The profile's section of the report, and its figure `lengths.svg` in `dir`: one column a
-/// player (pairing `i` of `tally` is `players[i]` against itself).
-pub fn markdown(
-    dir: &Path,
-    board: &str,
-    players: &[&str],
-    tally: &Tally,
-    profiles: &[PlayerProfile],
-) -> Result<String> {
+/// player, weakest first.
+pub fn markdown(dir: &Path, board: &str, columns: &[Column]) -> Result<String> {
     let mut md = format!(
         "## Length, draws and decisiveness\n\nThe games of `{board}` in the first-player part: each player against itself. Ludii's metrics have 95% bootstrap intervals over colour-swapped pairs; Clarity and Decisiveness have 95% normal intervals over the pairs' means (Decisiveness over decided games only).\n\n| measure |"
     );
-    for p in players {
-        let _ = write!(md, " `{p}` |");
+    for c in columns {
+        let _ = write!(md, " `{}` |", c.player);
     }
     md.push_str("\n|---|");
-    md.push_str(&"---|".repeat(players.len()));
+    md.push_str(&"---|".repeat(columns.len()));
     md.push('\n');
-    let pairings: Vec<_> = (0..players.len()).map(|i| tally.pairing(i)).collect();
-    let row = |md: &mut String, name: &str, f: &dyn Fn(usize) -> String| {
+    let row = |md: &mut String, name: &str, f: &dyn Fn(&Column) -> String| {
         let _ = write!(md, "| {name} |");
-        for i in 0..players.len() {
-            let _ = write!(md, " {} |", f(i));
+        for c in columns {
+            let _ = write!(md, " {} |", f(c));
         }
         md.push('\n');
     };
-    row(&mut md, "games (distinct)", &|i| {
-        pairings[i].map_or("–".into(), |p| {
-            format!("{} ({})", p.lengths.games(), p.distinct.text())
-        })
+    row(&mut md, "games (distinct)", &|c| {
+        format!(
+            "{} ({})",
+            c.summary.lengths.games(),
+            c.summary.distinct.text()
+        )
     });
-    row(&mut md, "plies: median, 90th percentile, longest", &|i| {
-        pairings[i].map_or("–".into(), |p| {
-            format!(
-                "{}, {}, {}",
-                p.lengths.percentile(0.5),
-                p.lengths.percentile(0.9),
-                p.lengths.longest()
-            )
-        })
+    row(&mut md, "draws", &|c| {
+        let all = c.summary.first_player;
+        format!("{} of {}", all.d, all.n())
     });
-    let estimates: Vec<Vec<Estimate>> = profiles.iter().map(|p| p.metrics.estimates()).collect();
+    row(&mut md, "plies: median, 90th percentile, longest", &|c| {
+        let l = &c.summary.lengths;
+        format!(
+            "{}, {}, {}",
+            l.percentile(0.5),
+            l.percentile(0.9),
+            l.longest()
+        )
+    });
     for metric in METRICS {
-        row(&mut md, metric.name(), &|i| {
+        row(&mut md, metric.name(), &|c| {
+            let estimates: Vec<Estimate> = c.profile.metrics.estimates();
             cell(
                 estimates
-                    .get(i)
-                    .and_then(|e| e.iter().find(|e| e.metric == metric))
+                    .iter()
+                    .find(|e| e.metric == metric)
                     .map(|e| (e.value, e.low, e.high)),
             )
         });
@@ -135,25 +145,21 @@ pub fn markdown(
         ("DecisivenessMoves", |c| c.decisiveness_moves),
     ];
     for (name, pick) in clarity {
-        row(&mut md, name, &|i| {
-            let values: Vec<((usize, u64), f64)> = profiles
-                .get(i)
-                .map(|p| {
-                    p.clarity
-                        .iter()
-                        .filter_map(|c| pick(c).map(|v| (c.pair, v)))
-                        .collect()
-                })
-                .unwrap_or_default();
+        row(&mut md, name, &|c| {
+            let values: Vec<((usize, u64), f64)> = c
+                .profile
+                .clarity
+                .iter()
+                .filter_map(|f| pick(f).map(|v| (f.pair, v)))
+                .collect();
             cell(pair_mean_interval(&values))
         });
     }
     md.push_str("\nFormulas: DurationMoves is the mean plies; Completion the share of games with a winner; Drawishness the share drawn by the rules; Timeouts the share stopped by the ply cap; BranchingFactor the mean legal moves where a move was played; DecisionMoves the share of those positions with a choice; LeadChange the changes of the evaluation's leader a ply; Drama the share of a decided game's positions where the winner was behind (all after Ludii's `Evaluation/src/metrics`; details in `arena/src/figures/metrics.rs`). With a position's value for a player `V = tanh(E/4)`, `E` the default evaluation's lead in material units (±1 when won or lost): ClarityVariance is the mean over positions of the variance of the legal moves' values for the mover; ClarityNarrowness the mean share of moves whose value exceeds `mean + 0.75 (max − mean)`; DecisivenessThreshold the loser's highest value; DecisivenessMoves the share of plies played before the winner's value first exceeds it (Ludii's `stateEvaluation/clarity` and `stateEvaluation/decisiveness`; details in `arena/src/figures/clarity.rs`).\n");
 
-    let named: Vec<(String, &Lengths)> = pairings
+    let named: Vec<(String, &Lengths)> = columns
         .iter()
-        .zip(players)
-        .filter_map(|(p, name)| Some(((*name).to_string(), &(*p)?.lengths)))
+        .map(|c| (c.player.clone(), &c.summary.lengths))
         .collect();
     write_lengths_svg(
         &dir.join("lengths.svg"),

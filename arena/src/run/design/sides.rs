@@ -1,24 +1,31 @@
 //! The report's first-player part: how much moving first is worth across board sizes, with and
-//! without the swap rule where the game has one, under a weak and a strong player.
+//! without the swap rule where the game has one, at several rungs of the skill ladder up to its
+//! strongest two players, whatever their family.
 //!
-//! Each board is a run of its own (`first-player/<spec>/games.csv`) with two self-play
-//! pairings, the weak player against itself and the strong one against itself. The first
-//! colour's score has a 95% Wilson interval; each cell's "no advantage" is tested by the
-//! exact sign test on the first colour's wins and losses (draws set aside; the two games of a
-//! pair share their random opening, which this test ignores), and the p-values are adjusted
-//! by Holm–Bonferroni over every cell of the part. A cell that shows an advantage is played
-//! again from a fresh seed fixed before the run (`first-player-replication/<board>/`), tested
-//! the same way with Holm over the replicated cells; a side is called *favoured* only when the
-//! replication shows the same side.
+//! Each board and player is a cell: the player against itself. Players whose choices come
+//! from their seed (MCTS, random) play with no random opening; deterministic ones (alpha-beta)
+//! play from the fewest random plies that give the pairs distinct openings
+//! ([`distinct_opening_plies`]), and since such a player repeats a pair's game on both colours,
+//! one game a pair is counted. Openings stop before the swap's decision, which the players
+//! make. The first colour's score has a 95% Wilson interval; each cell's "no advantage" is
+//! tested by the exact sign test on the first colour's wins and losses (draws set aside),
+//! adjusted by Holm–Bonferroni over every cell of the part, and each cell states its power:
+//! the share of decisive games the first colour must win for the test to find it with 80%
+//! probability at Holm's first threshold ([`detectable_share`]). A cell shown is played again
+//! from a fresh seed fixed before the run (`first-player-replication/`), with Holm over the
+//! replicated cells; a side is called *favoured* only when the replication shows the same
+//! side. A cell with more than 10% of its games stopped by the ply cap is *unfinished*: its
+//! games did not end, so it says nothing of who is favoured.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
-use ringside_engine::registry::AnyGame;
+use ringside_engine::registry::{AnyGame, GameVisitor};
+use ringside_engine::{Features, Game};
 
 use crate::error::Result;
 use crate::figures::plot::{Bars, Bounds, Labels, interval_plot_svg};
-use crate::figures::stats::{Wdl, Z95, holm, sign_test, wilson};
+use crate::figures::stats::{Wdl, Z95, detectable_share, holm, sign_test, wilson};
 use crate::figures::summary::Tally;
 use crate::records::durable::write_atomically;
 
@@ -70,8 +77,16 @@ pub struct SideCell {
     pub swap: Option<bool>,
     /// The player (agent spec) on both sides.
     pub player: String,
+    /// The player's place on the skill ladder, weakest first (`None` off the ladder).
+    pub rung: Option<usize>,
+    /// Random opening plies of its games (at most; they stop before the swap's decision).
+    pub opening: u32,
+    /// Whether one game a pair is counted (a deterministic player repeats a pair's game).
+    pub one_a_pair: bool,
     /// The first colour's wins, draws and losses.
     pub first: Wdl,
+    /// Games stopped by the ply cap (as draws), among those counted.
+    pub capped: u64,
     /// The sign test's p-value of "no first-player advantage".
     pub p: f64,
     /// `p` adjusted by Holm–Bonferroni over the part's cells (set by [`adjust`]).
@@ -110,26 +125,121 @@ pub fn shown(first: Wdl, holm: f64) -> Option<bool> {
     (holm <= 0.05 && first.w != first.l).then_some(first.w > first.l)
 }
 
-/// The cells of one board's run: pairing `i` is `players[i]` against itself.
+/// A player of the part: its label, its rung on the ladder, and whether it draws its choices
+/// from its seed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SidePlayer {
+    /// The agent spec as typed.
+    pub label: String,
+    /// Its place on the ladder, weakest first.
+    pub rung: Option<usize>,
+    /// Whether it plays distinct games against itself with no random opening.
+    pub seeded: bool,
+}
+
+/// The cells of one board's run of `players` (pairing `i` is `players[i]` against itself),
+/// played with `opening` random plies.
 #[must_use]
-pub fn cells(board: &AnyGame, players: &[&str], tally: &Tally) -> Vec<SideCell> {
+pub fn cells(
+    board: &AnyGame,
+    players: &[SidePlayer],
+    opening: u32,
+    tally: &Tally,
+) -> Vec<SideCell> {
     players
         .iter()
         .enumerate()
         .filter_map(|(i, player)| {
-            let first = tally.pairing(i)?.first_player;
+            let p = tally.pairing(i)?;
+            let one_a_pair = !player.seeded;
+            // A deterministic player's pair is one game twice: count its first game only.
+            let first = if one_a_pair {
+                p.a_first
+            } else {
+                p.first_player
+            };
+            let capped = if one_a_pair {
+                p.capped.div_ceil(2)
+            } else {
+                p.capped
+            };
             Some(SideCell {
                 game: board.spec(),
                 size: board.board_size().map(|b| b.value),
                 swap: swap_of(board),
-                player: (*player).to_string(),
+                player: player.label.clone(),
+                rung: player.rung,
+                opening,
+                one_a_pair,
                 first,
+                capped: capped.min(first.n()),
                 p: sign_test(first.w, first.l),
                 holm: 1.0,
                 replication: None,
             })
         })
         .collect()
+}
+
+/// The fewest random opening plies (at least 1, at most 8) for which `pairs` openings drawn
+/// at random are expected to be 90% distinct, counting the lines of that many plies from the
+/// start as if each were drawn uniformly: `L · (1 − (1 − 1/L)^pairs) ≥ 0.9 · pairs`.
+#[must_use]
+pub fn distinct_opening_plies(game: &AnyGame, pairs: u64) -> u32 {
+    struct Lines {
+        plies: u32,
+        cap: f64,
+    }
+    impl GameVisitor for Lines {
+        type Output = f64;
+        fn visit<G: Game + Features>(self, start: G) -> f64 {
+            fn count<G: Game>(state: &G, left: u32, cap: f64) -> f64 {
+                if left == 0 || state.outcome().is_some() {
+                    return 1.0;
+                }
+                let mut moves = Vec::new();
+                state.legal_moves(&mut moves);
+                let mut total = 0.0;
+                for mv in moves {
+                    let mut next = state.clone();
+                    next.play_unchecked(mv);
+                    total += count(&next, left - 1, cap);
+                    if total >= cap {
+                        break;
+                    }
+                }
+                total
+            }
+            count(&start, self.plies, self.cap)
+        }
+    }
+    let n = pairs.max(1) as f64;
+    (1..=8)
+        .find(|&plies| {
+            let lines = game.visit(Lines {
+                plies,
+                cap: 100.0 * n,
+            });
+            lines * (1.0 - (1.0 - 1.0 / lines).powf(n)) >= 0.9 * n
+        })
+        .unwrap_or(8)
+}
+
+/// The share of a cell's counted games the ply cap stopped, above which it is unfinished.
+pub const UNFINISHED: f64 = 0.10;
+
+/// Whether a cell's games mostly did not end: more than [`UNFINISHED`] stopped by the cap.
+#[must_use]
+pub fn unfinished(cell: &SideCell) -> bool {
+    cell.first.n() > 0 && cell.capped as f64 > UNFINISHED * cell.first.n() as f64
+}
+
+/// The cell's power: the share of its decisive games the first colour must win (or lose) for
+/// its test to find the advantage with 80% probability at Holm's first threshold over `tests`
+/// cells (0.05 / tests).
+#[must_use]
+pub fn power(cell: &SideCell, tests: usize) -> Option<f64> {
+    detectable_share(cell.first.w + cell.first.l, 0.05 / tests.max(1) as f64, 0.8)
 }
 
 /// Sets each cell's Holm-adjusted p over all `cells`, and each replication's over the
@@ -153,6 +263,9 @@ pub fn adjust(cells: &mut [SideCell]) {
 /// not replicate" when only the run does.
 #[must_use]
 pub fn verdict(cell: &SideCell) -> &'static str {
+    if unfinished(cell) {
+        return "unfinished (games stopped by the cap)";
+    }
     let Some(side) = shown(cell.first, cell.holm) else {
         return "not shown";
     };
@@ -168,19 +281,22 @@ pub fn verdict(cell: &SideCell) -> &'static str {
     }
 }
 
-/// The part's section of the report, and its figure `first-player.svg` in `dir`.
+/// The part's section of the report, and its figures in `dir`: `first-player.svg` (the boards
+/// without the swap, or every board of a game without one) and `first-player-swap.svg`.
 pub fn markdown(dir: &Path, cells: &[SideCell], games: u64) -> Result<String> {
+    let tests = cells.len();
+    let replicated = cells.iter().filter(|c| c.replication.is_some()).count();
     let mut md = format!(
-        "## First-player advantage across board sizes\n\nEach board (`first-player/<board>/games.csv`) with each player against itself, {games} games a cell: the first colour's score with its 95% Wilson interval, and the exact sign test of \"no advantage\" on its wins and losses (draws set aside), adjusted by Holm–Bonferroni over the {} cells. Each cell whose adjusted p is at most 0.05 is played again, {games} games from a fresh seed fixed before the run (`first-player-replication/<board>/games.csv`), and tested the same way with Holm over the {} replicated cells. A side is *favoured* only when both runs show it.\n\n| board | swap | player | first colour W-D-L | first colour's score | p | Holm p | replication W-D-L | its Holm p | favoured |\n|---|---|---|---|---|---|---|---|---|---|\n",
-        cells.len(),
-        cells.iter().filter(|c| c.replication.is_some()).count()
+        "## First-player advantage at strength, across board sizes
+
+Each board with each player against itself (`first-player/<board>/<openings>/games.csv`), {games} games a cell. Players that draw their choices from their seed (MCTS, random) play with no random opening; deterministic ones (alpha-beta) play from the fewest random plies that give the pairs distinct openings, and count one game a pair (the pair's two games are the same game). Openings stop before the swap's decision. The first colour's score with its 95% Wilson interval; the exact sign test of \"no advantage\" on its wins and losses (draws set aside), adjusted by Holm–Bonferroni over the {tests} cells; *finds* is the cell's power: the share of decisive games the first colour must win (or lose) for the test to find it with 80% probability at Holm's first threshold (0.05/{tests}). Each cell shown is played again from a fresh seed fixed before the run (`first-player-replication/`), with Holm over the {replicated} replicated cells; a side is *favoured* only when both runs show it. A cell with more than 10% of its games stopped by the ply cap is *unfinished*.\n\n| board | swap | player (rung) | opening plies | counted | first colour W-D-L | first colour's score | capped | Holm p | finds | replication W-D-L | its Holm p | verdict |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
     );
     for c in cells {
         let n = c.first.n() as f64;
         let (lo, hi) = wilson(c.first.score(), n, Z95);
         let _ = writeln!(
             md,
-            "| `{}` | {} | `{}` | {}-{}-{} | {:.3} [{:.3}, {:.3}] | {:.4} | {:.4} | {} | {} | {} |",
+            "| `{}` | {} | `{}` ({}) | {} | {} | {}-{}-{} | {:.3} [{:.3}, {:.3}] | {} | {:.4} | {} | {} | {} | {} |",
             c.game,
             match c.swap {
                 None => "–",
@@ -188,14 +304,24 @@ pub fn markdown(dir: &Path, cells: &[SideCell], games: u64) -> Result<String> {
                 Some(false) => "off",
             },
             c.player,
+            c.rung.map_or("–".to_string(), |r| (r + 1).to_string()),
+            c.opening,
+            if c.one_a_pair {
+                format!("{} (one a pair)", c.first.n())
+            } else {
+                c.first.n().to_string()
+            },
             c.first.w,
             c.first.d,
             c.first.l,
             c.first.score(),
             lo,
             hi,
-            c.p,
+            c.capped,
             c.holm,
+            power(c, tests).map_or("nothing (too few decisive games)".to_string(), |q| format!(
+                "≥ {q:.3}"
+            )),
             c.replication.map_or("–".to_string(), |r| format!(
                 "{}-{}-{}",
                 r.first.w, r.first.d, r.first.l
@@ -205,20 +331,45 @@ pub fn markdown(dir: &Path, cells: &[SideCell], games: u64) -> Result<String> {
             verdict(c)
         );
     }
-    // One series a player and swap rule, x the board sizes.
-    let mut sizes: Vec<Option<usize>> = cells.iter().map(|c| c.size).collect();
-    sizes.dedup();
-    let names: Vec<String> = sizes
-        .iter()
-        .map(|s| s.map_or_else(|| "the board".to_string(), |n| n.to_string()))
-        .collect();
+    for (swap, file, title) in [
+        (
+            false,
+            "first-player.svg",
+            "first colour's score in self-play",
+        ),
+        (
+            true,
+            "first-player-swap.svg",
+            "first colour's score in self-play, swap rule on",
+        ),
+    ] {
+        let shown: Vec<&SideCell> = cells
+            .iter()
+            .filter(|c| c.swap.unwrap_or(false) == swap)
+            .collect();
+        if shown.is_empty() {
+            continue;
+        }
+        write_figure(&dir.join(file), title, &shown)?;
+        let _ = writeln!(md, "\n![{title}]({file})");
+    }
+    md.push('\n');
+    Ok(md)
+}
+
+/// One figure: x the players, weakest first; one series a board.
+fn write_figure(path: &Path, title: &str, cells: &[&SideCell]) -> Result<()> {
+    let mut players: Vec<(Option<usize>, &str)> =
+        cells.iter().map(|c| (c.rung, c.player.as_str())).collect();
+    players.sort();
+    players.dedup();
+    let names: Vec<String> = players.iter().map(|p| short(p.1)).collect();
     let mut series: Vec<Bars> = Vec::new();
     for c in cells {
-        let name = match c.swap {
-            Some(true) => format!("{} (swap)", c.player),
-            _ => c.player.clone(),
-        };
-        let x = sizes.iter().position(|s| *s == c.size).unwrap_or(0) as f64;
+        let name = c
+            .size
+            .map_or_else(|| "the board".to_string(), |n| format!("size {n}"));
+        let x = players.iter().position(|p| p.1 == c.player).unwrap_or(0) as f64;
         let (lo, hi) = wilson(c.first.score(), c.first.n() as f64, Z95);
         let point = (x, c.first.score(), lo, hi);
         match series.iter_mut().find(|s| s.name == name) {
@@ -231,16 +382,42 @@ pub fn markdown(dir: &Path, cells: &[SideCell], games: u64) -> Result<String> {
         }
     }
     let labels = Labels {
-        title: "first colour's score in self-play",
-        x: "board size",
+        title,
+        x: "player against itself, weakest first",
         y: "first colour's score",
     };
     write_atomically(
-        &dir.join("first-player.svg"),
+        path,
         interval_plot_svg(labels, &series, Some(&names), Bounds::SHARE)?.as_bytes(),
-    )?;
-    md.push_str("\n![first-player advantage](first-player.svg)\n\n");
-    Ok(md)
+    )
+}
+
+/// A short name for an agent spec on an axis: `ab3 rich`, `MCTS 1000`, `MCTS strong`.
+#[must_use]
+pub fn short(label: &str) -> String {
+    if let Some(rest) = label.strip_prefix("alphabeta:") {
+        let depth = rest
+            .split(',')
+            .find_map(|kv| kv.strip_prefix("depth="))
+            .unwrap_or("?");
+        let eval = rest
+            .split(',')
+            .find_map(|kv| kv.strip_prefix("eval="))
+            .unwrap_or("material");
+        format!("ab{depth} {eval}")
+    } else if let Some(rest) = label.strip_prefix("mcts:") {
+        if rest.contains("preset=strong") {
+            "MCTS strong".to_string()
+        } else {
+            let iters = rest
+                .split(',')
+                .find_map(|kv| kv.strip_prefix("iters="))
+                .unwrap_or("?");
+            format!("MCTS {iters}")
+        }
+    } else {
+        label.to_string()
+    }
 }
 
 #[cfg(test)]
@@ -288,7 +465,11 @@ mod tests {
             size: Some(16),
             swap: None,
             player: "random".into(),
+            rung: None,
+            opening: 0,
+            one_a_pair: false,
             first: Wdl { w, d: 0, l },
+            capped: 0,
             p: sign_test(w, l),
             holm: 1.0,
             replication: None,
@@ -323,5 +504,75 @@ mod tests {
         again(&mut cells[0], 2, 18);
         adjust(&mut cells);
         assert_eq!(verdict(&cells[0]), "second player");
+    }
+
+    #[test]
+    fn a_cell_whose_games_hit_the_cap_is_unfinished_never_balanced() {
+        let mut c = SideCell {
+            game: "advance:side=5".into(),
+            size: Some(5),
+            swap: None,
+            player: "mcts:iters=300".into(),
+            rung: Some(3),
+            opening: 0,
+            one_a_pair: false,
+            // 32 of 40 games stopped by the cap, as draws: "no side favoured" would be wrong.
+            first: Wdl { w: 4, d: 32, l: 4 },
+            capped: 32,
+            p: 1.0,
+            holm: 1.0,
+            replication: None,
+        };
+        assert!(unfinished(&c));
+        assert_eq!(verdict(&c), "unfinished (games stopped by the cap)");
+        // 4 of 40 (10%) is not more than a tenth.
+        c.capped = 4;
+        assert!(!unfinished(&c));
+        assert_eq!(verdict(&c), "not shown");
+        // Its power: 8 decisive games at 0.05 / 12 find nothing.
+        assert_eq!(power(&c, 12), None);
+        c.first = Wdl { w: 50, d: 0, l: 50 };
+        let q = power(&c, 12).unwrap();
+        assert!((q - 0.684).abs() < 0.001, "{q}");
+    }
+
+    #[test]
+    fn openings_are_the_fewest_plies_that_give_the_pairs_distinct_lines() {
+        let plies =
+            |game: &str, pairs| distinct_opening_plies(&AnyGame::parse(game).unwrap(), pairs);
+        // Tic-tac-toe, 50 pairs: 9 lines (1 ply), 72 (2: 72·(1 − (71/72)^50) = 36.2, below
+        // 45), 504 (3: 47.6). Two pairs: 9·(1 − (8/9)²) = 1.89 of 2 from one ply.
+        assert_eq!(plies("tic_tac_toe", 50), 3);
+        assert_eq!(plies("tic_tac_toe", 2), 1);
+        // Havannah 5, 61 cells: 61 lines give 50 pairs only 34 expected distinct; 3,660 do.
+        assert_eq!(plies("havannah:size=5", 50), 2);
+    }
+
+    #[test]
+    fn deterministic_players_count_one_game_a_pair() {
+        use crate::run::plan::PlanBuilder;
+        use crate::run::play::play_game;
+        let plan = PlanBuilder::new("tic_tac_toe")
+            .pairing("alphabeta:depth=1", "alphabeta:depth=1")
+            .games(10)
+            .opening_plies(1)
+            .build()
+            .unwrap();
+        let start = AnyGame::parse("tic_tac_toe").unwrap();
+        let AnyGame::TicTacToe(ttt) = &start else {
+            unreachable!()
+        };
+        let mut tally = Tally::new(&plan);
+        for id in 0..10 {
+            tally.add(&play_game(ttt.as_ref(), &plan, id), None);
+        }
+        let player = SidePlayer {
+            label: "alphabeta:depth=1".into(),
+            rung: Some(1),
+            seeded: false,
+        };
+        let cell = &cells(&start, &[player], 1, &tally)[0];
+        assert!(cell.one_a_pair);
+        assert_eq!(cell.first.n(), 5, "one game of each of the 5 pairs");
     }
 }

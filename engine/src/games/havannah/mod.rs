@@ -519,6 +519,11 @@ impl Game for Havannah {
         self.geometry().on_board.len()
     }
 
+    /// The swap rule's offer: the second player's first move, with the swap on.
+    fn rule_decision(&self) -> bool {
+        self.swap_available()
+    }
+
     /// Exact for both players: a fork, bridge or ring through `mv`, from the groups around it
     /// (no move played). Stones never leave, so a win of the player not to move stays a win.
     fn wins_at_once(&self, player: Player, mv: Cell) -> Option<bool> {

@@ -377,6 +377,11 @@ impl Game for Hex {
         self.hash ^= KEYS.phase(self.phase());
     }
 
+    /// The swap rule's offer: the second player's first move, with the swap on.
+    fn rule_decision(&self) -> bool {
+        self.swap_available()
+    }
+
     /// Whether the stone completes a chain between `player`'s edges; stones never leave the
     /// board, so the answer holds for either player.
     fn wins_at_once(&self, player: Player, mv: Cell) -> Option<bool> {

@@ -1,0 +1,256 @@
+//! The report's verdict, in plain language at the top: balance at strength (and with the swap
+//! where the game has one), draws, length, skill depth, and what would change the verdict.
+//! Every sentence is read off the parts below it; none says more than its replicated tests.
+
+use std::fmt::Write as _;
+
+use ringside_engine::registry::AnyGame;
+
+use super::ladder::Rung;
+use super::profile::Column;
+use super::sides::{self, SideCell, short};
+use super::trace::TraceVerdict;
+
+/// What the verdict is read from.
+#[derive(Debug)]
+pub struct Facts<'a> {
+    /// The report's game.
+    pub game: &'a AnyGame,
+    /// The ladder, weakest first, if its results connect every agent.
+    pub rungs: Option<&'a [Rung]>,
+    /// The SkillTrace.
+    pub trace: &'a TraceVerdict,
+    /// The first-player part's cells (Holm and replications set).
+    pub cells: &'a [SideCell],
+    /// The profile of the report's own board, weakest player first.
+    pub profiles: &'a [Column],
+    /// Games a pairing of the ladder.
+    pub ladder_games: u64,
+}
+
+/// The cells of `spec`, weakest player first.
+fn board_cells<'a>(cells: &'a [SideCell], spec: &str) -> Vec<&'a SideCell> {
+    let mut out: Vec<&SideCell> = cells.iter().filter(|c| c.game == spec).collect();
+    out.sort_by_key(|c| c.rung);
+    out
+}
+
+/// A sentence on the balance of one board at strength.
+#[must_use]
+pub fn balance(cells: &[&SideCell], tests: usize) -> String {
+    if cells.is_empty() {
+        return "not measured".to_string();
+    }
+    let top: Vec<&&SideCell> = cells.iter().rev().take(2).collect();
+    let name = |c: &SideCell| format!("`{}`", short(&c.player));
+    let unfinished: Vec<String> = top
+        .iter()
+        .filter(|c| sides::unfinished(c))
+        .map(|c| {
+            format!(
+                "{} ({} of {} games stopped by the cap)",
+                name(c),
+                c.capped,
+                c.first.n()
+            )
+        })
+        .collect();
+    if !unfinished.is_empty() {
+        return format!(
+            "**unfinished** at strength: {}; no side can be called favoured there",
+            unfinished.join(", ")
+        );
+    }
+    let favoured: Vec<(&SideCell, &str)> = top
+        .iter()
+        .map(|c| (**c, sides::verdict(c)))
+        .filter(|(_, v)| *v == "first player" || *v == "second player")
+        .collect();
+    let scores = top
+        .iter()
+        .rev()
+        .map(|c| format!("{} {:.3}", name(c), c.first.score()))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let weakest_power = top
+        .iter()
+        .filter_map(|c| sides::power(c, tests))
+        .fold(None::<f64>, |m, q| Some(m.map_or(q, |m: f64| m.max(q))));
+    let power = weakest_power.map_or(
+        "too few decisive games to find any advantage".to_string(),
+        |q| {
+            format!(
+                "these games find only an advantage where one colour wins {q:.3} of the decisive games or more (80% power); a smaller one may be there"
+            )
+        },
+    );
+    if favoured.is_empty() {
+        let unreplicated = top.iter().any(|c| sides::verdict(c) == "did not replicate");
+        format!(
+            "**no side shown favoured** at strength (first colour's score {scores}){}; {power}",
+            if unreplicated {
+                "; one run showed a side that its replication did not confirm"
+            } else {
+                ""
+            }
+        )
+    } else {
+        let side = favoured[0].1;
+        let agree = favoured.iter().all(|(_, v)| *v == side);
+        let who = favoured
+            .iter()
+            .map(|(c, _)| name(c))
+            .collect::<Vec<_>>()
+            .join(" and ");
+        if agree {
+            format!(
+                "**the {side} is favoured** at strength, replicated under {who} (first colour's score {scores})"
+            )
+        } else {
+            format!(
+                "**the strongest players disagree** on who is favoured (first colour's score {scores})"
+            )
+        }
+    }
+}
+
+/// The verdict's section.
+#[must_use]
+pub fn markdown(f: &Facts<'_>) -> String {
+    let spec = f.game.spec();
+    let tests = f.cells.len();
+    let mut md = String::from("## Verdict\n\n");
+    let own = board_cells(f.cells, &spec);
+    let _ = writeln!(md, "- **Balance** on `{spec}`: {}.", balance(&own, tests));
+    if own.len() > 1 {
+        let trend = own
+            .iter()
+            .map(|c| format!("`{}` {:.3}", short(&c.player), c.first.score()))
+            .collect::<Vec<_>>()
+            .join(" → ");
+        let _ = writeln!(
+            md,
+            "  The first colour's score from the weakest player to the strongest: {trend}."
+        );
+    }
+    if let Ok(swapped) = f.game.with_option("swap", "on")
+        && &swapped != f.game
+    {
+        let cells = board_cells(f.cells, &swapped.spec());
+        let _ = writeln!(
+            md,
+            "- **With the swap rule** (`{}`, the swap decided by the players): {}.",
+            swapped.spec(),
+            balance(&cells, tests)
+        );
+    }
+    let others: Vec<String> = {
+        let mut specs: Vec<&str> = f
+            .cells
+            .iter()
+            .map(|c| c.game.as_str())
+            .filter(|g| *g != spec)
+            .collect();
+        specs.dedup();
+        specs
+            .into_iter()
+            .map(|g| {
+                let cells = board_cells(f.cells, g);
+                let top = cells.last().map_or("–", |c| sides::verdict(c));
+                format!("`{g}`: {top}")
+            })
+            .collect()
+    };
+    if !others.is_empty() {
+        let _ = writeln!(
+            md,
+            "- **Other boards**, under the strongest player: {}.",
+            others.join("; ")
+        );
+    }
+    if let (Some(top), Some(cell)) = (f.profiles.last(), own.last()) {
+        // The counted games (one a pair for a deterministic player).
+        let all = cell.first;
+        let share = all.d as f64 / all.n().max(1) as f64;
+        let _ = writeln!(
+            md,
+            "- **Draws:** the strongest player (`{}`) against itself draws {} of {} games ({:.0}%){}.",
+            short(&top.player),
+            all.d,
+            all.n(),
+            100.0 * share,
+            if share >= 0.9 {
+                ": nearly every game, as a game drawn under best play would give"
+            } else {
+                ""
+            }
+        );
+        let l = &top.summary.lengths;
+        let _ = writeln!(
+            md,
+            "- **Length:** its games last {} plies at the median, {} at the 90th percentile.",
+            l.percentile(0.5),
+            l.percentile(0.9)
+        );
+    }
+    match f.rungs {
+        Some(rungs) => {
+            let real = rungs
+                .iter()
+                .filter(|r| r.step.is_some_and(|s| s.real()))
+                .count();
+            let reversed = rungs
+                .iter()
+                .filter(|r| r.step.is_some_and(|s| s.first.reversed()))
+                .count();
+            let _ = writeln!(
+                md,
+                "- **Skill depth:** the ladder of {} players has {real} replicated real step(s) up{}; its top is `{}`. SkillTrace: {}",
+                rungs.len(),
+                if reversed > 0 {
+                    format!(" and {reversed} reversed step(s) (non-transitive results)")
+                } else {
+                    String::new()
+                },
+                rungs.last().map_or("–", |r| r.agent.as_str()),
+                f.trace.sentence()
+            );
+        }
+        None => {
+            let _ = writeln!(
+                md,
+                "- **Skill depth:** the ladder's results do not connect every agent. SkillTrace: {}",
+                f.trace.sentence()
+            );
+        }
+    }
+    let mut change = Vec::new();
+    if let Some(q) = own.last().and_then(|c| sides::power(c, tests)) {
+        change.push(format!(
+            "more games (the balance test cannot see a first-colour share of decisive games below {q:.3})"
+        ));
+    }
+    if own.len() >= 2 {
+        let (lo, hi) = (own[0].first.score(), own[own.len() - 1].first.score());
+        if (hi - lo).abs() >= 0.1 {
+            change.push(format!(
+                "stronger players (the first colour's score moved from {lo:.3} to {hi:.3} up the ladder)"
+            ));
+        }
+    }
+    if f.trace.levels_off().is_none() {
+        change.push(
+            "deeper search (the SkillTrace has not levelled off: stronger play may see more)"
+                .to_string(),
+        );
+    }
+    if !change.is_empty() {
+        let _ = writeln!(
+            md,
+            "- **What would change the verdict:** {}.",
+            change.join("; ")
+        );
+    }
+    md.push('\n');
+    md
+}
