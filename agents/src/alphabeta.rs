@@ -8,7 +8,8 @@
 use std::hash::{Hash, Hasher};
 use std::time::Instant;
 
-use ringside_engine::{Features, Game, Outcome, Player};
+use rand::seq::SliceRandom;
+use ringside_engine::{Features, Game, GameRng, Outcome, Player};
 
 use crate::eval::Evaluator;
 use crate::spec::{AlphaBetaSpec, Scoring};
@@ -60,6 +61,8 @@ pub struct AlphaBeta<G: Game> {
     enforce_budget: bool,
     stopped: bool,
     root_move: Option<G::Move>,
+    /// With `ties=random`: shuffles the root's moves.
+    rng: Option<GameRng>,
 }
 
 /// A small, fixed hasher for the history table's move slots.
@@ -100,7 +103,15 @@ impl<G: Game + Features> AlphaBeta<G> {
             enforce_budget: false,
             stopped: false,
             root_move: None,
+            rng: None,
         }
+    }
+
+    /// Gives the agent its generator, used only with `ties=random`.
+    #[must_use]
+    pub fn seeded(mut self, rng: GameRng) -> Self {
+        self.rng = Some(rng);
+        self
     }
 
     /// Searches `state` by iterative deepening within the budget and returns the best move of
@@ -260,6 +271,14 @@ impl<G: Game + Features> AlphaBeta<G> {
         let p = ply as usize;
         let mut ordered = std::mem::take(&mut self.ordered[p]);
         state.legal_moves(&mut self.scratch);
+        if ply == 0
+            && self.spec.random_ties
+            && let Some(rng) = self.rng.as_mut()
+        {
+            // The place in the list breaks ties of the ordering and, through the strict `>`
+            // below, of equal values: shuffled, both fall at random.
+            self.scratch.shuffle(rng);
+        }
         ordered.clear();
         let killers = self.killers[p];
         for (i, &mv) in self.scratch.iter().enumerate() {
@@ -348,6 +367,46 @@ impl<G: Game + Features> Agent<G> for AlphaBeta<G> {
 mod tests {
     use super::*;
     use crate::AgentSpec;
+
+    #[test]
+    fn random_ties_give_distinct_self_play_from_the_seed_and_first_ties_one_game() {
+        use ringside_engine::games::tic_tac_toe::TicTacToe;
+        // Tic-tac-toe after X takes the centre: O's four corners are alike by symmetry, so
+        // depth 3 values them alike; with ties=random the seed chooses among them.
+        let mut start = TicTacToe::default();
+        start.play(start.parse_move("b2").unwrap());
+        let opening = |text: &str, seed: u64| {
+            let spec = AgentSpec::parse(text).unwrap();
+            let mut agent = spec.build(&start, seed).unwrap();
+            agent.choose(&start).mv
+        };
+        let first: std::collections::HashSet<_> = (0..20)
+            .map(|s| opening("alphabeta:depth=3,eval=rich", s))
+            .collect();
+        assert_eq!(
+            first.len(),
+            1,
+            "without ties=random the seed changes nothing"
+        );
+        let random: std::collections::HashSet<_> = (0..20)
+            .map(|s| opening("alphabeta:depth=3,eval=rich,ties=random", s))
+            .collect();
+        assert!(random.len() >= 2, "{random:?}");
+        assert_eq!(
+            opening("alphabeta:depth=3,eval=rich,ties=random", 7),
+            opening("alphabeta:depth=3,eval=rich,ties=random", 7),
+            "the same seed, the same move"
+        );
+        // The value is the search's, whatever the tie-break.
+        let value = |text: &str| {
+            let spec = AgentSpec::parse(text).unwrap();
+            spec.build(&start, 3).unwrap().choose(&start).stats.value
+        };
+        assert_eq!(
+            value("alphabeta:depth=3,eval=rich"),
+            value("alphabeta:depth=3,eval=rich,ties=random")
+        );
+    }
     use ringside_engine::games::hexxagon::Hexxagon;
     use ringside_engine::games::rin::Rin;
 

@@ -184,10 +184,9 @@ impl AgentSpec {
             AgentSpec::Faulty { fault, at } => {
                 AnyAgent::Faulty(faulty::FaultyAgent::new(rng, *fault, *at))
             }
-            AgentSpec::AlphaBeta(s) => AnyAgent::AlphaBeta(Box::new(AlphaBeta::new(
-                s.clone(),
-                Evaluator::new(&s.eval, state)?,
-            ))),
+            AgentSpec::AlphaBeta(s) => AnyAgent::AlphaBeta(Box::new(
+                AlphaBeta::new(s.clone(), Evaluator::new(&s.eval, state)?).seeded(rng),
+            )),
             AgentSpec::Mcts(s) => AnyAgent::Mcts(Box::new(Mcts::new(
                 s.clone(),
                 Evaluator::new(&s.eval, state)?,

@@ -556,10 +556,18 @@ impl<G: Game + Features> Agent<G> for Mcts<G> {
             "choose needs a game that is not over"
         );
         let deadline = self.spec.time.map(|t| started + t);
+        let budget = self.spec.iterations.map(|n| {
+            if self.spec.per_move {
+                state.legal_moves(&mut self.legal);
+                n * self.legal.len() as u64
+            } else {
+                n
+            }
+        });
         let iterations = if self.spec.threads > 1 {
-            self.search_in_parallel(state, deadline)
+            self.search_in_parallel(state, budget, deadline)
         } else {
-            self.search(state, self.spec.iterations, deadline)
+            self.search(state, budget, deadline)
         };
         if self.nodes[0].first_child == UNEXPANDED {
             // The arena was too full to expand the root: fall back to a random move.

@@ -6,7 +6,12 @@ impl<G: Game + Features> Mcts<G> {
     /// Root parallelism: this tree and `threads - 1` helpers search the same position at
     /// once, sharing the iteration budget (tree `i` of `t` runs `⌊n/t⌋`, one more for the
     /// first `n mod t`); returns the iterations of all trees.
-    pub(super) fn search_in_parallel(&mut self, state: &G, deadline: Option<Instant>) -> u64 {
+    pub(super) fn search_in_parallel(
+        &mut self,
+        state: &G,
+        total: Option<u64>,
+        deadline: Option<Instant>,
+    ) -> u64 {
         let threads = self.spec.threads as usize;
         while self.helpers.len() + 1 < threads {
             let mut spec = self.spec.clone();
@@ -15,7 +20,6 @@ impl<G: Game + Features> Mcts<G> {
             let rng = seeded_rng(seed, self.helpers.len() as u64);
             self.helpers.push(Mcts::new(spec, self.eval.clone(), rng));
         }
-        let total = self.spec.iterations;
         let share = |i: usize| {
             total.map(|n| {
                 let t = threads as u64;

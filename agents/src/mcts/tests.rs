@@ -703,6 +703,17 @@ fn the_random_order_is_seeded_and_puts_the_best_known_children_first() {
     assert_ne!(stored(&known), stored(&other));
 }
 
+#[test]
+fn per_move_budgets_count_a_legal_move() {
+    // Havannah 4 has 37 cells: 2 iterations a legal move are 74.
+    let h = Havannah::new(4, false).unwrap();
+    let d = agent("mcts:iters=2,per_move=on,solver=off", &h, 1).choose(&h);
+    assert_eq!(d.stats.iterations, 74);
+    let d = agent("mcts:iters=2,per_move=on,solver=off,threads=2", &h, 1).choose(&h);
+    assert_eq!(d.stats.iterations, 74, "shared between the trees");
+    assert_eq!(agent("mcts:iters=2", &h, 1).choose(&h).stats.iterations, 2);
+}
+
 fn subtree_size(mcts: &Mcts<Rin>, node: usize) -> usize {
     let n = mcts.nodes[node];
     if n.first_child == UNEXPANDED {

@@ -16,6 +16,7 @@ impl Default for AlphaBetaSpec {
             eval: EvalSpec::default(),
             score: Scoring::Win,
             tt_bits: 16,
+            random_ties: false,
         }
     }
 }
@@ -98,5 +99,14 @@ pub const OPTIONS: &[OptionDef<AlphaBetaSpec>] = &[
         source: "",
         set: |s, v| s.tt_bits = v.whole() as u8,
         print: |s| Some(format!("tt_bits={}", s.tt_bits)),
+    },
+    OptionDef {
+        key: "ties",
+        takes: Takes::Choice(&["first", "random"]),
+        default: "first",
+        help: "among equally valued root moves play the first listed, or one drawn from the seed (distinct games in self-play without random openings)",
+        source: "",
+        set: |s, v| s.random_ties = v.word() == "random",
+        print: |s| s.random_ties.then(|| "ties=random".to_string()),
     },
 ];

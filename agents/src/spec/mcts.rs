@@ -39,6 +39,7 @@ impl Default for MctsSpec {
             epsilon: 0.1,
             threads: 1,
             order: ChildOrder::Random,
+            per_move: false,
         }
     }
 }
@@ -361,6 +362,15 @@ pub const OPTIONS: &[OptionDef<MctsSpec>] = &[
             }
         },
         print: |s| (s.order == ChildOrder::List).then(|| "order=list".to_string()),
+    },
+    OptionDef {
+        key: "per_move",
+        takes: Takes::Choice(ON_OFF),
+        default: "off",
+        help: "iters counts a legal move: iters × the root's legal moves a search (Ludii's SkillTrace schedule)",
+        source: "Ludii's SkillTrace",
+        set: |s, v| s.per_move = on(v),
+        print: |s| s.per_move.then(|| "per_move=on".to_string()),
     },
 ];
 

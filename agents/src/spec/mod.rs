@@ -182,6 +182,10 @@ pub struct AlphaBetaSpec {
     pub score: Scoring,
     /// log2 of the transposition table's entries.
     pub tt_bits: u8,
+    /// Break ties among equally valued root moves at random from the agent's seed (the root's
+    /// moves are shuffled before ordering), so that the agent plays distinct games against
+    /// itself; off, the first in the move list's order wins.
+    pub random_ties: bool,
 }
 
 /// MCTS settings.
@@ -241,6 +245,9 @@ pub struct MctsSpec {
     pub threads: u32,
     /// The order of a node's children: random (the default), or the move list's.
     pub order: ChildOrder,
+    /// `iters` counts a legal move: the search runs `iters` × the legal moves at the root
+    /// (Ludii's SkillTrace gives its UCT players that many).
+    pub per_move: bool,
 }
 
 /// RAVE's schedule: the weight `β` of a child's AMAF mean against its own mean, for `n`
@@ -713,14 +720,15 @@ impl AgentSpec {
     }
 
     /// Whether the agent draws its choices from its seed (random moves, MCTS's playouts and
-    /// child order), so that it plays distinct games against itself with no random opening.
-    /// Alpha-beta is deterministic; an engine over GTP is taken to be.
+    /// child order, alpha-beta's `ties=random`), so that it plays distinct games against
+    /// itself with no random opening. Alpha-beta is otherwise deterministic; an engine over
+    /// GTP is taken to be.
     #[must_use]
     pub fn varies_with_seed(&self) -> bool {
         matches!(
             self,
             AgentSpec::Random | AgentSpec::Mcts(_) | AgentSpec::Faulty { .. }
-        )
+        ) || matches!(self, AgentSpec::AlphaBeta(s) if s.random_ties)
     }
 
     /// Whether the agent's moves depend on the clock (and so are not reproducible).

@@ -130,6 +130,16 @@ impl Budget {
         }
     }
 
+    /// Ludii's SkillTrace: its levels and games a level (Ludii's own: 8 levels of 30 trials).
+    #[must_use]
+    pub fn ludii_trace(self) -> (usize, u64) {
+        match self {
+            Budget::Tiny => (2, 4),
+            Budget::Light => (5, 30),
+            Budget::Standard => (8, 30),
+        }
+    }
+
     /// Its name.
     #[must_use]
     pub fn name(self) -> &'static str {
@@ -153,6 +163,8 @@ pub const OPENING_PLIES: u32 = 2;
 const LADDER_AGAIN: u64 = 0x1ADDE2;
 const TRACE_AGAIN: u64 = 0x5_C112;
 const SIDES_AGAIN: u64 = 0x2E_911C;
+/// The seed of Ludii's SkillTrace (the report's seed with these bits flipped).
+const LUDII: u64 = 0x1D_0011;
 
 /// The folder of a game's report or board: its spec with `:` and `,` made `_`.
 #[must_use]
@@ -320,14 +332,31 @@ pub fn report(
     }
     let trace = TraceVerdict { first, again };
 
+    // Ludii's own SkillTrace: its schedule, levels and single number.
+    let (levels, ludii_games) = budget.ludii_trace();
+    let ludii = trace::ludii_schedule(levels);
+    let builder = ludii
+        .iter()
+        .fold(PlanBuilder::new(&spec), |b, (strong, weak)| {
+            b.pairing(strong, weak)
+        });
+    let (_, ludii_tally, s) = part("ludii-skilltrace", builder, ludii_games, seed ^ LUDII, 0)?;
+    seconds.trace += s;
+    let ludii_levels: Vec<Wdl> = (0..levels)
+        .filter_map(|i| ludii_tally.pairing(i).map(|p| p.all))
+        .collect();
+
     // The first-player part, at strength.
     let players: Vec<SidePlayer> = match rungs.as_deref() {
         Some(r) => strength_players(r)
             .into_iter()
-            .map(|i| SidePlayer {
-                label: r[i].agent.clone(),
-                rung: Some(i),
-                seeded: seeded(&r[i].agent),
+            .map(|i| {
+                let label = self_play_spec(&r[i].agent);
+                SidePlayer {
+                    seeded: seeded(&label),
+                    label,
+                    rung: Some(i),
+                }
             })
             .collect(),
         None => budget
@@ -419,8 +448,12 @@ pub fn report(
     sides::adjust(&mut cells);
 
     let mut profiles = Vec::new();
-    for (plan, tally, path, group) in &own {
-        let measured = profile::measure(plan, path)?;
+    let runs: Vec<(&RunPlan, &Path)> = own
+        .iter()
+        .map(|(p, _, path, _)| (p, path.as_path()))
+        .collect();
+    let (scale, measured) = profile::measure(&runs)?;
+    for ((_, tally, _, group), measured) in own.iter().zip(measured) {
         for (i, (p, m)) in group.iter().zip(measured).enumerate() {
             if let Some(summary) = tally.pairing(i) {
                 profiles.push(profile::Column {
@@ -438,6 +471,7 @@ pub fn report(
         game,
         rungs: rungs.as_deref(),
         trace: &trace,
+        ludii: ludii_number(&ludii_levels, levels),
         cells: &cells,
         profiles: &profiles,
         ladder_games: budget.ladder_games(),
@@ -454,12 +488,26 @@ pub fn report(
     );
     md.push_str(&ladder_markdown(dir, rungs.as_deref(), &upsets, budget)?);
     md.push_str(&trace_markdown(dir, &trace, budget.trace_games())?);
+    md.push_str(&ludii_markdown(&ludii_levels, levels, ludii_games));
     md.push_str(&sides::markdown(dir, &cells, budget.side_games())?);
     if !profiles.is_empty() {
-        md.push_str(&profile::markdown(dir, &spec, &profiles)?);
+        md.push_str(&profile::markdown(dir, &spec, scale, &profiles)?);
     }
     write_atomically(&dir.join("report.md"), md.as_bytes())?;
     Ok(md)
+}
+
+/// The spec a ladder's agent plays the first-player part with: alpha-beta breaks its ties at
+/// random (`ties=random`), so that it plays distinct games against itself without a random
+/// opening, which would decide games whose answer under best play is known (a Tic-tac-toe
+/// opening can lose by force). Other agents as they are.
+#[must_use]
+pub fn self_play_spec(agent: &str) -> String {
+    if agent.starts_with("alphabeta:") && !agent.contains("ties=") {
+        format!("{agent},ties=random")
+    } else {
+        agent.to_string()
+    }
 }
 
 /// Whether an agent spec draws its choices from its seed.
@@ -598,7 +646,7 @@ fn ladder_markdown(
 fn trace_markdown(dir: &Path, trace: &TraceVerdict, games: u64) -> Result<String> {
     let steps = trace.first.len();
     let mut md = format!(
-        "## SkillTrace\n\nMCTS with 2k iterations against MCTS with k (`skilltrace/games.csv`), {games} games a step: the 2k side's score with its 95% Wilson interval, and the exact sign test on its wins and losses adjusted by Holm–Bonferroni over the {steps} steps. A doubling *wins* or *loses* when its adjusted p is at most 0.05; a loss is an artefact to explain. The curve levels off at the first k from which two consecutive doublings win nothing measurable and none after wins; the steps from there on, and any losing step, are played again from a fresh seed fixed before the run (`skilltrace-replication/games.csv`, Holm over the replicated steps), and the report says it levels off only when no replicated step from there on wins. "
+        "## Skill curve (SkillTrace by doubling)\n\nRingside's skill curve, after Ludii's SkillTrace but not Ludii's (which follows): MCTS with 2k iterations a move against MCTS with k (`skilltrace/games.csv`), {games} games a step: the 2k side's score with its 95% Wilson interval, and the exact sign test on its wins and losses adjusted by Holm–Bonferroni over the {steps} steps. A doubling *wins* or *loses* when its adjusted p is at most 0.05; a loss is an artefact to explain. The curve levels off at the first k from which two consecutive doublings win nothing measurable and none after wins; the steps from there on, and any losing step, are played again from a fresh seed fixed before the run (`skilltrace-replication/games.csv`, Holm over the replicated steps), and the report says it levels off only when no replicated step from there on wins. "
     );
     match detectable_share(games, 0.05 / steps.max(1) as f64, 0.8) {
         Some(q) => {
@@ -665,6 +713,42 @@ fn trace_markdown(dir: &Path, trace: &TraceVerdict, games: u64) -> Result<String
     )?;
     md.push_str("\n![SkillTrace](skilltrace.svg)\n\n");
     Ok(md)
+}
+
+/// Ludii's SkillTrace number from the levels played (`None` without any).
+fn ludii_number(played: &[Wdl], levels: usize) -> Option<f64> {
+    let results: Vec<f64> = played.iter().map(utility).collect();
+    (!results.is_empty()).then(|| trace::ludii_skill_trace(&results, levels))
+}
+
+/// The strong side's mean utility: win 1, draw 0, loss −1.
+fn utility(r: &Wdl) -> f64 {
+    (r.w as f64 - r.l as f64) / r.n().max(1) as f64
+}
+
+fn ludii_markdown(played: &[Wdl], levels: usize, games: u64) -> String {
+    let mut md = format!(
+        "## Ludii's SkillTrace\n\nLudii's own metric (`metrics/designer/SkillTrace.java`), beside the curve above and not the same thing: plain UCT (`c` = √2, no solver) with 2k iterations *a legal move* against k, k = 2, 4, …, {} over {levels} levels, {games} games a level (`ludii-skilltrace/games.csv`, colour-swapped, no random opening); each level's result is the strong side's mean utility (win 1, draw 0, loss −1). A least-squares line through the levels predicts the result at level {}; the number is that prediction (clamped to [0, 1]) plus the rest of the way to 1 times the mean of the levels' positive results. Ludii stops at a 60 s limit; every level here is played in full.\n\n| level | k (a legal move) | 2k's W-D-L | 2k's mean utility |\n|---|---|---|---|\n",
+        2u64 << levels.saturating_sub(1),
+        levels + 1
+    );
+    for (i, r) in played.iter().enumerate() {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {:+.3} |",
+            i + 1,
+            2u64 << i,
+            wdl(*r),
+            utility(r)
+        );
+    }
+    match ludii_number(played, levels) {
+        Some(n) => {
+            let _ = writeln!(md, "\nLudii's SkillTrace: **{n:.3}**.\n");
+        }
+        None => md.push_str("\nNo level played.\n\n"),
+    }
+    md
 }
 
 /// `W-D-L`.

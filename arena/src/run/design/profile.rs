@@ -9,7 +9,9 @@ use ringside_engine::registry::GameVisitor;
 use ringside_engine::{Features, Game};
 
 use crate::error::Result;
-use crate::figures::clarity::{ClarityFacts, game_clarity, pair_mean_interval};
+use crate::figures::clarity::{
+    ClarityFacts, fit_scale, game_clarity, game_evaluations, pair_mean_interval,
+};
 use crate::figures::metrics::{Estimate, Metric, MetricFold, number};
 use crate::figures::study::write_lengths_svg;
 use crate::figures::summary::{Lengths, PairingSummary};
@@ -37,12 +39,32 @@ pub struct PlayerProfile {
     pub clarity: Vec<ClarityFacts>,
 }
 
-/// Reads the games file `path` of `plan` (every row checked and replayed) and measures each
-/// pairing's games.
-pub fn measure(plan: &RunPlan, path: &Path) -> Result<Vec<PlayerProfile>> {
+/// Reads the games files of `runs` (every row checked and replayed), fits the scale `K` of
+/// the values over all their positions ([`fit_scale`]), and measures each pairing's games:
+/// one list of profiles a run. `K` is `None` when the evaluation is zero throughout (the
+/// values are then 0 but at the end).
+pub fn measure(runs: &[(&RunPlan, &Path)]) -> Result<(Option<f64>, Vec<Vec<PlayerProfile>>)> {
+    struct Points<'a> {
+        plan: &'a RunPlan,
+        path: &'a Path,
+        out: &'a mut Vec<(f32, f32)>,
+    }
+    impl GameVisitor for Points<'_> {
+        type Output = Result<()>;
+        fn visit<G: Game + Features>(self, start: G) -> Self::Output {
+            read_games_with(self.path, self.plan, false, &mut |chunk| {
+                for read in chunk {
+                    game_evaluations(&start, &read.row, self.out)?;
+                }
+                Ok(())
+            })?;
+            Ok(())
+        }
+    }
     struct Visit<'a> {
         plan: &'a RunPlan,
         path: &'a Path,
+        k: f64,
     }
     impl GameVisitor for Visit<'_> {
         type Output = Result<Vec<PlayerProfile>>;
@@ -55,14 +77,33 @@ pub fn measure(plan: &RunPlan, path: &Path) -> Result<Vec<PlayerProfile>> {
                     if let Some(facts) = &read.facts {
                         profile.metrics.add(facts);
                     }
-                    profile.clarity.push(game_clarity(&start, &read.row)?);
+                    profile
+                        .clarity
+                        .push(game_clarity(&start, &read.row, self.k)?);
                 }
                 Ok(())
             })?;
             Ok(profiles)
         }
     }
-    plan.game.visit(Visit { plan, path })
+    let mut points = Vec::new();
+    for (plan, path) in runs {
+        plan.game.visit(Points {
+            plan,
+            path,
+            out: &mut points,
+        })?;
+    }
+    let k = fit_scale(&points);
+    let mut out = Vec::new();
+    for (plan, path) in runs {
+        out.push(plan.game.visit(Visit {
+            plan,
+            path,
+            k: k.unwrap_or(0.0),
+        })?);
+    }
+    Ok((k, out))
 }
 
 /// One column of the profile: a player against itself on the report's board.
@@ -89,9 +130,13 @@ fn cell(value: Option<(f64, f64, f64)>) -> String {
 
 /// The profile's section of the report, and its figure `lengths.svg` in `dir`: one column a
 /// player, weakest first.
-pub fn markdown(dir: &Path, board: &str, columns: &[Column]) -> Result<String> {
+pub fn markdown(dir: &Path, board: &str, k: Option<f64>, columns: &[Column]) -> Result<String> {
+    let scale = match k {
+        Some(k) => format!("Values are on the win-probability scale `V = 2σ(K·E) − 1`, with `K = {k:.4}` fitted to these games' results (least squares over their positions), so they compare across games."),
+        None => "The evaluation is zero in every position of these games: every value is 0 before the end.".to_string(),
+    };
     let mut md = format!(
-        "## Length, draws and decisiveness\n\nThe games of `{board}` in the first-player part: each player against itself. Ludii's metrics have 95% bootstrap intervals over colour-swapped pairs; Clarity and Decisiveness have 95% normal intervals over the pairs' means (Decisiveness over decided games only).\n\n| measure |"
+        "## Length, draws and decisiveness\n\nThe games of `{board}` in the first-player part: each player against itself. Ludii's metrics have 95% bootstrap intervals over colour-swapped pairs; Clarity and Decisiveness have 95% normal intervals over the pairs' means (Decisiveness over decided games only). {scale}\n\n| measure |"
     );
     for c in columns {
         let _ = write!(md, " `{}` |", c.player);
@@ -155,7 +200,7 @@ pub fn markdown(dir: &Path, board: &str, columns: &[Column]) -> Result<String> {
             cell(pair_mean_interval(&values))
         });
     }
-    md.push_str("\nFormulas: DurationMoves is the mean plies; Completion the share of games with a winner; Drawishness the share drawn by the rules; Timeouts the share stopped by the ply cap; BranchingFactor the mean legal moves where a move was played; DecisionMoves the share of those positions with a choice; LeadChange the changes of the evaluation's leader a ply; Drama the share of a decided game's positions where the winner was behind (all after Ludii's `Evaluation/src/metrics`; details in `arena/src/figures/metrics.rs`). With a position's value for a player `V = tanh(E/4)`, `E` the default evaluation's lead in material units (±1 when won or lost): ClarityVariance is the mean over positions of the variance of the legal moves' values for the mover; ClarityNarrowness the mean share of moves whose value exceeds `mean + 0.75 (max − mean)`; DecisivenessThreshold the loser's highest value; DecisivenessMoves the share of plies played before the winner's value first exceeds it (Ludii's `stateEvaluation/clarity` and `stateEvaluation/decisiveness`; details in `arena/src/figures/clarity.rs`).\n");
+    md.push_str("\nFormulas: DurationMoves is the mean plies; Completion the share of games with a winner; Drawishness the share drawn by the rules; Timeouts the share stopped by the ply cap; BranchingFactor the mean legal moves where a move was played; DecisionMoves the share of those positions with a choice; LeadChange the changes of the evaluation's leader a ply; Drama the share of a decided game's positions where the winner was behind (all after Ludii's `Evaluation/src/metrics`; details in `arena/src/figures/metrics.rs`). With a position's value for a player `V = 2σ(K·E) − 1`, `E` the default evaluation's lead (±1 when won or lost): ClarityVariance is the mean over positions of the variance of the legal moves' values for the mover; ClarityNarrowness the mean share of moves whose value exceeds `mean + 0.75 (max − mean)`; DecisivenessThreshold the loser's highest value in ten positions spread evenly over the game (Ludii's highest over every position grows with the game's length); DecisivenessMoves the share of plies played before the winner's value first exceeds it (Ludii's `stateEvaluation/clarity` and `stateEvaluation/decisiveness`; details in `arena/src/figures/clarity.rs`).\n");
 
     let named: Vec<(String, &Lengths)> = columns
         .iter()

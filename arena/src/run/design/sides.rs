@@ -3,10 +3,11 @@
 //! strongest two players, whatever their family.
 //!
 //! Each board and player is a cell: the player against itself. Players whose choices come
-//! from their seed (MCTS, random) play with no random opening; deterministic ones (alpha-beta)
-//! play from the fewest random plies that give the pairs distinct openings
-//! ([`distinct_opening_plies`]), and since such a player repeats a pair's game on both colours,
-//! one game a pair is counted. Openings stop before the swap's decision, which the players
+//! from their seed (MCTS, random, and alpha-beta, which plays here with `ties=random`) play
+//! with no random opening, which would otherwise decide some games before the players do;
+//! deterministic ones (an engine over GTP) play from the fewest random plies that give the
+//! pairs distinct openings ([`distinct_opening_plies`]), and since such a player repeats a
+//! pair's game on both colours, one game a pair is counted. Openings stop before the swap's decision, which the players
 //! make. The first colour's score has a 95% Wilson interval; each cell's "no advantage" is
 //! tested by the exact sign test on the first colour's wins and losses (draws set aside),
 //! adjusted by Holm–Bonferroni over every cell of the part, and each cell states its power:
@@ -289,7 +290,7 @@ pub fn markdown(dir: &Path, cells: &[SideCell], games: u64) -> Result<String> {
     let mut md = format!(
         "## First-player advantage at strength, across board sizes
 
-Each board with each player against itself (`first-player/<board>/<openings>/games.csv`), {games} games a cell. Players that draw their choices from their seed (MCTS, random) play with no random opening; deterministic ones (alpha-beta) play from the fewest random plies that give the pairs distinct openings, and count one game a pair (the pair's two games are the same game). Openings stop before the swap's decision. The first colour's score with its 95% Wilson interval; the exact sign test of \"no advantage\" on its wins and losses (draws set aside), adjusted by Holm–Bonferroni over the {tests} cells; *finds* is the cell's power: the share of decisive games the first colour must win (or lose) for the test to find it with 80% probability at Holm's first threshold (0.05/{tests}). Each cell shown is played again from a fresh seed fixed before the run (`first-player-replication/`), with Holm over the {replicated} replicated cells; a side is *favoured* only when both runs show it. A cell with more than 10% of its games stopped by the ply cap is *unfinished*.\n\n| board | swap | player (rung) | opening plies | counted | first colour W-D-L | first colour's score | capped | Holm p | finds | replication W-D-L | its Holm p | verdict |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+Each board with each player against itself (`first-player/<board>/<openings>/games.csv`), {games} games a cell. Players that draw their choices from their seed (MCTS, random, and alpha-beta, which breaks its ties at random here: `ties=random`) play with no random opening, which would decide some games before the players do; deterministic players would play from the fewest random plies that give the pairs distinct openings and count one game a pair (the pair's two games being the same game). Openings stop before the swap's decision. The first colour's score with its 95% Wilson interval; the exact sign test of \"no advantage\" on its wins and losses (draws set aside), adjusted by Holm–Bonferroni over the {tests} cells; *finds* is the cell's power: the share of decisive games the first colour must win (or lose) for the test to find it with 80% probability at Holm's first threshold (0.05/{tests}). Each cell shown is played again from a fresh seed fixed before the run (`first-player-replication/`), with Holm over the {replicated} replicated cells; a side is *favoured* only when both runs show it. A cell with more than 10% of its games stopped by the ply cap is *unfinished*.\n\n| board | swap | player (rung) | opening plies | counted | first colour W-D-L | first colour's score | capped | Holm p | finds | replication W-D-L | its Holm p | verdict |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
     );
     for c in cells {
         let n = c.first.n() as f64;

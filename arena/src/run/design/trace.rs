@@ -243,6 +243,45 @@ impl TraceVerdict {
     }
 }
 
+/// Ludii's SkillTrace schedule: level `i` (from 0) pits UCT with `2k` iterations a legal
+/// move against UCT with `k`, `k = 2^(i+1)`, as `(strong spec, weak spec)`: plain UCT
+/// (`c = √2` to four places, no solver), its budget `k ×` the legal moves at each decision
+/// (`per_move=on`).
+#[must_use]
+pub fn ludii_schedule(levels: usize) -> Vec<(String, String)> {
+    let uct = |k: u64| format!("mcts:iters={k},per_move=on,c=1.4142,solver=off");
+    (0..levels)
+        .map(|i| {
+            let k = 2u64 << i;
+            (uct(2 * k), uct(k))
+        })
+        .collect()
+}
+
+/// Ludii's SkillTrace number (`metrics/designer/SkillTrace.java`) from its levels' results,
+/// each the strong side's mean utility (win 1, draw 0, loss −1): a least-squares line through
+/// `(i, result_i)`, `i` from 0, predicts the result at `levels + 1` (Ludii's "next step",
+/// clamped to [0, 1]); with `A` the mean of `max(result, 0)` over the levels played, the
+/// number is `next + (1 − next)·A`. 0 without levels.
+#[must_use]
+pub fn ludii_skill_trace(results: &[f64], levels: usize) -> f64 {
+    let n = results.len();
+    if n == 0 {
+        return 0.0;
+    }
+    let nf = n as f64;
+    let mean_x = (nf - 1.0) / 2.0;
+    let mean_y = results.iter().sum::<f64>() / nf;
+    let sxx: f64 = (0..n).map(|i| (i as f64 - mean_x).powi(2)).sum();
+    let sxy: f64 = (0..n)
+        .map(|i| (i as f64 - mean_x) * (results[i] - mean_y))
+        .sum();
+    let slope = if sxx > 0.0 { sxy / sxx } else { 0.0 };
+    let next = (mean_y + slope * ((levels + 1) as f64 - mean_x)).clamp(0.0, 1.0);
+    let area = results.iter().map(|r| r.max(0.0)).sum::<f64>() / nf;
+    next + (1.0 - next) * area
+}
+
 fn capitalized(s: &str) -> String {
     let mut c = s.chars();
     c.next()
@@ -261,6 +300,27 @@ mod tests {
     fn adjusted(mut p: Vec<TracePoint>) -> Vec<TracePoint> {
         adjust(&mut p);
         p
+    }
+
+    #[test]
+    fn ludiis_number_follows_its_formula_worked_by_hand() {
+        // Rising 0.2, 0.4, 0.6: the line (0.2 + 0.2i) predicts 1.0 at i = 4: the number is 1.
+        assert!((ludii_skill_trace(&[0.2, 0.4, 0.6], 3) - 1.0).abs() < 1e-12);
+        // Falling 0.5, 0.3, 0.1: the line predicts −0.3, clamped to 0; the mean of the
+        // positive results is 0.3: the number is 0.3.
+        assert!((ludii_skill_trace(&[0.5, 0.3, 0.1], 3) - 0.3).abs() < 1e-12);
+        // 0.4, −0.2, 0.1: slope −0.15, intercept 0.25, predicts −0.35 → 0; the area counts the
+        // negative level as 0: (0.4 + 0 + 0.1) / 3.
+        let n = ludii_skill_trace(&[0.4, -0.2, 0.1], 3);
+        assert!((n - 0.5 / 3.0).abs() < 1e-12, "{n}");
+        // Ludii predicts at its configured levels + 1 even when fewer were played.
+        let n = ludii_skill_trace(&[0.1, 0.2], 8);
+        assert!((n - 1.0).abs() < 1e-12, "0.1 + 0.1·9 = 1.0: {n}");
+        assert_eq!(ludii_skill_trace(&[], 8), 0.0);
+        let s = ludii_schedule(8);
+        assert_eq!(s.len(), 8);
+        assert_eq!(s[0].1, "mcts:iters=2,per_move=on,c=1.4142,solver=off");
+        assert_eq!(s[7].0, "mcts:iters=512,per_move=on,c=1.4142,solver=off");
     }
 
     #[test]

@@ -18,8 +18,10 @@ pub struct Facts<'a> {
     pub game: &'a AnyGame,
     /// The ladder, weakest first, if its results connect every agent.
     pub rungs: Option<&'a [Rung]>,
-    /// The SkillTrace.
+    /// The skill curve (SkillTrace by doubling).
     pub trace: &'a TraceVerdict,
+    /// Ludii's SkillTrace number, if any level was played.
+    pub ludii: Option<f64>,
     /// The first-player part's cells (Holm and replications set).
     pub cells: &'a [SideCell],
     /// The profile of the report's own board, weakest player first.
@@ -114,6 +116,13 @@ pub fn balance(cells: &[&SideCell], tests: usize) -> String {
     }
 }
 
+/// Ludii's number, for the verdict's sentence on skill.
+fn ludii_text(n: Option<f64>) -> String {
+    n.map_or(String::new(), |n| {
+        format!(" Ludii's SkillTrace: {n:.3} (0 to 1; higher, more skill to gain).")
+    })
+}
+
 /// The verdict's section.
 #[must_use]
 pub fn markdown(f: &Facts<'_>) -> String {
@@ -122,6 +131,24 @@ pub fn markdown(f: &Facts<'_>) -> String {
     let mut md = String::from("## Verdict\n\n");
     let own = board_cells(f.cells, &spec);
     let _ = writeln!(md, "- **Balance** on `{spec}`: {}.", balance(&own, tests));
+    let below: Vec<String> = own
+        .iter()
+        .rev()
+        .skip(2)
+        .filter_map(|c| {
+            let v = sides::verdict(c);
+            (v == "first player" || v == "second player").then(|| {
+                format!(
+                    "the {v} is favoured under `{}` ({:.3}, replicated)",
+                    short(&c.player),
+                    c.first.score()
+                )
+            })
+        })
+        .collect();
+    if !below.is_empty() {
+        let _ = writeln!(md, "  Lower on the ladder, {}.", below.join("; "));
+    }
     if own.len() > 1 {
         let trend = own
             .iter()
@@ -205,7 +232,7 @@ pub fn markdown(f: &Facts<'_>) -> String {
                 .count();
             let _ = writeln!(
                 md,
-                "- **Skill depth:** the ladder of {} players has {real} replicated real step(s) up{}; its top is `{}`. SkillTrace: {}",
+                "- **Skill depth:** the ladder of {} players has {real} replicated real step(s) up{}; its top is `{}`. Skill curve: {}{}",
                 rungs.len(),
                 if reversed > 0 {
                     format!(" and {reversed} reversed step(s) (non-transitive results)")
@@ -213,14 +240,16 @@ pub fn markdown(f: &Facts<'_>) -> String {
                     String::new()
                 },
                 rungs.last().map_or("–", |r| r.agent.as_str()),
-                f.trace.sentence()
+                f.trace.sentence(),
+                ludii_text(f.ludii)
             );
         }
         None => {
             let _ = writeln!(
                 md,
-                "- **Skill depth:** the ladder's results do not connect every agent. SkillTrace: {}",
-                f.trace.sentence()
+                "- **Skill depth:** the ladder's results do not connect every agent. Skill curve: {}{}",
+                f.trace.sentence(),
+                ludii_text(f.ludii)
             );
         }
     }
