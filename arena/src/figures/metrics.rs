@@ -341,16 +341,14 @@ impl Metric {
             | Metric::BranchingFactor
             | Metric::WonLengthA
             | Metric::WonLengthB => Bounds::NON_NEGATIVE,
-            Metric::AdvantageP1
-            | Metric::FirstScore
-            | Metric::Balance
+            Metric::AdvantageP1 | Metric::FirstScore | Metric::ScoreA => Bounds::SCORE,
+            Metric::Balance
             | Metric::Completion
             | Metric::Drawishness
             | Metric::Timeouts
             | Metric::DecisionMoves
             | Metric::LeadChange
-            | Metric::Drama
-            | Metric::ScoreA => Bounds::SHARE,
+            | Metric::Drama => Bounds::SHARE,
         }
     }
 

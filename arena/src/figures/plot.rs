@@ -45,6 +45,8 @@ pub struct Bounds {
     pub low: Option<f64>,
     /// The greatest possible value, if there is one.
     pub high: Option<f64>,
+    /// A reference value drawn across the plot (½ for a score: level play), if any.
+    pub reference: Option<f64>,
 }
 
 impl Bounds {
@@ -52,16 +54,25 @@ impl Bounds {
     pub const FREE: Bounds = Bounds {
         low: None,
         high: None,
+        reference: None,
     };
     /// A share, a rate or a score in points a game: [0, 1].
     pub const SHARE: Bounds = Bounds {
         low: Some(0.0),
         high: Some(1.0),
+        reference: None,
+    };
+    /// A score in points a game: [0, 1], with the line of level play at ½.
+    pub const SCORE: Bounds = Bounds {
+        low: Some(0.0),
+        high: Some(1.0),
+        reference: Some(0.5),
     };
     /// A count or a length: from 0 up.
     pub const NON_NEGATIVE: Bounds = Bounds {
         low: Some(0.0),
         high: None,
+        reference: None,
     };
 }
 
@@ -345,6 +356,14 @@ pub fn interval_plot_svg(
                 mesh.x_labels(names.len() + 1);
             }
             mesh.draw().map_err(|e| draw(&e))?;
+            if let Some(r) = bounds.reference {
+                chart
+                    .draw_series(LineSeries::new(
+                        [(x0, r), (x1, r)],
+                        BLACK.mix(0.45).stroke_width(1),
+                    ))
+                    .map_err(|e| draw(&e))?;
+            }
             let step = (x1 - x0) * 0.006;
             for &(i, s) in &shown {
                 let c = colour(i);

@@ -394,7 +394,8 @@ pub fn report(
             let (plan, tally, s) =
                 part(&name, builder, budget.side_games(), seed ^ 0xF1257, plies)?;
             seconds.sides += s;
-            cells.extend(sides::cells(board, &group, plies, &tally));
+            let distinct = sides::distinct_results(&plan, &dir.join(&name).join("games.csv"))?;
+            cells.extend(sides::cells(board, &group, plies, &tally, &distinct));
             if board == game {
                 own.push((plan, tally, dir.join(&name).join("games.csv"), group));
             }
@@ -425,7 +426,7 @@ pub fn report(
                 "first-player-replication/{}/openings-{plies}",
                 folder_name(&bspec)
             );
-            let (_, tally, s) = part(
+            let (plan, _, s) = part(
                 &name,
                 builder,
                 budget.side_games(),
@@ -433,15 +434,9 @@ pub fn report(
                 plies,
             )?;
             seconds.sides += s;
+            let distinct = sides::distinct_results(&plan, &dir.join(&name).join("games.csv"))?;
             for (k, &i) in shown.iter().enumerate() {
-                cells[i].replication = tally.pairing(k).map(|p| {
-                    let first = if cells[i].one_a_pair {
-                        p.a_first
-                    } else {
-                        p.first_player
-                    };
-                    sides::Replication::of(first)
-                });
+                cells[i].replication = distinct.get(k).map(|&d| sides::Replication::of(d));
             }
         }
     }
@@ -703,13 +698,13 @@ fn trace_markdown(dir: &Path, trace: &TraceVerdict, games: u64) -> Result<String
         ));
     }
     let labels = Labels {
-        title: "SkillTrace: MCTS with 2k iterations against k",
+        title: "skill curve: MCTS with 2k iterations against k (½: no gain)",
         x: "k (iterations of the weaker side)",
         y: "2k side's score",
     };
     write_atomically(
         &dir.join("skilltrace.svg"),
-        interval_plot_svg(labels, &series, Some(&names), Bounds::SHARE)?.as_bytes(),
+        interval_plot_svg(labels, &series, Some(&names), Bounds::SCORE)?.as_bytes(),
     )?;
     md.push_str("\n![SkillTrace](skilltrace.svg)\n\n");
     Ok(md)

@@ -6,8 +6,8 @@
 //! from their seed (MCTS, random, and alpha-beta, which plays here with `ties=random`) play
 //! with no random opening, which would otherwise decide some games before the players do;
 //! deterministic ones (an engine over GTP) play from the fewest random plies that give the
-//! pairs distinct openings ([`distinct_opening_plies`]), and since such a player repeats a
-//! pair's game on both colours, one game a pair is counted. Openings stop before the swap's decision, which the players
+//! pairs distinct openings ([`distinct_opening_plies`]). A game played again move for move is
+//! one observation: each cell's results are over its distinct games ([`distinct_results`]). Openings stop before the swap's decision, which the players
 //! make. The first colour's score has a 95% Wilson interval; each cell's "no advantage" is
 //! tested by the exact sign test on the first colour's wins and losses (draws set aside),
 //! adjusted by Holm–Bonferroni over every cell of the part, and each cell states its power:
@@ -29,6 +29,8 @@ use crate::figures::plot::{Bars, Bounds, Labels, interval_plot_svg};
 use crate::figures::stats::{Wdl, Z95, detectable_share, holm, sign_test, wilson};
 use crate::figures::summary::Tally;
 use crate::records::durable::write_atomically;
+use crate::records::games_csv::read_games_with;
+use crate::run::plan::RunPlan;
 
 /// The boards of the part: up to `count` admissible sizes around the report's own (one below
 /// it where there is one, then upward), each without and, where the game has a swap rule,
@@ -82,11 +84,12 @@ pub struct SideCell {
     pub rung: Option<usize>,
     /// Random opening plies of its games (at most; they stop before the swap's decision).
     pub opening: u32,
-    /// Whether one game a pair is counted (a deterministic player repeats a pair's game).
-    pub one_a_pair: bool,
-    /// The first colour's wins, draws and losses.
+    /// Games played.
+    pub games: u64,
+    /// The first colour's wins, draws and losses over the distinct games (a game repeated
+    /// move for move is one observation, not several).
     pub first: Wdl,
-    /// Games stopped by the ply cap (as draws), among those counted.
+    /// Games stopped by the ply cap (as draws), of all played.
     pub capped: u64,
     /// The sign test's p-value of "no first-player advantage".
     pub p: f64,
@@ -139,31 +142,22 @@ pub struct SidePlayer {
 }
 
 /// The cells of one board's run of `players` (pairing `i` is `players[i]` against itself),
-/// played with `opening` random plies.
+/// played with `opening` random plies; `distinct[i]` is pairing `i`'s results over its
+/// distinct games ([`distinct_results`]).
 #[must_use]
 pub fn cells(
     board: &AnyGame,
     players: &[SidePlayer],
     opening: u32,
     tally: &Tally,
+    distinct: &[Wdl],
 ) -> Vec<SideCell> {
     players
         .iter()
         .enumerate()
         .filter_map(|(i, player)| {
             let p = tally.pairing(i)?;
-            let one_a_pair = !player.seeded;
-            // A deterministic player's pair is one game twice: count its first game only.
-            let first = if one_a_pair {
-                p.a_first
-            } else {
-                p.first_player
-            };
-            let capped = if one_a_pair {
-                p.capped.div_ceil(2)
-            } else {
-                p.capped
-            };
+            let first = distinct.get(i).copied().unwrap_or(p.first_player);
             Some(SideCell {
                 game: board.spec(),
                 size: board.board_size().map(|b| b.value),
@@ -171,15 +165,38 @@ pub fn cells(
                 player: player.label.clone(),
                 rung: player.rung,
                 opening,
-                one_a_pair,
+                games: p.first_player.n(),
                 first,
-                capped: capped.min(first.n()),
+                capped: p.capped,
                 p: sign_test(first.w, first.l),
                 holm: 1.0,
                 replication: None,
             })
         })
         .collect()
+}
+
+/// Each pairing's first-colour results over its distinct games, read from the games file
+/// `path` of `plan`: a game played again move for move (as a player that draws little from
+/// its seed does, against itself) is counted once, so a cell of few distinct games tests as
+/// the few games it is.
+pub fn distinct_results(plan: &RunPlan, path: &Path) -> Result<Vec<Wdl>> {
+    use std::hash::{Hash, Hasher};
+    let mut results = vec![Wdl::default(); plan.pairings.len()];
+    let mut seen: Vec<std::collections::HashSet<u64>> =
+        vec![std::collections::HashSet::new(); plan.pairings.len()];
+    read_games_with(path, plan, false, &mut |chunk| {
+        for read in chunk {
+            let row = &read.row;
+            let mut h = std::hash::DefaultHasher::new();
+            row.moves.hash(&mut h);
+            if seen[row.slot.pairing].insert(h.finish()) {
+                results[row.slot.pairing].add(row.first_points());
+            }
+        }
+        Ok(())
+    })?;
+    Ok(results)
 }
 
 /// The fewest random opening plies (at least 1, at most 8) for which `pairs` openings drawn
@@ -226,13 +243,13 @@ pub fn distinct_opening_plies(game: &AnyGame, pairs: u64) -> u32 {
         .unwrap_or(8)
 }
 
-/// The share of a cell's counted games the ply cap stopped, above which it is unfinished.
+/// The share of a cell's games the ply cap stopped, above which it is unfinished.
 pub const UNFINISHED: f64 = 0.10;
 
-/// Whether a cell's games mostly did not end: more than [`UNFINISHED`] stopped by the cap.
+/// Whether a cell's games did not end: more than [`UNFINISHED`] stopped by the cap.
 #[must_use]
 pub fn unfinished(cell: &SideCell) -> bool {
-    cell.first.n() > 0 && cell.capped as f64 > UNFINISHED * cell.first.n() as f64
+    cell.games > 0 && cell.capped as f64 > UNFINISHED * cell.games as f64
 }
 
 /// The cell's power: the share of its decisive games the first colour must win (or lose) for
@@ -290,7 +307,7 @@ pub fn markdown(dir: &Path, cells: &[SideCell], games: u64) -> Result<String> {
     let mut md = format!(
         "## First-player advantage at strength, across board sizes
 
-Each board with each player against itself (`first-player/<board>/<openings>/games.csv`), {games} games a cell. Players that draw their choices from their seed (MCTS, random, and alpha-beta, which breaks its ties at random here: `ties=random`) play with no random opening, which would decide some games before the players do; deterministic players would play from the fewest random plies that give the pairs distinct openings and count one game a pair (the pair's two games being the same game). Openings stop before the swap's decision. The first colour's score with its 95% Wilson interval; the exact sign test of \"no advantage\" on its wins and losses (draws set aside), adjusted by Holm–Bonferroni over the {tests} cells; *finds* is the cell's power: the share of decisive games the first colour must win (or lose) for the test to find it with 80% probability at Holm's first threshold (0.05/{tests}). Each cell shown is played again from a fresh seed fixed before the run (`first-player-replication/`), with Holm over the {replicated} replicated cells; a side is *favoured* only when both runs show it. A cell with more than 10% of its games stopped by the ply cap is *unfinished*.\n\n| board | swap | player (rung) | opening plies | counted | first colour W-D-L | first colour's score | capped | Holm p | finds | replication W-D-L | its Holm p | verdict |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+Each board with each player against itself (`first-player/<board>/<openings>/games.csv`), {games} games a cell. Players that draw their choices from their seed (MCTS, random, and alpha-beta, which breaks its ties at random here: `ties=random`) play with no random opening, which would decide some games before the players do; deterministic players would play from the fewest random plies that give the pairs distinct openings. A game played again move for move counts once: a cell's results are over its distinct games (alpha-beta, whose ties are rare, may play few). Openings stop before the swap's decision. The first colour's score (over the distinct games) with its 95% Wilson interval; the exact sign test of \"no advantage\" on its wins and losses (draws set aside), adjusted by Holm–Bonferroni over the {tests} cells; *finds* is the cell's power: the share of decisive games the first colour must win (or lose) for the test to find it with 80% probability at Holm's first threshold (0.05/{tests}). Each cell shown is played again from a fresh seed fixed before the run (`first-player-replication/`), with Holm over the {replicated} replicated cells; a side is *favoured* only when both runs show it. A cell with more than 10% of its games stopped by the ply cap is *unfinished*.\n\n| board | swap | player (rung) | opening plies | games | first colour W-D-L | first colour's score | capped | Holm p | finds | replication W-D-L | its Holm p | verdict |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
     );
     for c in cells {
         let n = c.first.n() as f64;
@@ -307,10 +324,10 @@ Each board with each player against itself (`first-player/<board>/<openings>/gam
             c.player,
             c.rung.map_or("–".to_string(), |r| (r + 1).to_string()),
             c.opening,
-            if c.one_a_pair {
-                format!("{} (one a pair)", c.first.n())
+            if c.first.n() < c.games {
+                format!("{} distinct of {}", c.first.n(), c.games)
             } else {
-                c.first.n().to_string()
+                c.games.to_string()
             },
             c.first.w,
             c.first.d,
@@ -389,7 +406,7 @@ fn write_figure(path: &Path, title: &str, cells: &[&SideCell]) -> Result<()> {
     };
     write_atomically(
         path,
-        interval_plot_svg(labels, &series, Some(&names), Bounds::SHARE)?.as_bytes(),
+        interval_plot_svg(labels, &series, Some(&names), Bounds::SCORE)?.as_bytes(),
     )
 }
 
@@ -468,7 +485,7 @@ mod tests {
             player: "random".into(),
             rung: None,
             opening: 0,
-            one_a_pair: false,
+            games: w + l,
             first: Wdl { w, d: 0, l },
             capped: 0,
             p: sign_test(w, l),
@@ -516,7 +533,7 @@ mod tests {
             player: "mcts:iters=300".into(),
             rung: Some(3),
             opening: 0,
-            one_a_pair: false,
+            games: 40,
             // 32 of 40 games stopped by the cap, as draws: "no side favoured" would be wrong.
             first: Wdl { w: 4, d: 32, l: 4 },
             capped: 32,
@@ -550,30 +567,50 @@ mod tests {
     }
 
     #[test]
-    fn deterministic_players_count_one_game_a_pair() {
+    fn a_game_played_again_move_for_move_counts_once() {
         use crate::run::plan::PlanBuilder;
-        use crate::run::play::play_game;
+        use crate::run::runner::{Silent, run_to_csv};
+        // Deterministic alpha-beta against itself from one random ply: each pair's two games
+        // are one game, and pairs whose opening cell coincides repeat each other too.
         let plan = PlanBuilder::new("tic_tac_toe")
             .pairing("alphabeta:depth=1", "alphabeta:depth=1")
-            .games(10)
+            .pairing("random", "random")
+            .games(20)
             .opening_plies(1)
             .build()
             .unwrap();
-        let start = AnyGame::parse("tic_tac_toe").unwrap();
-        let AnyGame::TicTacToe(ttt) = &start else {
-            unreachable!()
-        };
-        let mut tally = Tally::new(&plan);
-        for id in 0..10 {
-            tally.add(&play_game(ttt.as_ref(), &plan, id), None);
-        }
-        let player = SidePlayer {
-            label: "alphabeta:depth=1".into(),
-            rung: Some(1),
+        let dir = std::env::temp_dir().join(format!("ringside-distinct-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.csv");
+        let _ = std::fs::remove_file(&path);
+        let run = run_to_csv(&plan, &path, Some(1), &mut Silent).unwrap();
+        let distinct = distinct_results(&plan, &path).unwrap();
+        let all = run.tally.pairing(0).unwrap().first_player;
+        assert_eq!(all.n(), 20);
+        assert!(
+            distinct[0].n() <= 10,
+            "at most one game a pair: {:?}",
+            distinct[0]
+        );
+        assert!(distinct[0].n() >= 2);
+        // Random play repeats nothing here.
+        assert_eq!(distinct[1].n(), 20);
+        let board = AnyGame::parse("tic_tac_toe").unwrap();
+        let player = |label: &str| SidePlayer {
+            label: label.into(),
+            rung: None,
             seeded: false,
         };
-        let cell = &cells(&start, &[player], 1, &tally)[0];
-        assert!(cell.one_a_pair);
-        assert_eq!(cell.first.n(), 5, "one game of each of the 5 pairs");
+        let cells = cells(
+            &board,
+            &[player("alphabeta:depth=1"), player("random")],
+            1,
+            &run.tally,
+            &distinct,
+        );
+        assert_eq!(cells[0].games, 20);
+        assert_eq!(cells[0].first, distinct[0]);
+        assert_eq!(cells[0].p, sign_test(distinct[0].w, distinct[0].l));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -201,7 +201,7 @@ pub fn markdown(f: &Facts<'_>) -> String {
         let share = all.d as f64 / all.n().max(1) as f64;
         let _ = writeln!(
             md,
-            "- **Draws:** the strongest player (`{}`) against itself draws {} of {} games ({:.0}%){}.",
+            "- **Draws:** the strongest player (`{}`) against itself draws {} of {} distinct games ({:.0}%){}.",
             short(&top.player),
             all.d,
             all.n(),
