@@ -171,12 +171,13 @@ pub fn markdown(f: &Facts<'_>) -> String {
             balance(&cells, tests)
         );
     }
+    let own_swap = f.game.with_option("swap", "on").ok().map(|g| g.spec());
     let others: Vec<String> = {
         let mut specs: Vec<&str> = f
             .cells
             .iter()
             .map(|c| c.game.as_str())
-            .filter(|g| *g != spec)
+            .filter(|g| *g != spec && Some(*g) != own_swap.as_deref())
             .collect();
         specs.dedup();
         specs
@@ -254,7 +255,13 @@ pub fn markdown(f: &Facts<'_>) -> String {
         }
     }
     let mut change = Vec::new();
-    if let Some(q) = own.last().and_then(|c| sides::power(c, tests)) {
+    let weakest_power = own
+        .iter()
+        .rev()
+        .take(2)
+        .filter_map(|c| sides::power(c, tests))
+        .fold(None::<f64>, |m, q| Some(m.map_or(q, |m: f64| m.max(q))));
+    if let Some(q) = weakest_power {
         change.push(format!(
             "more games (the balance test cannot see a first-colour share of decisive games below {q:.3})"
         ));
@@ -269,7 +276,7 @@ pub fn markdown(f: &Facts<'_>) -> String {
     }
     if f.trace.levels_off().is_none() {
         change.push(
-            "deeper search (the SkillTrace has not levelled off: stronger play may see more)"
+            "deeper search (the skill curve has not levelled off: stronger play may see more)"
                 .to_string(),
         );
     }
