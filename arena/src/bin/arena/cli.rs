@@ -48,9 +48,12 @@ pub enum Command {
     Run(RunArgs),
     /// Recompute the summary of a games CSV (merged and resumed files included).
     Summary(SummaryArgs),
-    /// Write a design report for one game into `results/reports/GAME/`: a skill ladder (a
-    /// round robin of random, alpha-beta and MCTS with Bradley–Terry ratings and whether each
-    /// step is real) and Ludii's SkillTrace (MCTS 2k against k, k doubling), with figures.
+    /// Write a design report for one game into `results/reports/GAME/`: a verdict in plain
+    /// language, a skill ladder (random, alpha-beta and MCTS with Bradley–Terry ratings; a
+    /// step is real only when its replication agrees), a skill curve (MCTS 2k against k, Holm
+    /// over the doublings, its plateau replicated) and Ludii's own SkillTrace, the first-player
+    /// advantage at strength across board sizes and with the swap, and length, draws and
+    /// decisiveness, with figures.
     ///
     /// Each part is a resumable run of its own; running the command again resumes it.
     Report(ReportArgs),
@@ -357,7 +360,7 @@ pub struct ReportArgs {
     /// The game spec, for example `hexxagon:side=4`.
     #[arg(long)]
     pub game: String,
-    /// `standard` (the committed reports), `light` (fewer games and a shorter SkillTrace, for
+    /// `standard` (the committed reports), `light` (fewer games and a shorter skill curve, for
     /// games whose MCTS games run to hundreds of plies) or `tiny` (a few games, a first look).
     #[arg(long, default_value = "standard")]
     pub budget: String,
