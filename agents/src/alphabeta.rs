@@ -367,6 +367,8 @@ impl<G: Game + Features> Agent<G> for AlphaBeta<G> {
 mod tests {
     use super::*;
     use crate::AgentSpec;
+    use ringside_engine::games::hexxagon::Hexxagon;
+    use ringside_engine::games::rin::Rin;
 
     #[test]
     fn random_ties_give_distinct_self_play_from_the_seed_and_first_ties_one_game() {
@@ -407,8 +409,6 @@ mod tests {
             value("alphabeta:depth=3,eval=rich,ties=random")
         );
     }
-    use ringside_engine::games::hexxagon::Hexxagon;
-    use ringside_engine::games::rin::Rin;
 
     fn agent<G: Game + Features>(text: &str, start: &G) -> AlphaBeta<G> {
         let AgentSpec::AlphaBeta(spec) = AgentSpec::parse(text).unwrap() else {

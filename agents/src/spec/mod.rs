@@ -725,10 +725,11 @@ impl AgentSpec {
     /// GTP is taken to be.
     #[must_use]
     pub fn varies_with_seed(&self) -> bool {
-        matches!(
-            self,
-            AgentSpec::Random | AgentSpec::Mcts(_) | AgentSpec::Faulty { .. }
-        ) || matches!(self, AgentSpec::AlphaBeta(s) if s.random_ties)
+        match self {
+            AgentSpec::Random | AgentSpec::Mcts(_) | AgentSpec::Faulty { .. } => true,
+            AgentSpec::AlphaBeta(s) => s.random_ties,
+            AgentSpec::Gtp(_) | AgentSpec::Human => false,
+        }
     }
 
     /// Whether the agent's moves depend on the clock (and so are not reproducible).

@@ -82,6 +82,11 @@ pub fn value<G: Game + Features>(
     }
 }
 
+/// The error of a row whose moves do not replay.
+fn unplayable(row: &GameRow, e: &dyn std::fmt::Display) -> Error {
+    Error::corrupt(format!("game {} does not replay: {e}", row.id))
+}
+
 /// Adds to `out`, for each position of `row` before a ply, the first colour's evaluation and
 /// the first colour's result (1, ½, 0): the points [`fit_scale`] fits.
 pub fn game_evaluations<G: Game + Features>(
@@ -100,12 +105,8 @@ pub fn game_evaluations<G: Game + Features>(
         if state.outcome().is_none() {
             out.push((evaluation(&state, first, &mut scratch) as f32, result));
         }
-        let mv = state
-            .parse_move(text)
-            .map_err(|e| Error::corrupt(format!("game {} does not replay: {e}", row.id)))?;
-        state
-            .try_play(mv)
-            .map_err(|e| Error::corrupt(format!("game {} does not replay: {e}", row.id)))?;
+        let mv = state.parse_move(text).map_err(|e| unplayable(row, &e))?;
+        state.try_play(mv).map_err(|e| unplayable(row, &e))?;
     }
     Ok(())
 }
@@ -195,8 +196,6 @@ pub const THRESHOLD_POSITIONS: usize = 10;
 pub fn game_clarity<G: Game + Features>(start: &G, row: &GameRow, k: f64) -> Result<ClarityFacts> {
     let (mut state, _, first) = pair_start(start, row.seed);
     let winner = row.winner.player(first);
-    let corrupt =
-        |e: &dyn std::fmt::Display| Error::corrupt(format!("game {} does not replay: {e}", row.id));
     let mut scratch = [[0.0; MAX_FEATURES]; 2];
     let mut legal = Vec::new();
     let mut move_values = Vec::new();
@@ -220,8 +219,8 @@ pub fn game_clarity<G: Game + Features>(start: &G, row: &GameRow, k: f64) -> Res
         if let Some(w) = winner {
             winner_values.push(value(&state, w, k, &mut scratch));
         }
-        let mv = state.parse_move(text).map_err(|e| corrupt(&e))?;
-        state.try_play(mv).map_err(|e| corrupt(&e))?;
+        let mv = state.parse_move(text).map_err(|e| unplayable(row, &e))?;
+        state.try_play(mv).map_err(|e| unplayable(row, &e))?;
     }
     let per = |x: f64| {
         if positions == 0 {

@@ -96,6 +96,7 @@ impl Lengths {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Distinct {
     seen: std::collections::HashSet<u64>,
+    first: Wdl,
 }
 
 impl Distinct {
@@ -112,7 +113,16 @@ impl Distinct {
         // SipHash with fixed keys: the same count on every run and machine.
         let mut h = std::hash::DefaultHasher::new();
         (row.first_agent, row.second_agent, &row.game, &row.moves).hash(&mut h);
-        self.seen.insert(h.finish());
+        if self.seen.insert(h.finish()) {
+            self.first.add(row.first_points());
+        }
+    }
+
+    /// The first colour's wins, draws and losses over the distinct games counted (each game
+    /// once, however often it was played again): what a test on a sample of games may count.
+    #[must_use]
+    pub fn first(&self) -> Wdl {
+        self.first
     }
 
     /// Distinct games seen (at most [`Distinct::CAP`]).

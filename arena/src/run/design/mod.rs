@@ -326,8 +326,8 @@ pub fn report(
             OPENING_PLIES,
         )?;
         seconds.trace += s;
-        let mut points = trace::points(&steps, &tally);
-        trace::adjust(&mut points);
+        // Adjusted over the replicated steps only, by `points`.
+        let points = trace::points(&steps, &tally);
         again = claimed.iter().copied().zip(points).collect();
     }
     let trace = TraceVerdict { first, again };
@@ -369,21 +369,28 @@ pub fn report(
             })
             .collect(),
     };
-    let boards = sides::boards(game, budget.side_sizes());
-    let (mut cells, mut own) = (Vec::new(), Vec::new());
     // Each board's players in two runs: those random by themselves with no opening, the
     // deterministic ones from the fewest random plies that give distinct openings.
-    let runs = |board: &AnyGame| -> Vec<(u32, Vec<SidePlayer>)> {
-        let (free, fixed): (Vec<SidePlayer>, Vec<SidePlayer>) =
-            players.iter().cloned().partition(|p| p.seeded);
-        let plies = sides::distinct_opening_plies(board, budget.side_games() / 2);
-        [(0, free), (plies, fixed)]
-            .into_iter()
-            .filter(|(_, p)| !p.is_empty())
-            .collect()
-    };
-    for board in &boards {
-        for (plies, group) in runs(board) {
+    let (free, fixed): (Vec<SidePlayer>, Vec<SidePlayer>) =
+        players.into_iter().partition(|p| p.seeded);
+    let boards: Vec<(AnyGame, Vec<SideRun>)> = sides::boards(game, budget.side_sizes())
+        .into_iter()
+        .map(|board| {
+            let mut runs = Vec::new();
+            if !free.is_empty() {
+                runs.push((0, free.clone()));
+            }
+            if !fixed.is_empty() {
+                let plies = sides::distinct_opening_plies(&board, budget.side_games() / 2);
+                runs.push((plies, fixed.clone()));
+            }
+            (board, runs)
+        })
+        .collect();
+    let (mut cells, mut own) = (Vec::new(), Vec::new());
+    for (board, runs) in &boards {
+        for (plies, group) in runs {
+            let plies = *plies;
             let name = format!(
                 "first-player/{}/openings-{plies}",
                 folder_name(&board.spec())
@@ -394,8 +401,7 @@ pub fn report(
             let (plan, tally, s) =
                 part(&name, builder, budget.side_games(), seed ^ 0xF1257, plies)?;
             seconds.sides += s;
-            let distinct = sides::distinct_results(&plan, &dir.join(&name).join("games.csv"))?;
-            cells.extend(sides::cells(board, &group, plies, &tally, &distinct));
+            cells.extend(sides::cells(board, group, plies, &tally));
             if board == game {
                 own.push((plan, tally, dir.join(&name).join("games.csv"), group));
             }
@@ -403,8 +409,8 @@ pub fn report(
     }
     sides::adjust(&mut cells);
     // The replication: the cells that show an advantage, from a fresh seed.
-    for board in &boards {
-        for (plies, group) in runs(board) {
+    for (board, runs) in &boards {
+        for &(plies, ref group) in runs {
             let bspec = board.spec();
             let shown: Vec<usize> = (cells.iter().enumerate())
                 .filter(|(_, c)| {
@@ -426,7 +432,7 @@ pub fn report(
                 "first-player-replication/{}/openings-{plies}",
                 folder_name(&bspec)
             );
-            let (plan, _, s) = part(
+            let (_, tally, s) = part(
                 &name,
                 builder,
                 budget.side_games(),
@@ -434,9 +440,10 @@ pub fn report(
                 plies,
             )?;
             seconds.sides += s;
-            let distinct = sides::distinct_results(&plan, &dir.join(&name).join("games.csv"))?;
             for (k, &i) in shown.iter().enumerate() {
-                cells[i].replication = distinct.get(k).map(|&d| sides::Replication::of(d));
+                cells[i].replication = tally
+                    .pairing(k)
+                    .map(|p| sides::Replication::of(p.distinct.first()));
             }
         }
     }
@@ -504,6 +511,9 @@ pub fn self_play_spec(agent: &str) -> String {
         agent.to_string()
     }
 }
+
+/// One run of a board in the first-player part: its random opening plies and its players.
+type SideRun = (u32, Vec<SidePlayer>);
 
 /// Whether an agent spec draws its choices from its seed.
 fn seeded(label: &str) -> bool {

@@ -7,8 +7,9 @@
 //! with no random opening, which would otherwise decide some games before the players do;
 //! deterministic ones (an engine over GTP) play from the fewest random plies that give the
 //! pairs distinct openings ([`distinct_opening_plies`]). A game played again move for move is
-//! one observation: each cell's results are over its distinct games ([`distinct_results`]). Openings stop before the swap's decision, which the players
-//! make. The first colour's score has a 95% Wilson interval; each cell's "no advantage" is
+//! one observation: each cell's results are over its distinct games
+//! ([`crate::figures::summary::Distinct::first`]). Openings stop before the swap's decision,
+//! which the players make. The first colour's score has a 95% Wilson interval; each cell's "no advantage" is
 //! tested by the exact sign test on the first colour's wins and losses (draws set aside),
 //! adjusted by Holm–Bonferroni over every cell of the part, and each cell states its power:
 //! the share of decisive games the first colour must win for the test to find it with 80%
@@ -29,8 +30,6 @@ use crate::figures::plot::{Bars, Bounds, Labels, interval_plot_svg};
 use crate::figures::stats::{Wdl, Z95, detectable_share, holm, sign_test, wilson};
 use crate::figures::summary::Tally;
 use crate::records::durable::write_atomically;
-use crate::records::games_csv::read_games_with;
-use crate::run::plan::RunPlan;
 
 /// The boards of the part: up to `count` admissible sizes around the report's own (one below
 /// it where there is one, then upward), each without and, where the game has a swap rule,
@@ -142,22 +141,23 @@ pub struct SidePlayer {
 }
 
 /// The cells of one board's run of `players` (pairing `i` is `players[i]` against itself),
-/// played with `opening` random plies; `distinct[i]` is pairing `i`'s results over its
-/// distinct games ([`distinct_results`]).
+/// played with `opening` random plies. A cell's results are over its distinct games
+/// ([`crate::figures::summary::Distinct::first`]): a game played again move for move (as a
+/// player that draws little from its seed does, against itself) counts once, so a cell of
+/// few distinct games tests as the few games it is.
 #[must_use]
 pub fn cells(
     board: &AnyGame,
     players: &[SidePlayer],
     opening: u32,
     tally: &Tally,
-    distinct: &[Wdl],
 ) -> Vec<SideCell> {
     players
         .iter()
         .enumerate()
         .filter_map(|(i, player)| {
             let p = tally.pairing(i)?;
-            let first = distinct.get(i).copied().unwrap_or(p.first_player);
+            let first = p.distinct.first();
             Some(SideCell {
                 game: board.spec(),
                 size: board.board_size().map(|b| b.value),
@@ -174,29 +174,6 @@ pub fn cells(
             })
         })
         .collect()
-}
-
-/// Each pairing's first-colour results over its distinct games, read from the games file
-/// `path` of `plan`: a game played again move for move (as a player that draws little from
-/// its seed does, against itself) is counted once, so a cell of few distinct games tests as
-/// the few games it is.
-pub fn distinct_results(plan: &RunPlan, path: &Path) -> Result<Vec<Wdl>> {
-    use std::hash::{Hash, Hasher};
-    let mut results = vec![Wdl::default(); plan.pairings.len()];
-    let mut seen: Vec<std::collections::HashSet<u64>> =
-        vec![std::collections::HashSet::new(); plan.pairings.len()];
-    read_games_with(path, plan, false, &mut |chunk| {
-        for read in chunk {
-            let row = &read.row;
-            let mut h = std::hash::DefaultHasher::new();
-            row.moves.hash(&mut h);
-            if seen[row.slot.pairing].insert(h.finish()) {
-                results[row.slot.pairing].add(row.first_points());
-            }
-        }
-        Ok(())
-    })?;
-    Ok(results)
 }
 
 /// The fewest random opening plies (at least 1, at most 8) for which `pairs` openings drawn
@@ -584,7 +561,9 @@ mod tests {
         let path = dir.join("games.csv");
         let _ = std::fs::remove_file(&path);
         let run = run_to_csv(&plan, &path, Some(1), &mut Silent).unwrap();
-        let distinct = distinct_results(&plan, &path).unwrap();
+        let distinct: Vec<Wdl> = (0..2)
+            .map(|i| run.tally.pairing(i).unwrap().distinct.first())
+            .collect();
         let all = run.tally.pairing(0).unwrap().first_player;
         assert_eq!(all.n(), 20);
         assert!(
@@ -606,7 +585,6 @@ mod tests {
             &[player("alphabeta:depth=1"), player("random")],
             1,
             &run.tally,
-            &distinct,
         );
         assert_eq!(cells[0].games, 20);
         assert_eq!(cells[0].first, distinct[0]);

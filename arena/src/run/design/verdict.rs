@@ -37,6 +37,18 @@ fn board_cells<'a>(cells: &'a [SideCell], spec: &str) -> Vec<&'a SideCell> {
     out
 }
 
+/// The power of a board's balance at strength: the largest share of decisive games either of
+/// its two strongest cells needs to find an advantage (the weaker of their two tests), if
+/// either can find one.
+fn top_power(cells: &[&SideCell], tests: usize) -> Option<f64> {
+    cells
+        .iter()
+        .rev()
+        .take(2)
+        .filter_map(|c| sides::power(c, tests))
+        .reduce(f64::max)
+}
+
 /// A sentence on the balance of one board at strength.
 #[must_use]
 pub fn balance(cells: &[&SideCell], tests: usize) -> String {
@@ -74,11 +86,7 @@ pub fn balance(cells: &[&SideCell], tests: usize) -> String {
         .map(|c| format!("{} {:.3}", name(c), c.first.score()))
         .collect::<Vec<_>>()
         .join(", ");
-    let weakest_power = top
-        .iter()
-        .filter_map(|c| sides::power(c, tests))
-        .fold(None::<f64>, |m, q| Some(m.map_or(q, |m: f64| m.max(q))));
-    let power = weakest_power.map_or(
+    let power = top_power(cells, tests).map_or(
         "too few decisive games to find any advantage".to_string(),
         |q| {
             format!(
@@ -255,13 +263,7 @@ pub fn markdown(f: &Facts<'_>) -> String {
         }
     }
     let mut change = Vec::new();
-    let weakest_power = own
-        .iter()
-        .rev()
-        .take(2)
-        .filter_map(|c| sides::power(c, tests))
-        .fold(None::<f64>, |m, q| Some(m.map_or(q, |m: f64| m.max(q))));
-    if let Some(q) = weakest_power {
+    if let Some(q) = top_power(&own, tests) {
         change.push(format!(
             "more games (the balance test cannot see a first-colour share of decisive games below {q:.3})"
         ));
