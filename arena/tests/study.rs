@@ -648,6 +648,72 @@ fn interval_plots_are_xml_with_one_marker_a_point_and_every_series_named() {
 }
 
 #[test]
+fn replications_are_triangles_beside_their_first_runs_and_named_in_the_key() {
+    let labels = Labels {
+        title: "first colour's score in self-play",
+        x: "player",
+        y: "first colour's score",
+    };
+    let names = vec!["ab1".to_string(), "ab3".to_string()];
+    let first = Bars {
+        name: "size 4".into(),
+        points: vec![(0.0, 0.9, 0.8, 0.95), (1.0, 0.5, 0.4, 0.6)],
+        again: vec![(0.0, 0.85, 0.75, 0.92)],
+        ..Bars::default()
+    };
+    let svg = interval_plot_svg(labels, &[first], Some(&names), Bounds::SCORE).unwrap();
+    let doc = parse_svg(&svg);
+    assert_eq!(
+        count(&doc, "polygon"),
+        2,
+        "one triangle for the replicated cell and one in the key"
+    );
+    assert_eq!(count(&doc, "circle"), 2 + 1, "first runs keep their discs");
+    assert!(
+        texts(&doc)
+            .iter()
+            .any(|x| x.starts_with("triangle: the replication")),
+        "the key names the triangles"
+    );
+    // The plot's triangle (the rightmost; the key's sits at the key's left edge) is just right
+    // of its first run's disc, not on it.
+    let disc_x: Vec<f64> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("circle"))
+        .filter_map(|n| n.attribute("cx")?.parse().ok())
+        .collect();
+    let triangle_x = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("polygon"))
+        .filter_map(|n| {
+            let xs: Vec<f64> = n
+                .attribute("points")?
+                .split(' ')
+                .filter_map(|p| p.split(',').next()?.parse().ok())
+                .collect();
+            Some(xs.iter().sum::<f64>() / xs.len() as f64)
+        })
+        .fold(f64::NEG_INFINITY, f64::max);
+    let gap = disc_x
+        .iter()
+        .map(|d| triangle_x - d)
+        .filter(|g| *g > -1.0)
+        .fold(f64::INFINITY, f64::min);
+    assert!(
+        (3.0..40.0).contains(&gap),
+        "triangle at {triangle_x}, discs at {disc_x:?}"
+    );
+    // Without replications, no triangles and no key line for them.
+    let plain = Bars {
+        name: "size 4".into(),
+        points: vec![(0.0, 0.9, 0.8, 0.95)],
+        ..Bars::default()
+    };
+    let svg = interval_plot_svg(labels, &[plain], Some(&names), Bounds::SCORE).unwrap();
+    assert_eq!(count(&parse_svg(&svg), "polygon"), 0);
+}
+
+#[test]
 fn cells_whose_games_repeat_get_open_markers_and_crowded_plots_become_panels() {
     let labels = Labels {
         title: "t: FirstScore against distance",
@@ -658,6 +724,7 @@ fn cells_whose_games_repeat_get_open_markers_and_crowded_plots_become_panels() {
         name: name.into(),
         points: vec![(1.0, 1.0, 1.0, 1.0), (2.0, 0.4, 0.3, 0.5)],
         open_at,
+        ..Bars::default()
     };
     let svg = interval_plot_svg(labels, &[bars("a", vec![1.0])], None, Bounds::SHARE).unwrap();
     let doc = parse_svg(&svg);

@@ -150,6 +150,8 @@ enum Mark {
     LineDot,
     /// An open marker (a cell whose games repeat).
     OpenDot,
+    /// A filled triangle: a replication's point, beside its first run's.
+    Triangle,
 }
 
 /// Height of a legend of `entries` lines drawn below a plot.
@@ -181,6 +183,9 @@ fn draw_key<DB: DrawingBackend>(
             }
             Mark::OpenDot => {
                 area.draw(&Circle::new((94, y), 4, colour.stroke_width(2)))?;
+            }
+            Mark::Triangle => {
+                area.draw(&TriangleMarker::new((94, y), 5, colour.filled()))?;
             }
         }
         area.draw(&Text::new(
@@ -260,6 +265,9 @@ pub struct Bars {
     /// The x of points drawn with an open marker: their games repeat (fewer distinct games
     /// than games), so their intervals are not a sample's.
     pub open_at: Vec<f64>,
+    /// The replication's points (x, value, low, high), each drawn as a triangle just right of
+    /// the first run's point at the same x, in the series' colour, unjoined.
+    pub again: Vec<(f64, f64, f64, f64)>,
 }
 
 impl Bars {
@@ -268,6 +276,9 @@ impl Bars {
     }
 }
 
+/// The key's line under a plot with replications.
+const AGAIN_NOTE: &str = "triangle: the replication on a fresh seed, right of its first run";
+
 /// The footnote under a plot with open markers.
 const OPEN_NOTE: &str =
     "open marker: the cell's games repeat (few distinct games), so its interval is not a sample's";
@@ -275,7 +286,8 @@ const OPEN_NOTE: &str =
 /// Renders `series` as lines through markers with vertical 95% interval bars, on a y axis over
 /// the quantity's `bounds`. With `x_names`, x is the index of a name (an axis of words, such as
 /// game names), and points are not joined. Up to three series share one panel with a legend
-/// below it; more are drawn as small multiples, one panel a series on the same axes.
+/// below it; more are drawn as small multiples, one panel a series on the same axes. A
+/// series' replication points ([`Bars::again`]) are triangles just right of the first run's.
 pub fn interval_plot_svg(
     labels: Labels<'_>,
     series: &[Bars],
@@ -289,12 +301,16 @@ pub fn interval_plot_svg(
         None => padded(series.iter().flat_map(|s| s.points.iter().map(|p| p.0))),
     };
     let (y0, y1) = span(
-        series
-            .iter()
-            .flat_map(|s| s.points.iter().flat_map(|p| [p.1, p.2, p.3])),
+        series.iter().flat_map(|s| {
+            s.points
+                .iter()
+                .chain(&s.again)
+                .flat_map(|p| [p.1, p.2, p.3])
+        }),
         bounds,
     );
     let any_open = series.iter().any(|s| !s.open_at.is_empty());
+    let any_again = series.iter().any(|s| !s.again.is_empty());
     let name_of = |x: &f64| match x_names {
         Some(names) if (x - x.round()).abs() < 1e-9 && *x >= 0.0 => {
             names.get(x.round() as usize).cloned().unwrap_or_default()
@@ -318,6 +334,10 @@ pub fn interval_plot_svg(
     } else {
         Vec::new()
     };
+    let mut entries = entries;
+    if any_again {
+        entries.push((AGAIN_NOTE.to_string(), BLACK.to_rgba(), Mark::Triangle));
+    }
     let (width, height) = (
         panel_w * columns as u32,
         40 + panel_h * rows as u32 + key_height(entries.len()),
@@ -403,6 +423,23 @@ pub fn interval_plot_svg(
                             .iter()
                             .filter(|p| s.is_open(p.0))
                             .map(|p| Circle::new((p.0 + shift, p.1), 4, c.stroke_width(2))),
+                    )
+                    .map_err(|e| draw(&e))?;
+                // The replication, a little right of the first run, so the pair reads as one.
+                let beside = shift + (x1 - x0) * 0.02;
+                chart
+                    .draw_series(s.again.iter().map(|p| {
+                        PathElement::new(
+                            vec![(p.0 + beside, p.2), (p.0 + beside, p.3)],
+                            c.stroke_width(1),
+                        )
+                    }))
+                    .map_err(|e| draw(&e))?;
+                chart
+                    .draw_series(
+                        s.again
+                            .iter()
+                            .map(|p| TriangleMarker::new((p.0 + beside, p.1), 5, c.filled())),
                     )
                     .map_err(|e| draw(&e))?;
             }

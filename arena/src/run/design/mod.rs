@@ -478,15 +478,16 @@ pub fn report(
         profiles: &profiles,
         ladder_games: budget.ladder_games(),
     };
+    let total = seconds.add_to(&dir.join(SECONDS_FILE))?;
     let mut md = format!("# Design report: {spec}\n\n");
     md.push_str(&verdict::markdown(&facts));
     let _ = writeln!(
         md,
-        "Budget `{}`, seed {seed}; games in colour-swapped pairs, a draw at {PLY_CAP} plies; the ladder and the SkillTrace from {OPENING_PLIES} random opening plies. This run took {:.1} s for the ladder, {:.1} s for the SkillTrace and {:.1} s for the first-player part, replications included (games already played are resumed, not replayed).\n",
+        "Budget `{}`, seed {seed}; games in colour-swapped pairs, a draw at {PLY_CAP} plies; the ladder and the SkillTrace from {OPENING_PLIES} random opening plies. Playing took {:.1} s for the ladder, {:.1} s for the SkillTrace and {:.1} s for the first-player part, replications included, summed over the runs that played them (`{SECONDS_FILE}`; a run resumes the games already played, it does not replay them).\n",
         budget.name(),
-        seconds.ladder,
-        seconds.trace,
-        seconds.sides,
+        total.ladder,
+        total.trace,
+        total.sides,
     );
     md.push_str(&ladder_markdown(dir, rungs.as_deref(), &upsets, budget)?);
     md.push_str(&trace_markdown(dir, &trace, budget.trace_games())?);
@@ -520,12 +521,47 @@ fn seeded(label: &str) -> bool {
     AgentSpec::parse(label).is_ok_and(|s| s.varies_with_seed())
 }
 
+/// The report folder's file of the seconds its parts took, summed over the runs of the
+/// report: a run that only resumes (or re-renders) adds its few seconds to the first run's.
+pub const SECONDS_FILE: &str = "seconds.csv";
+
 /// What each part of a report took, replications included.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
 struct Seconds {
     ladder: f64,
     trace: f64,
     sides: f64,
+}
+
+impl Seconds {
+    /// Adds this run's seconds to those recorded in `path` (none when it is absent), writes
+    /// the sums back (write-then-rename) and returns them.
+    fn add_to(self, path: &Path) -> Result<Seconds> {
+        let mut total = self;
+        match std::fs::read_to_string(path) {
+            Ok(text) => {
+                for line in text.lines().skip(1) {
+                    let bad = || Error::corrupt(format!("{}: bad line '{line}'", path.display()));
+                    let (part, value) = line.split_once(',').ok_or_else(bad)?;
+                    let value: f64 = value.trim().parse().map_err(|_| bad())?;
+                    match part {
+                        "ladder" => total.ladder += value,
+                        "skilltrace" => total.trace += value,
+                        "first-player" => total.sides += value,
+                        _ => return Err(bad()),
+                    }
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(Error::io("read", path, &e)),
+        }
+        let text = format!(
+            "part,seconds\nladder,{:.1}\nskilltrace,{:.1}\nfirst-player,{:.1}\n",
+            total.ladder, total.trace, total.sides
+        );
+        write_atomically(path, text.as_bytes())?;
+        Ok(total)
+    }
 }
 
 /// Plays (or resumes) one part of a report into `dir/games.csv`: the pairings of `builder`
@@ -692,7 +728,7 @@ fn trace_markdown(dir: &Path, trace: &TraceVerdict, games: u64) -> Result<String
             .into_iter()
             .map(|(i, t)| (i as f64 + shift, t.score.0, t.score.1, t.score.2))
             .collect(),
-        open_at: Vec::new(),
+        ..Bars::default()
     };
     let mut series = vec![series_of(
         "first run",
@@ -764,6 +800,42 @@ fn wdl(r: Wdl) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reports_seconds_add_up_over_its_runs_and_survive_a_re_render() {
+        let dir = std::env::temp_dir().join(format!("ringside-seconds-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(SECONDS_FILE);
+        let _ = std::fs::remove_file(&path);
+        let first = Seconds {
+            ladder: 100.0,
+            trace: 20.5,
+            sides: 7.0,
+        };
+        assert_eq!(first.add_to(&path).unwrap(), first, "no file: this run's");
+        let resumed = Seconds {
+            ladder: 0.5,
+            trace: 0.0,
+            sides: 1.0,
+        };
+        let total = resumed.add_to(&path).unwrap();
+        assert_eq!(
+            total,
+            Seconds {
+                ladder: 100.5,
+                trace: 20.5,
+                sides: 8.0
+            }
+        );
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "part,seconds\nladder,100.5\nskilltrace,20.5\nfirst-player,8.0\n"
+        );
+        std::fs::write(&path, "part,seconds\nladder,ten\n").unwrap();
+        let err = Seconds::default().add_to(&path).unwrap_err();
+        assert!(err.to_string().contains("bad line 'ladder,ten'"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     fn rung(agent: &str) -> Rung {
         Rung {

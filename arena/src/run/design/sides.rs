@@ -352,7 +352,8 @@ Each board with each player against itself (`first-player/<board>/<openings>/gam
     Ok(md)
 }
 
-/// One figure: x the players, weakest first; one series a board.
+/// One figure: x the players, weakest first; one series a board, each replicated cell's
+/// replication beside its first run.
 fn write_figure(path: &Path, title: &str, cells: &[&SideCell]) -> Result<()> {
     let mut players: Vec<(Option<usize>, &str)> =
         cells.iter().map(|c| (c.rung, c.player.as_str())).collect();
@@ -367,14 +368,22 @@ fn write_figure(path: &Path, title: &str, cells: &[&SideCell]) -> Result<()> {
         let x = players.iter().position(|p| p.1 == c.player).unwrap_or(0) as f64;
         let (lo, hi) = wilson(c.first.score(), c.first.n() as f64, Z95);
         let point = (x, c.first.score(), lo, hi);
-        match series.iter_mut().find(|s| s.name == name) {
-            Some(s) => s.points.push(point),
-            None => series.push(Bars {
-                name,
-                points: vec![point],
-                open_at: Vec::new(),
-            }),
-        }
+        let again = c.replication.map(|r| {
+            let (lo, hi) = wilson(r.first.score(), r.first.n() as f64, Z95);
+            (x, r.first.score(), lo, hi)
+        });
+        let s = match series.iter().position(|s| s.name == name) {
+            Some(i) => &mut series[i],
+            None => {
+                series.push(Bars {
+                    name,
+                    ..Bars::default()
+                });
+                series.last_mut().expect("just pushed")
+            }
+        };
+        s.points.push(point);
+        s.again.extend(again);
     }
     let labels = Labels {
         title,
