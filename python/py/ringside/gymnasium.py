@@ -1,0 +1,179 @@
+"""Every Ringside game as a single-agent Gymnasium environment: one seat against an agent spec
+played in Rust.
+
+>>> import ringside.gymnasium
+>>> env = ringside.gymnasium.make("connect_four", opponent="mcts:iters=200")
+>>> observation, info = env.reset(seed=1)
+>>> legal = info["action_mask"].nonzero()[0]
+>>> observation, reward, terminated, truncated, info = env.step(int(legal[0]))
+
+- **Observations** are the game's observation tensor from the learner's view
+  (``State.observation_tensor``: planes × rows × columns, 0 or 1, int8).
+- **Actions** are Ringside's dense move numbers, ``Discrete(num_distinct_actions)``; the legal
+  ones are ``info["action_mask"]`` (bool) and ``env.action_masks()`` (as sb3-contrib's
+  ``MaskablePPO`` reads them).
+- **The opponent** is any agent spec the arena takes (``"random"``, ``"mcts:iters=200"``,
+  ``"alphabeta:depth=2,eval=tuned"``); its moves are searched in Rust, seeded from the
+  environment's generator, so ``reset(seed=...)`` fixes a whole episode given the learner's
+  actions. It plays every turn that is not the learner's (Rin's double moves included).
+- **The seat** is ``0`` (the first player), ``1``, or ``"random"`` (drawn at each reset);
+  ``info["seat"]`` says which. Chance (Advance's first player) is drawn from the generator.
+- **Rewards** come at the end: +1 a win, -1 a loss, 0 a draw. A game stopped by the ply cap
+  is *truncated*. An illegal action ends the episode at once with ``illegal_reward`` (-1)
+  and ``info["illegal_action"] = True``, as PettingZoo's ``TerminateIllegalWrapper`` does.
+
+``make`` goes through ``gymnasium.make("ringside/Game-v0", ...)``, so Gymnasium's checks and
+wrappers apply; ``RingsideEnv`` is the class itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional, Tuple, Union
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from . import CHANCE_PLAYER_ID, Agent, State, load_game
+
+__all__ = ["ENV_ID", "RingsideEnv", "make"]
+
+#: The id the environment is registered under.
+ENV_ID = "ringside/Game-v0"
+
+
+def make(spec: str = "connect_four", **kwargs: Any) -> gymnasium.Env:
+    """``gymnasium.make(ENV_ID, spec=spec, **kwargs)``: game ``spec`` against
+    ``opponent=`` (default ``"random"``); the other keyword arguments are
+    :class:`RingsideEnv`'s."""
+    return gymnasium.make(ENV_ID, spec=spec, **kwargs)
+
+
+class RingsideEnv(gymnasium.Env):
+    """One seat of game ``spec`` against ``opponent`` (an agent spec).
+
+    ``seat`` is 0, 1 or ``"random"``; ``ply_cap`` truncates long games; ``illegal_reward``
+    is the reward of an illegal action, which ends the episode; ``render_mode`` is ``None``,
+    ``"ansi"`` or ``"human"``.
+    """
+
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
+
+    def __init__(
+        self,
+        spec: str = "connect_four",
+        opponent: str = "random",
+        seat: Union[int, str] = 0,
+        ply_cap: Optional[int] = None,
+        illegal_reward: float = -1.0,
+        render_mode: Optional[str] = None,
+    ):
+        if seat not in (0, 1, "random"):
+            raise ValueError(f"seat {seat!r}: expected 0, 1 or 'random'")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode {render_mode!r}: expected one of {self.metadata['render_modes']}"
+            )
+        self.game = load_game(spec, ply_cap)
+        # Fails here, with the arena's message, on a bad spec.
+        self.opponent_spec = opponent
+        self._opponent = Agent(opponent, seed=0)
+        self.seat_choice = seat
+        self.seat = 0 if seat == "random" else int(seat)
+        self.illegal_reward = float(illegal_reward)
+        self.render_mode = render_mode
+        actions = self.game.num_distinct_actions()
+        shape = tuple(self.game.observation_tensor_shape())
+        self.observation_space = spaces.Box(0, 1, shape=shape, dtype=np.int8)
+        self.action_space = spaces.Discrete(actions)
+        self._state: State = self.game.new_initial_state()
+        self._over = False
+
+    @property
+    def state_object(self) -> State:
+        """The current Ringside state (a read-only view: clone it to explore)."""
+        return self._state
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of the learner now, as a bool array (all False when the
+        episode is over)."""
+        mask = np.zeros(self.game.num_distinct_actions(), dtype=bool)
+        if not self._over and not self._state.is_terminal():
+            mask[self._state.legal_actions()] = True
+        return mask
+
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[dict] = None
+    ) -> Tuple[np.ndarray, Dict[str, Any]]:
+        """A new game: the seat (if random), chance and the opponent's seed drawn from the
+        generator, and the opponent's moves played up to the learner's first turn."""
+        super().reset(seed=seed)
+        if self.seat_choice == "random":
+            self.seat = int(self.np_random.integers(2))
+        self._opponent = Agent(self.opponent_spec, seed=int(self.np_random.integers(2**62)))
+        self._state = self.game.new_initial_state()
+        self._over = False
+        self._advance()
+        return self._observation(), self._info()
+
+    def step(self, action: Any) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
+        """Plays the learner's ``action``, then the opponent's moves up to the learner's next
+        turn or the end."""
+        if self._over or self._state.is_terminal():
+            raise RuntimeError("step after the episode ended: call reset()")
+        action = int(action)
+        if not (0 <= action < self.game.num_distinct_actions()) or action not in set(
+            self._state.legal_actions()
+        ):
+            self._over = True
+            info = self._info()
+            info["illegal_action"] = True
+            return self._observation(), self.illegal_reward, True, False, info
+        self._state.apply_action(action)
+        self._advance()
+        reward, terminated, truncated = 0.0, False, False
+        if self._state.is_terminal():
+            self._over = True
+            returns = self._state.returns()
+            reward = float(returns[self.seat])
+            truncated = (
+                self._state.move_number() >= self.game.max_game_length() and not any(returns)
+            )
+            terminated = not truncated
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), reward, terminated, truncated, self._info()
+
+    def render(self) -> Optional[str]:
+        """The board as text (``"ansi"``), or printed (``"human"``)."""
+        if self.render_mode is None:
+            return None
+        text = str(self._state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def _advance(self) -> None:
+        """Chance's draws and the opponent's moves, until the learner is to move or the game
+        is over."""
+        while not self._state.is_terminal():
+            player = self._state.current_player()
+            if player == CHANCE_PLAYER_ID:
+                outcomes = self._state.chance_outcomes()
+                weights = np.array([p for _, p in outcomes], dtype=float)
+                pick = int(self.np_random.choice(len(outcomes), p=weights / weights.sum()))
+                self._state.apply_action(outcomes[pick][0])
+            elif player == self.seat:
+                return
+            else:
+                self._state.apply_action(self._opponent.choose(self._state))
+
+    def _observation(self) -> np.ndarray:
+        return self._state.observation_tensor(self.seat).astype(np.int8)
+
+    def _info(self) -> Dict[str, Any]:
+        return {"action_mask": self.action_masks(), "seat": self.seat}
+
+
+gymnasium.register(id=ENV_ID, entry_point=RingsideEnv, disable_env_checker=False)
