@@ -7,8 +7,9 @@
    - a learner's loop: each step yields the observation tensor and the legal mask as NumPy
      arrays (VecEnv; pyspiel's observation_tensor() and legal_actions_mask() into NumPy),
      actions drawn by NumPy over the masks;
-   - bare random play: VecEnv(observations=False) with random_actions(), against a loop of
-     legal_actions() and apply_action() alone.
+   - bare random play: VecEnv(observations=False) with random_actions(), and with
+     random_steps(k) (k steps in Rust a call), against a loop of legal_actions() and
+     apply_action() alone.
 2. Agent.choose against `arena think` for the same spec, seed and position (the decision's
    own time, which `arena think` reports, so process start is not counted).
 3. A 10,000-game random Rin match from Python (ringside.match with out=, with table=False
@@ -55,6 +56,15 @@ def vecenv_random(n: int, steps: int, seed: int = 1) -> float:
     for _ in range(steps):
         env.step(env.random_actions())
     return n * steps / (time.perf_counter() - start)
+
+
+def vecenv_random_steps(n: int, steps: int, seed: int = 1, k: int = 50) -> float:
+    env = ringside.VecEnv(ringside.load_game("havannah:size=8"), n, seed=seed, observations=False)
+    env.reset()
+    start = time.perf_counter()
+    for _ in range(max(1, steps // k)):
+        env.random_steps(k)
+    return n * max(1, steps // k) * k / (time.perf_counter() - start)
 
 
 def openspiel_steps(steps: int, seed: int = 1, learner: bool = False) -> float:
@@ -150,10 +160,12 @@ def main() -> None:
     print(f"learner's loop, pyspiel havannah(board_size=8) steps/s: {ops:,.0f}")
     print(f"  ratio: {vec / ops:.1f}x")
     vec = med([vecenv_random(256, steps * 4, seed=s) for s in seeds])
+    in_rust = med([vecenv_random_steps(256, steps * 4, seed=s) for s in seeds])
     ops = med([openspiel_steps(steps * 50, seed=s) for s in seeds])
     print(f"bare random play, VecEnv(256, observations=False) steps/s: {vec:,.0f}")
+    print(f"bare random play, VecEnv(256).random_steps(50) steps/s: {in_rust:,.0f}")
     print(f"bare random play, pyspiel havannah(board_size=8) steps/s: {ops:,.0f}")
-    print(f"  ratio: {vec / ops:.1f}x")
+    print(f"  ratio: {vec / ops:.1f}x (random_actions), {in_rust / ops:.1f}x (random_steps)")
 
     spec = "mcts:iters=20000"
     moves = "d4 e5 f6"

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use ringside_agents::{Agent, AgentSpec, AnyAgent, SearchStats};
 use ringside_engine::registry::{AnyGame, GameVisitor};
-use ringside_engine::{Features, Game, Outcome, Player, seeded_rng};
+use ringside_engine::{Features, Game, GameRng, Outcome, Player, seeded_rng};
 
 /// OpenSpiel's id of the chance player.
 pub const CHANCE_PLAYER: i64 = -1;
@@ -107,6 +107,10 @@ pub trait DynState: Send + Sync {
     fn move_number(&self) -> u32;
     /// Back to the start, chance not yet drawn.
     fn reset(&mut self);
+    /// Plays a uniformly random legal move drawn by the game's own playout draw
+    /// (`Game::random_move`, no list of actions made); false when no move can be played
+    /// (chance to draw, or the game over).
+    fn play_random(&mut self, rng: &mut GameRng) -> bool;
     /// Builds `spec`'s agent for this game, seeded with `seed`.
     fn build_agent(&self, spec: &AgentSpec, seed: u64) -> Result<Box<dyn DynAgent>, String>;
 }
@@ -379,6 +383,23 @@ impl<G: Game + Features> DynState for Typed<G> {
 
     fn move_number(&self) -> u32 {
         self.played.len() as u32
+    }
+
+    fn play_random(&mut self, rng: &mut GameRng) -> bool {
+        if self.capped() {
+            return false;
+        }
+        let Some(state) = self.state.as_mut() else {
+            return false;
+        };
+        let Some(mv) = state.random_move(rng, &mut self.scratch) else {
+            return false;
+        };
+        self.history.push(state.move_index(mv));
+        state.play_unchecked(mv);
+        self.played.push(mv);
+        self.listed = false;
+        true
     }
 
     fn reset(&mut self) {

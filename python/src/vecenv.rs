@@ -1,7 +1,13 @@
 //! Many games stepped together: actions in; observations, legal masks, rewards, done flags and
 //! players out, as flat byte buffers the Python side views as NumPy arrays. A game that ends is
-//! started again at once (its reward and done flag say so), and what chance draws at a start
-//! comes from the batch's seed, the game's index and how many games it has begun.
+//! started again at once (its reward and done flag say so, a truncated flag whether the ply cap
+//! stopped it, and the final observation is kept), and what chance draws at a start comes from
+//! the batch's seed, the game's index and how many games it has begun.
+//!
+//! With an opponent (any agent spec), each game is one seat against that agent: the opponent's
+//! moves are searched here, in every game at once, after each of the learner's and at a start,
+//! so the learner is always to move when a step returns. `random_steps` plays many random
+//! steps in Rust (random play with no Python loop at all).
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -10,8 +16,12 @@ use rand::RngExt;
 use rayon::prelude::*;
 use ringside_engine::{GameRng, seeded_rng};
 
+use std::sync::{Mutex, PoisonError};
+
+use ringside_agents::AgentSpec;
+
 use crate::Game;
-use crate::state::{CHANCE_PLAYER, DynState};
+use crate::state::{CHANCE_PLAYER, DynAgent, DynState};
 
 /// Batches smaller than this are stepped on the calling thread.
 const PARALLEL_FROM: usize = 64;
@@ -26,6 +36,13 @@ struct Env {
     legal: Vec<usize>,
     /// Draws [`VecEnv::random_actions`] for this game.
     rng: GameRng,
+    /// The agent that plays every seat but the learner's, when the batch has one (behind an
+    /// uncontended lock: a batch is shared with Python's threads, an agent only sent).
+    opponent: Option<Mutex<Box<dyn DynAgent>>>,
+    /// The learner's seat (with an opponent).
+    seat: i64,
+    /// The opponent's first failure (a search that returned an error).
+    fault: Option<String>,
 }
 
 /// What one game writes for one step.
@@ -35,6 +52,10 @@ struct Out<'a> {
     reward: &'a mut [f32],
     done: &'a mut u8,
     player: &'a mut i8,
+    /// 1 when the game that ended was stopped by the ply cap with no winner.
+    truncated: &'a mut u8,
+    /// The observation of the game that ended (when observations are made).
+    final_obs: &'a mut [u8],
 }
 
 impl Env {
@@ -48,6 +69,42 @@ impl Env {
             let pick = outcomes[rng.random_range(0..outcomes.len())].0;
             self.state.apply(pick).expect("a chance outcome applies");
         }
+        self.respond();
+    }
+
+    /// The opponent's moves, until the learner is to move or the game is over.
+    fn respond(&mut self) {
+        let Some(opponent) = self.opponent.as_mut() else {
+            return;
+        };
+        let opponent = opponent.get_mut().unwrap_or_else(PoisonError::into_inner);
+        while self.fault.is_none()
+            && !self.state.is_terminal()
+            && self.state.current_player() != self.seat
+        {
+            match opponent.choose(self.state.as_ref()) {
+                Ok((action, _)) => {
+                    if let Err(e) = self.state.apply(action) {
+                        self.fault = Some(format!("the opponent's move: {e}"));
+                    }
+                }
+                Err(e) => self.fault = Some(format!("the opponent: {e}")),
+            }
+        }
+    }
+
+    /// Plays `action` and the opponent's answer. When the game ends, its returns and whether
+    /// the cap stopped it, and a new game is begun.
+    fn play(&mut self, action: usize) -> Option<([f64; 2], bool)> {
+        self.state.apply(action).expect("checked against the mask");
+        self.respond();
+        if !self.state.is_terminal() {
+            return None;
+        }
+        let returns = self.state.returns();
+        let capped =
+            self.state.move_number() >= self.state.max_game_length() && returns == [0.0, 0.0];
+        Some((returns, capped))
     }
 
     /// Writes the observation (when asked for), mask and player of the current state.
@@ -65,17 +122,39 @@ impl Env {
 
     /// Plays `action` (already checked against the mask), restarting a finished game.
     fn step(&mut self, action: usize, seed: u64, out: &mut Out<'_>) {
-        self.state.apply(action).expect("checked against the mask");
         out.reward.fill(0.0);
         *out.done = 0;
-        if self.state.is_terminal() {
-            let r = self.state.returns();
+        *out.truncated = 0;
+        if let Some((r, capped)) = self.play(action) {
             out.reward[0] = r[0] as f32;
             out.reward[1] = r[1] as f32;
             *out.done = 1;
+            *out.truncated = u8::from(capped);
+            if !out.final_obs.is_empty() {
+                self.state.observation(out.final_obs);
+            }
             self.begin(seed);
         }
         self.show(out);
+    }
+
+    /// Plays `k` uniformly random legal moves (each drawn from this game's stream by the
+    /// game's own playout draw, no list of actions made), each answered by the opponent,
+    /// restarting finished games; counts the games finished and adds up their returns.
+    fn random_steps(&mut self, k: u64, seed: u64, episodes: &mut u32, returns: &mut [f32]) {
+        for _ in 0..k {
+            if self.fault.is_some() || !self.state.play_random(&mut self.rng) {
+                return;
+            }
+            self.respond();
+            if self.state.is_terminal() {
+                let r = self.state.returns();
+                *episodes += 1;
+                returns[0] += r[0] as f32;
+                returns[1] += r[1] as f32;
+                self.begin(seed);
+            }
+        }
     }
 }
 
@@ -92,6 +171,8 @@ pub struct VecEnv {
     reward: Vec<f32>,
     done: Vec<u8>,
     player: Vec<i8>,
+    truncated: Vec<u8>,
+    final_obs: Vec<u8>,
 }
 
 impl VecEnv {
@@ -106,31 +187,52 @@ impl VecEnv {
             .zip(self.reward.par_chunks_mut(2))
             .zip(self.done.par_iter_mut())
             .zip(self.player.par_iter_mut())
+            .zip(self.truncated.par_iter_mut())
+            .zip(self.final_obs.par_chunks_mut(ol))
             .enumerate()
             .with_min_len(PARALLEL_FROM);
         let observe = self.obs_len > 0;
-        parts.for_each(|(i, (((((env, obs), mask), reward), done), player))| {
-            let mut out = Out {
-                obs: if observe { obs } else { &mut [] },
-                mask,
-                reward,
-                done,
-                player,
-            };
-            each(i, env, &mut out);
-        });
+        parts.for_each(
+            |(i, (((((((env, obs), mask), reward), done), player), truncated), final_obs))| {
+                let mut out = Out {
+                    obs: if observe { obs } else { &mut [] },
+                    mask,
+                    reward,
+                    done,
+                    player,
+                    truncated,
+                    final_obs: if observe { final_obs } else { &mut [] },
+                };
+                each(i, env, &mut out);
+            },
+        );
     }
 
-    fn buffers<'py>(&self, py: Python<'py>) -> [Bound<'py, PyBytes>; 5] {
+    /// The opponent's first failure in any game, as Python's `ValueError`.
+    fn fault(&mut self) -> PyResult<()> {
+        match self.envs.iter_mut().find_map(|e| e.fault.take()) {
+            Some(e) => Err(PyValueError::new_err(e)),
+            None => Ok(()),
+        }
+    }
+
+    /// (observations, masks, rewards, dones, players, truncated flags, final observations).
+    fn buffers<'py>(&self, py: Python<'py>) -> [Bound<'py, PyBytes>; 7] {
         let reward: Vec<u8> = self.reward.iter().flat_map(|r| r.to_le_bytes()).collect();
         let player: Vec<u8> = self.player.iter().map(|&p| p as u8).collect();
-        let obs: &[u8] = if self.obs_len > 0 { &self.obs } else { &[] };
+        let (obs, final_obs): (&[u8], &[u8]) = if self.obs_len > 0 {
+            (&self.obs, &self.final_obs)
+        } else {
+            (&[], &[])
+        };
         [
             PyBytes::new(py, obs),
             PyBytes::new(py, &self.mask),
             PyBytes::new(py, &reward),
             PyBytes::new(py, &self.done),
             PyBytes::new(py, &player),
+            PyBytes::new(py, &self.truncated),
+            PyBytes::new(py, final_obs),
         ]
     }
 }
@@ -138,23 +240,53 @@ impl VecEnv {
 #[pymethods]
 impl VecEnv {
     #[new]
-    #[pyo3(signature = (game, n, seed = 1, observations = true))]
-    fn new(game: PyRef<'_, Game>, n: usize, seed: u64, observations: bool) -> PyResult<VecEnv> {
+    #[pyo3(signature = (game, n, seed = 1, observations = true, opponent = None, seat = 0))]
+    fn new(
+        game: PyRef<'_, Game>,
+        n: usize,
+        seed: u64,
+        observations: bool,
+        opponent: Option<&str>,
+        seat: i64,
+    ) -> PyResult<VecEnv> {
         if n == 0 {
             return Err(PyValueError::new_err("a VecEnv needs at least one game"));
         }
+        if !(0..=1).contains(&seat) {
+            return Err(PyValueError::new_err(format!(
+                "seat {seat}: expected 0 or 1"
+            )));
+        }
+        let spec = opponent
+            .map(|o| {
+                AgentSpec::parse(o).map_err(|e| PyValueError::new_err(format!("agent '{o}': {e}")))
+            })
+            .transpose()?;
         let [c, r, k] = game.start.observation_shape();
         let obs_len = if observations { c * r * k } else { 0 };
         let actions = game.start.num_distinct_actions();
-        let envs = (0..n)
-            .map(|i| Env {
+        let mut envs = Vec::with_capacity(n);
+        for i in 0..n {
+            // Each game's opponent is seeded from the batch's seed and the game's index.
+            let opponent = match &spec {
+                Some(spec) => Some(Mutex::new(
+                    game.start
+                        .build_agent(spec, seeded_rng(seed, (1 << 62) | i as u64).random())
+                        .map_err(PyValueError::new_err)?,
+                )),
+                None => None,
+            };
+            envs.push(Env {
                 state: game.start.clone_box(),
                 episode: 0,
                 index: i as u64,
                 legal: Vec::new(),
                 rng: seeded_rng(seed, (1 << 63) | i as u64),
-            })
-            .collect();
+                opponent,
+                seat,
+                fault: None,
+            });
+        }
         Ok(VecEnv {
             envs,
             seed,
@@ -165,6 +297,8 @@ impl VecEnv {
             reward: vec![0.0; 2 * n],
             done: vec![0; n],
             player: vec![0; n],
+            truncated: vec![0; n],
+            final_obs: vec![0; n * obs_len.max(1)],
         })
     }
 
@@ -173,26 +307,30 @@ impl VecEnv {
         self.envs.len()
     }
 
-    /// Starts every game afresh: (observations, masks, rewards, dones, players) as bytes.
-    fn reset<'py>(&mut self, py: Python<'py>) -> [Bound<'py, PyBytes>; 5] {
+    /// Starts every game afresh (the opponent's opening moves played): (observations, masks,
+    /// rewards, dones, players, truncated flags, final observations) as bytes.
+    fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<[Bound<'py, PyBytes>; 7]> {
         let seed = self.seed;
         py.detach(|| {
             self.for_each(|_, env, out| {
                 env.begin(seed);
                 out.reward.fill(0.0);
                 *out.done = 0;
+                *out.truncated = 0;
                 env.show(out);
             });
         });
-        self.buffers(py)
+        self.fault()?;
+        Ok(self.buffers(py))
     }
 
-    /// Plays one action in every game (each legal by the last mask): (observations, masks,
-    /// rewards, dones, players) as bytes. A game that ends reports its returns and done, and
-    /// the observation is of the game started in its place.
-    /// `actions` are little-endian 64-bit integers, one a game (a NumPy int64 array's
-    /// bytes).
-    fn step<'py>(&mut self, py: Python<'py>, actions: &[u8]) -> PyResult<[Bound<'py, PyBytes>; 5]> {
+    /// Plays one action in every game (each legal by the last mask), and the opponent's
+    /// answer: (observations, masks, rewards, dones, players, truncated flags, final
+    /// observations) as bytes. A game that ends reports its returns, done, whether the cap
+    /// stopped it and its final observation, and the observation is of the game started in
+    /// its place. `actions` are little-endian 64-bit integers, one a game (a NumPy int64
+    /// array's bytes).
+    fn step<'py>(&mut self, py: Python<'py>, actions: &[u8]) -> PyResult<[Bound<'py, PyBytes>; 7]> {
         if actions.len() != 8 * self.envs.len() {
             return Err(PyValueError::new_err(format!(
                 "step takes {} actions, one a game, not {}",
@@ -218,7 +356,49 @@ impl VecEnv {
         py.detach(|| {
             self.for_each(|i, env, out| env.step(actions[i] as usize, seed, out));
         });
+        self.fault()?;
         Ok(self.buffers(py))
+    }
+
+    /// Plays `k` random steps in every game in Rust (each a uniformly random legal move drawn
+    /// from the game's own stream, then the opponent's answer), restarting finished games:
+    /// the games each finished (little-endian u32s) and the sums of their returns (n × 2
+    /// little-endian f32s). The masks, players and observations are then those of the games
+    /// as they stand (read them with `reset`'s buffers through `current`).
+    fn random_steps<'py>(
+        &mut self,
+        py: Python<'py>,
+        k: u64,
+    ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+        let seed = self.seed;
+        let mut episodes = vec![0u32; self.envs.len()];
+        let mut returns = vec![0f32; 2 * self.envs.len()];
+        py.detach(|| {
+            self.envs
+                .par_iter_mut()
+                .zip(episodes.par_iter_mut())
+                .zip(returns.par_chunks_mut(2))
+                .with_min_len(PARALLEL_FROM)
+                .for_each(|((env, episodes), returns)| {
+                    env.random_steps(k, seed, episodes, returns);
+                });
+            self.for_each(|_, env, out| {
+                out.reward.fill(0.0);
+                *out.done = 0;
+                *out.truncated = 0;
+                env.show(out);
+            });
+        });
+        self.fault()?;
+        let episodes: Vec<u8> = episodes.iter().flat_map(|e| e.to_le_bytes()).collect();
+        let returns: Vec<u8> = returns.iter().flat_map(|r| r.to_le_bytes()).collect();
+        Ok((PyBytes::new(py, &episodes), PyBytes::new(py, &returns)))
+    }
+
+    /// The buffers as the games stand: (observations, masks, rewards, dones, players,
+    /// truncated flags, final observations) as bytes.
+    fn current<'py>(&self, py: Python<'py>) -> [Bound<'py, PyBytes>; 7] {
+        self.buffers(py)
     }
 
     /// A uniformly random legal action in each game, drawn from the game's own stream of

@@ -293,9 +293,15 @@ class VecEnv:
     """``n`` games of one game stepped together in Rust: actions in; observations, legal
     masks, rewards, done flags and players out as NumPy arrays. A game that ends is started
     again at once (``done`` and ``rewards`` report the finished one; the observation is of
-    the new one). Chance's draws at a start come from ``seed``. With
+    the new one, the finished one's is in ``final_observations``, and ``truncated`` says
+    whether the ply cap stopped it). Chance's draws at a start come from ``seed``. With
     ``observations=False`` no observation is made (the arrays have no columns): for random
     play and learners that read only the masks.
+
+    With ``opponent=`` (any agent spec), each game is seat ``seat`` against that agent: its
+    moves are searched in Rust, in every game at once, after each step and at each start, so
+    the learner is to move whenever a call returns. Each game's opponent is seeded from
+    ``seed`` and the game's index.
 
     >>> env = VecEnv(load_game("rin:size=6"), 4, seed=1)
     >>> obs, mask, player = env.reset()
@@ -304,26 +310,44 @@ class VecEnv:
     """
 
     def __init__(
-        self, game: Union[Game, str], n: int, seed: int = 1, observations: bool = True
+        self,
+        game: Union[Game, str],
+        n: int,
+        seed: int = 1,
+        observations: bool = True,
+        opponent: Optional[str] = None,
+        seat: int = 0,
     ):
         self.game = game if isinstance(game, Game) else load_game(game)
-        self._e = _core.VecEnv(self.game._g, n, seed, observations)
+        self._e = _core.VecEnv(self.game._g, n, seed, observations, opponent, seat)
         self.n = n
         self.observations = observations
+        self.opponent = opponent
+        self.seat = seat
         self.observation_shape = tuple(self._e.observation_shape())
         self.num_actions = self._e.num_distinct_actions()
+        #: Whether the game that ended at the last step was stopped by the ply cap (n bools).
+        self.truncated = np.zeros(self.n, dtype=np.bool_)
+        #: The observations of the games that ended at the last step (rows of the others are
+        #: stale); empty columns without observations.
+        self.final_observations = np.zeros((self.n, 0), dtype=np.float32)
 
     def _arrays(self, raw):
-        obs, mask, reward, done, player = raw
+        obs, mask, reward, done, player, truncated, final_obs = raw
         if self.observations:
-            obs = np.frombuffer(obs, dtype=np.uint8).reshape((self.n,) + self.observation_shape)
+            shape = (self.n,) + self.observation_shape
+            obs = np.frombuffer(obs, dtype=np.uint8).reshape(shape)
+            final = np.frombuffer(final_obs, dtype=np.uint8).reshape(shape)
         else:
             obs = np.zeros((self.n, 0), dtype=np.uint8)
+            final = obs
         # Bytes of 0 and 1 are valid booleans: the masks and flags are views, not copies.
         mask = np.frombuffer(mask, dtype=np.bool_).reshape(self.n, self.num_actions)
         reward = np.frombuffer(reward, dtype="<f4").reshape(self.n, 2)
         done = np.frombuffer(done, dtype=np.bool_)
         player = np.frombuffer(player, dtype=np.int8).astype(np.int64)
+        self.truncated = np.frombuffer(truncated, dtype=np.bool_)
+        self.final_observations = final.astype(np.float32)
         return obs.astype(np.float32), mask, reward, done, player
 
     def reset(self):
@@ -332,9 +356,10 @@ class VecEnv:
         return obs, mask, player
 
     def step(self, actions: Iterable[int]):
-        """Plays one legal action in each game: (observations, legal masks, rewards (n × 2,
-        each player's return on the step a game ends), dones, players to move). The masks,
-        rewards and dones are read-only views of what Rust wrote; copy one to change it."""
+        """Plays one legal action in each game (and the opponent's answer): (observations,
+        legal masks, rewards (n × 2, each player's return on the step a game ends), dones,
+        players to move). The masks, rewards and dones are read-only views of what Rust
+        wrote; copy one to change it."""
         actions = np.ascontiguousarray(actions, dtype="<i8")
         return self._arrays(self._e.step(actions.tobytes()))
 
@@ -343,6 +368,23 @@ class VecEnv:
         seed (each game its own stream): random play, or a random opponent, with no Python
         loop."""
         return np.frombuffer(self._e.random_actions(), dtype="<i8")
+
+    def random_steps(self, k: int):
+        """Plays ``k`` random steps in every game without returning to Python between them
+        (each a uniformly random legal action from the game's own stream, then the
+        opponent's answer), restarting finished games: (games finished in each game's slot
+        (n), the sums of their returns (n × 2)). Afterwards ``current()`` gives the games as
+        they stand."""
+        episodes, returns = self._e.random_steps(int(k))
+        return (
+            np.frombuffer(episodes, dtype="<u4").astype(np.int64),
+            np.frombuffer(returns, dtype="<f4").reshape(self.n, 2),
+        )
+
+    def current(self):
+        """The games as they stand: (observations, legal masks, players to move)."""
+        obs, mask, _, _, player = self._arrays(self._e.current())
+        return obs, mask, player
 
     def __len__(self) -> int:
         return self.n

@@ -24,6 +24,14 @@ played in Rust.
 
 ``make`` goes through ``gymnasium.make("ringside/Game-v0", ...)``, so Gymnasium's checks and
 wrappers apply; ``RingsideEnv`` is the class itself.
+
+**Vectorised**: ``make_vec(spec, num_envs, opponent=..., seat=0)`` is a
+``gymnasium.vector.VectorEnv`` backed by :class:`ringside.VecEnv`: every game steps in Rust,
+the opponent's moves are searched there too (all games at once), and finished games restart
+in the same step (``autoreset_mode`` ``SAME_STEP``: the finished game's observation is in
+``info["final_obs"]``, marked by ``info["_final_obs"]``). Masks are ``info["action_mask"]``
+(``num_envs`` × actions) and ``action_masks()``; an illegal action raises ``ValueError`` and
+plays nothing.
 """
 
 from __future__ import annotations
@@ -34,9 +42,9 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from . import CHANCE_PLAYER_ID, Agent, State, load_game
+from . import CHANCE_PLAYER_ID, Agent, State, VecEnv, load_game
 
-__all__ = ["ENV_ID", "RingsideEnv", "make"]
+__all__ = ["ENV_ID", "RingsideEnv", "RingsideVectorEnv", "make", "make_vec"]
 
 #: The id the environment is registered under.
 ENV_ID = "ringside/Game-v0"
@@ -174,6 +182,91 @@ class RingsideEnv(gymnasium.Env):
 
     def _info(self) -> Dict[str, Any]:
         return {"action_mask": self.action_masks(), "seat": self.seat}
+
+
+def make_vec(
+    spec: str = "connect_four", num_envs: int = 16, **kwargs: Any
+) -> "RingsideVectorEnv":
+    """``num_envs`` games of ``spec`` stepped together in Rust, one seat of each against
+    ``opponent=``; the other keyword arguments are :class:`RingsideVectorEnv`'s."""
+    return RingsideVectorEnv(spec, num_envs, **kwargs)
+
+
+class RingsideVectorEnv(gymnasium.vector.VectorEnv):
+    """``num_envs`` games of ``spec``, seat ``seat`` (0 or 1) of each against ``opponent``,
+    stepped together in Rust (:class:`ringside.VecEnv`). ``reset(seed=...)`` starts every game
+    afresh from that seed (chance and the opponents' seeds with it)."""
+
+    metadata = {
+        "autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP,
+        "render_modes": [],
+    }
+
+    def __init__(
+        self,
+        spec: str = "connect_four",
+        num_envs: int = 16,
+        opponent: str = "random",
+        seat: int = 0,
+        ply_cap: Optional[int] = None,
+        seed: int = 0,
+    ):
+        if seat not in (0, 1):
+            raise ValueError(f"seat {seat!r}: expected 0 or 1")
+        self.game = load_game(spec, ply_cap)
+        self.opponent_spec = opponent
+        self.seat = seat
+        self.num_envs = num_envs
+        self._seed = seed
+        self._env = VecEnv(self.game, num_envs, seed=seed, opponent=opponent, seat=seat)
+        shape = tuple(self.game.observation_tensor_shape())
+        actions = self.game.num_distinct_actions()
+        self.single_observation_space = spaces.Box(0, 1, shape=shape, dtype=np.int8)
+        self.single_action_space = spaces.Discrete(actions)
+        self.observation_space = gymnasium.vector.utils.batch_space(
+            self.single_observation_space, num_envs
+        )
+        self.action_space = gymnasium.vector.utils.batch_space(
+            self.single_action_space, num_envs
+        )
+        self._mask = np.zeros((num_envs, actions), dtype=bool)
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions in every game (``num_envs`` × actions, bool)."""
+        return self._mask.copy()
+
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[dict] = None
+    ) -> Tuple[np.ndarray, Dict[str, Any]]:
+        """Starts every game; with ``seed`` the batch is rebuilt from it, so the same seed
+        gives the same games."""
+        if seed is not None:
+            self._seed = seed
+            self._env = VecEnv(
+                self.game, self.num_envs, seed=seed, opponent=self.opponent_spec, seat=self.seat
+            )
+        obs, mask, _ = self._env.reset()
+        self._mask = np.array(mask)
+        return obs.astype(np.int8), {"action_mask": self._mask.copy()}
+
+    def step(
+        self, actions: Any
+    ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
+        """One action in every game, the opponents' answers, and finished games restarted."""
+        obs, mask, reward, done, _ = self._env.step(np.asarray(actions))
+        self._mask = np.array(mask)
+        truncated = np.array(self._env.truncated)
+        terminated = np.array(done) & ~truncated
+        info: Dict[str, Any] = {"action_mask": self._mask.copy()}
+        if done.any():
+            final = np.empty(self.num_envs, dtype=object)
+            finished = self._env.final_observations.astype(np.int8)
+            for i in np.flatnonzero(done):
+                final[i] = finished[i]
+            info["final_obs"] = final
+            info["_final_obs"] = np.array(done)
+        rewards = np.array(reward[:, self.seat], dtype=np.float64)
+        return obs.astype(np.int8), rewards, terminated, truncated, info
 
 
 gymnasium.register(id=ENV_ID, entry_point=RingsideEnv, disable_env_checker=False)
