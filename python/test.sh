@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Python package's tests on a fresh machine: a virtual environment (target/python-venv,
 # or $RINGSIDE_VENV) with the package installed from this repository as the README says,
-# its test requirements from PyPI, then pytest. The tests compare against the release
+# its test requirements from PyPI, then pytest, then mypy --strict. The tests compare against the release
 # `arena` binary, which the README's test command (cargo test --workspace --release) builds.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -13,3 +13,5 @@ python="${PYTHON:-python3}"
 cargo build --release --quiet -p ringside-arena --bin arena --manifest-path "$root/Cargo.toml"
 cd "$root/python"
 "$venv/bin/python" -m pytest -q tests
+# mypy --strict on the package, the tests and the README's examples (python/check_types.py).
+"$venv/bin/python" check_types.py

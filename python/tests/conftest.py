@@ -18,7 +18,7 @@ CAP = 300
 
 
 @pytest.fixture(scope="session")
-def arena():
+def arena() -> str:
     """The release `arena` binary (CI builds it with the README's test command first)."""
     path = os.environ.get("RINGSIDE_ARENA", os.path.join(ROOT, "target", "release", "arena"))
     if not os.path.exists(path):

@@ -8,8 +8,11 @@ import pickle
 import subprocess
 import threading
 import time
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Tuple
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 import ringside
@@ -18,7 +21,7 @@ from conftest import GAMES
 TIMES = {"first_time_ms", "second_time_ms"}
 
 
-def advanced(spec, plies, seed=3):
+def advanced(spec: str, plies: int, seed: int = 3) -> ringside.State:
     """A state of `spec` after `plies` moves of a seeded random agent."""
     game = ringside.load_game(spec)
     state = game.new_initial_state()
@@ -33,7 +36,7 @@ def advanced(spec, plies, seed=3):
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_clone_and_pickle_round_trips_keep_the_state_and_do_not_share_it(name):
+def test_clone_and_pickle_round_trips_keep_the_state_and_do_not_share_it(name: str) -> None:
     state = advanced(name, 12)
     for twin in (state.clone(), copy.deepcopy(state), pickle.loads(pickle.dumps(state))):
         assert twin.history() == state.history()
@@ -47,7 +50,7 @@ def test_clone_and_pickle_round_trips_keep_the_state_and_do_not_share_it(name):
     assert pickle.loads(pickle.dumps(game)) == game
 
 
-def test_an_advance_start_is_a_chance_node_with_two_equal_outcomes():
+def test_an_advance_start_is_a_chance_node_with_two_equal_outcomes() -> None:
     state = ringside.load_game("advance").new_initial_state()
     assert state.current_player() == ringside.CHANCE_PLAYER_ID
     assert state.chance_outcomes() == [(0, 0.5), (1, 0.5)]
@@ -61,7 +64,7 @@ def test_an_advance_start_is_a_chance_node_with_two_equal_outcomes():
     assert not fixed.is_chance_node() and fixed.current_player() == 0
 
 
-def test_rins_double_moves_come_from_the_state_not_from_ply_parity():
+def test_rins_double_moves_come_from_the_state_not_from_ply_parity() -> None:
     state = ringside.load_game("rin:size=6").new_initial_state()
     players = []
     for _ in range(6):
@@ -70,7 +73,7 @@ def test_rins_double_moves_come_from_the_state_not_from_ply_parity():
     assert players == [0, 1, 1, 0, 0, 1]
 
 
-def test_the_observation_shows_stones_empty_cells_and_the_mover():
+def test_the_observation_shows_stones_empty_cells_and_the_mover() -> None:
     game = ringside.load_game("havannah:size=4")
     state = game.new_initial_state()
     state.apply_action(state.string_to_action("d4"))
@@ -91,12 +94,14 @@ def test_the_observation_shows_stones_empty_cells_and_the_mover():
         (lambda: ringside.load_game("rin", ply_cap=0), "ply_cap"),
     ],
 )
-def test_bad_specs_raise_value_error_with_the_arenas_message(call, message):
+def test_bad_specs_raise_value_error_with_the_arenas_message(
+    call: Callable[[], object], message: str
+) -> None:
     with pytest.raises(ValueError, match=message):
         call()
 
 
-def test_illegal_actions_and_moves_raise_value_error_and_change_nothing():
+def test_illegal_actions_and_moves_raise_value_error_and_change_nothing() -> None:
     state = advanced("havannah:size=4", 3)
     taken = state.history()[0]
     with pytest.raises(ValueError, match="not a legal move"):
@@ -114,7 +119,7 @@ def test_illegal_actions_and_moves_raise_value_error_and_change_nothing():
         done.apply_action(0)
 
 
-def test_an_agent_follows_its_seed_and_moves_to_a_new_game():
+def test_an_agent_follows_its_seed_and_moves_to_a_new_game() -> None:
     state = advanced("hexxagon:side=4", 6)
     a = [ringside.Agent("mcts:iters=300", seed=5).choose(state) for _ in range(2)]
     assert a[0] == a[1] and a[0] in state.legal_actions()
@@ -125,13 +130,14 @@ def test_an_agent_follows_its_seed_and_moves_to_a_new_game():
         assert agent.last["nodes"] > 0
 
 
-def test_searches_run_from_several_threads_at_once_and_agree_with_one_thread():
+def test_searches_run_from_several_threads_at_once_and_agree_with_one_thread() -> None:
     state = advanced("havannah:size=6", 4)
     spec = "mcts:iters=30000"
     alone = [ringside.Agent(spec, seed=s).choose(state) for s in (1, 2)]
-    spans, moves = {}, {}
+    spans: Dict[int, Tuple[float, float]] = {}
+    moves: Dict[int, int] = {}
 
-    def search(seed):
+    def search(seed: int) -> None:
         agent = ringside.Agent(spec, seed=seed)
         start = time.perf_counter()
         moves[seed] = agent.choose(state)
@@ -150,16 +156,16 @@ def test_searches_run_from_several_threads_at_once_and_agree_with_one_thread():
     assert overlap > 0.5 * min(a1 - a0, b1 - b0)
 
 
-def read_csv(path):
+def read_csv(path: "os.PathLike[str]") -> List[Dict[str, str]]:
     with open(path, newline="") as f:
         return list(csv.DictReader(f))
 
 
-def test_match_plays_the_rows_arena_match_plays(arena, tmp_path):
-    settings = dict(games=12, seed=9, ply_cap=200, opening_plies=2)
+def test_match_plays_the_rows_arena_match_plays(arena: str, tmp_path: Path) -> None:
     ours = tmp_path / "py.csv"
     frame = ringside.match(
-        "rin:size=8", ["random", "mcts:iters=30"], threads=2, out=ours, **settings
+        "rin:size=8", ["random", "mcts:iters=30"], threads=2, out=ours,
+        games=12, seed=9, ply_cap=200, opening_plies=2,
     )
     theirs = tmp_path / "cli.csv"
     subprocess.run(
@@ -170,9 +176,12 @@ def test_match_plays_the_rows_arena_match_plays(arena, tmp_path):
     )
     a, b = read_csv(ours), read_csv(theirs)
     assert len(a) == len(b) == 12
-    strip = lambda rows: sorted(
-        ({k: v for k, v in r.items() if k not in TIMES} for r in rows), key=lambda r: int(r["id"])
-    )
+    def strip(rows: List[Dict[str, str]]) -> List[Dict[str, str]]:
+        return sorted(
+            ({k: v for k, v in r.items() if k not in TIMES} for r in rows),
+            key=lambda r: int(r["id"]),
+        )
+
     assert strip(a) == strip(b)
     assert list(frame.columns) == list(a[0].keys())
     assert len(frame) == 12 and frame["moves"].tolist() == [r["moves"] for r in a]
@@ -181,7 +190,7 @@ def test_match_plays_the_rows_arena_match_plays(arena, tmp_path):
 PAIR = ["random", "mcts:iters=5"]
 
 
-def test_match_resumes_its_file_and_summary_reads_it(tmp_path):
+def test_match_resumes_its_file_and_summary_reads_it(tmp_path: Path) -> None:
     out = tmp_path / "games.csv"
     ringside.match("rin:size=6", PAIR, games=20, seed=2, out=out)
     # A run killed after 9 games: the file keeps its header and 9 rows.
@@ -201,7 +210,7 @@ def test_match_resumes_its_file_and_summary_reads_it(tmp_path):
     assert row["a_score"] == pytest.approx((wins.sum() + draws / 2) / 20, abs=1e-6)
 
 
-def test_a_games_file_that_does_not_replay_is_refused(tmp_path):
+def test_a_games_file_that_does_not_replay_is_refused(tmp_path: Path) -> None:
     out = tmp_path / "games.csv"
     ringside.match("rin:size=6", ["random", "random"], games=4, seed=2, out=out)
     text = out.read_text().splitlines()
@@ -217,12 +226,14 @@ def test_a_games_file_that_does_not_replay_is_refused(tmp_path):
         ringside.summary(out)
 
 
-def test_without_pandas_tables_are_lists_of_dicts(tmp_path, monkeypatch):
+def test_without_pandas_tables_are_lists_of_dicts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import builtins
 
     real = builtins.__import__
 
-    def no_pandas(name, *args, **kwargs):
+    def no_pandas(name: str, *args: Any, **kwargs: Any) -> Any:
         if name == "pandas":
             raise ImportError(name)
         return real(name, *args, **kwargs)
@@ -233,7 +244,7 @@ def test_without_pandas_tables_are_lists_of_dicts(tmp_path, monkeypatch):
     assert rows[0]["id"] == 0 and isinstance(rows[0]["moves"], str)
 
 
-def test_vecenv_steps_every_game_and_restarts_finished_ones():
+def test_vecenv_steps_every_game_and_restarts_finished_ones() -> None:
     game = ringside.load_game("havannah:size=4")
     env = ringside.VecEnv(game, 5, seed=3)
     obs, mask, player = env.reset()
@@ -260,7 +271,7 @@ def test_vecenv_steps_every_game_and_restarts_finished_ones():
     assert finished > 0
 
 
-def test_vecenv_refuses_an_illegal_action_and_plays_none():
+def test_vecenv_refuses_an_illegal_action_and_plays_none() -> None:
     env = ringside.VecEnv("havannah:size=4", 2, seed=1)
     _, mask, _ = env.reset()
     before = env.step([0, 1])
@@ -270,8 +281,8 @@ def test_vecenv_refuses_an_illegal_action_and_plays_none():
     assert not np.array_equal(before[0], after[0])
 
 
-def test_vecenv_draws_chance_from_its_seed():
-    def players(seed):
+def test_vecenv_draws_chance_from_its_seed() -> None:
+    def players(seed: int) -> npt.NDArray[np.int64]:
         env = ringside.VecEnv("advance:side=4", 64, seed=seed)
         return env.reset()[2]
 
@@ -280,8 +291,8 @@ def test_vecenv_draws_chance_from_its_seed():
     assert not np.array_equal(players(1), players(2))
 
 
-def test_random_actions_are_legal_seeded_and_play_without_observations():
-    def run(seed):
+def test_random_actions_are_legal_seeded_and_play_without_observations() -> None:
+    def run(seed: int) -> npt.NDArray[np.int64]:
         env = ringside.VecEnv("hexxagon:side=4", 8, seed=seed, observations=False)
         obs, mask, _ = env.reset()
         assert obs.shape == (8, 0)
@@ -298,7 +309,7 @@ def test_random_actions_are_legal_seeded_and_play_without_observations():
     assert not np.array_equal(run(4), run(5))
 
 
-def test_match_without_a_table_reports_what_it_played_and_resumes(tmp_path):
+def test_match_without_a_table_reports_what_it_played_and_resumes(tmp_path: Path) -> None:
     out = tmp_path / "games.csv"
     done = ringside.match("rin:size=6", PAIR, games=8, seed=2, out=out, table=False)
     assert done["resumed"] == 0 and done["played"] == 8 and done["seconds"] > 0

@@ -2,6 +2,7 @@
 OpenSpiel's MCTSBot playing every Ringside game through it."""
 
 import random
+from typing import Any, Dict
 
 import numpy as np
 import pytest
@@ -15,7 +16,7 @@ from conftest import GAMES  # noqa: E402
 openspiel.register()
 
 
-def agree_at_every_ply(theirs, ours, games, seed):
+def agree_at_every_ply(theirs: Any, ours: Any, games: int, seed: int) -> int:
     """Plays `games` random games in both, requiring at every ply the same player to move,
     terminal state, legal actions, action strings and, at the end, returns and history.
     Returns the number of decided games."""
@@ -43,7 +44,7 @@ def agree_at_every_ply(theirs, ours, games, seed):
 
 
 @pytest.mark.parametrize("size,swap", [(4, False), (5, True), (6, False), (8, True)])
-def test_havannah_through_the_adapter_agrees_with_pyspiels_havannah(size, swap):
+def test_havannah_through_the_adapter_agrees_with_pyspiels_havannah(size: int, swap: bool) -> None:
     theirs = pyspiel.load_game("havannah", {"board_size": size, "swap": swap})
     ours = pyspiel.load_game(f"ringside_havannah(size={size},swap={'on' if swap else 'off'})")
     assert agree_at_every_ply(theirs, ours, 30, size) > 0
@@ -62,19 +63,21 @@ REFERENCE = [
 
 
 @pytest.mark.parametrize("name,params,ours", REFERENCE)
-def test_the_reference_games_through_the_adapter_agree_with_pyspiels(name, params, ours):
+def test_the_reference_games_through_the_adapter_agree_with_pyspiels(
+    name: str, params: Dict[str, Any], ours: str
+) -> None:
     theirs = pyspiel.load_game(name, params)
     ours = pyspiel.load_game(ours)
     assert agree_at_every_ply(theirs, ours, 30, 11) > 0
 
 
-def test_the_adapter_names_every_registry_game():
+def test_the_adapter_names_every_registry_game() -> None:
     names = openspiel.register()
     assert sorted(names) == sorted("ringside_" + g for g in GAMES)
     assert set(names) <= set(pyspiel.registered_names())
 
 
-def test_parameters_come_from_the_registry_options_as_data():
+def test_parameters_come_from_the_registry_options_as_data() -> None:
     params = openspiel.parameters("havannah")
     assert params == {"size": 8, "swap": "off", "ply_cap": 1000}
     # Cells without a default (x=, o=) are no parameters.
@@ -87,7 +90,7 @@ def test_parameters_come_from_the_registry_options_as_data():
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_openspiels_mcts_bot_plays_complete_games_of_every_game(name):
+def test_openspiels_mcts_bot_plays_complete_games_of_every_game(name: str) -> None:
     game = pyspiel.load_game(f"ringside_{name}(ply_cap=40)")
     rng = np.random.RandomState(7)
     bots = [

@@ -2,6 +2,8 @@
 registry, and the rules' turns, chance, rewards, truncation and illegal moves as PettingZoo
 expects them."""
 
+from typing import Any, List, Tuple
+
 import numpy as np
 import pytest
 
@@ -14,16 +16,17 @@ from ringside.pettingzoo import env, raw_env  # noqa: E402
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_every_game_passes_pettingzoos_api_and_seed_tests(name):
+def test_every_game_passes_pettingzoos_api_and_seed_tests(name: str) -> None:
     api_test(env(name, ply_cap=300), num_cycles=300)
     seed_test(lambda: env(name, ply_cap=300), num_cycles=300)
 
 
-def play_random(e, seed):
+def play_random(e: Any, seed: int) -> Tuple[List[str], List[int]]:
     """Plays one game with masked random actions: the agents in the order they were asked to
     act, and their actions."""
     e.reset(seed=seed)
-    order, actions = [], []
+    order: List[str] = []
+    actions: List[int] = []
     rng = np.random.default_rng(seed)
     for agent in e.agent_iter():
         observation, _, termination, truncation, _ = e.last()
@@ -37,7 +40,7 @@ def play_random(e, seed):
     return order, actions
 
 
-def test_agents_act_as_the_rules_say_rins_double_moves_included():
+def test_agents_act_as_the_rules_say_rins_double_moves_included() -> None:
     order, actions = play_random(env("rin:size=6", ply_cap=40), seed=5)
     assert order[:5] == ["player_0", "player_1", "player_1", "player_0", "player_0"]
     # The mover at every ply is the state's current player for the same actions.
@@ -48,7 +51,7 @@ def test_agents_act_as_the_rules_say_rins_double_moves_included():
     assert state.is_terminal()
 
 
-def test_the_drawn_first_player_comes_from_the_reset_seed():
+def test_the_drawn_first_player_comes_from_the_reset_seed() -> None:
     firsts = set()
     for seed in range(12):
         a = raw_env("advance")
@@ -61,7 +64,7 @@ def test_the_drawn_first_player_comes_from_the_reset_seed():
     assert firsts == {"player_0", "player_1"}, "chance draws both first players"
 
 
-def test_a_win_pays_one_to_the_winner_and_minus_one_to_the_loser():
+def test_a_win_pays_one_to_the_winner_and_minus_one_to_the_loser() -> None:
     e = raw_env("tic_tac_toe")
     e.reset(seed=0)
     for action in [0, 3, 1, 4, 2]:  # X takes the top row
@@ -73,7 +76,7 @@ def test_a_win_pays_one_to_the_winner_and_minus_one_to_the_loser():
     assert e.observe("player_0")["action_mask"].sum() == 0
 
 
-def test_the_ply_cap_truncates_with_no_reward():
+def test_the_ply_cap_truncates_with_no_reward() -> None:
     e = raw_env("havannah:size=4", ply_cap=3)
     e.reset(seed=0)
     for _ in range(3):
@@ -83,7 +86,7 @@ def test_the_ply_cap_truncates_with_no_reward():
     assert e._cumulative_rewards == {"player_0": 0, "player_1": 0}
 
 
-def test_an_illegal_action_loses_under_the_wrapper_and_raises_in_the_raw_env():
+def test_an_illegal_action_loses_under_the_wrapper_and_raises_in_the_raw_env() -> None:
     wrapped = env("connect_four")
     wrapped.reset(seed=0)
     for _ in range(6):  # fill column 0
@@ -101,7 +104,7 @@ def test_an_illegal_action_loses_under_the_wrapper_and_raises_in_the_raw_env():
         raw.step(0)
 
 
-def test_each_agent_sees_the_board_from_its_own_side_and_only_the_mover_has_a_mask():
+def test_each_agent_sees_the_states_tensor_and_only_the_mover_has_a_mask() -> None:
     e = raw_env("hex:size=5")
     e.reset(seed=0)
     e.step(12)

@@ -4,6 +4,7 @@ from Python, replayed by `arena replay --every --json`, compared at every ply.""
 import json
 import random
 import subprocess
+from typing import List, Tuple
 
 import pytest
 
@@ -11,7 +12,9 @@ import ringside
 from conftest import CAP, GAMES
 
 
-def play_random(game, rng):
+def play_random(
+    game: ringside.Game, rng: random.Random
+) -> Tuple[str, List[str], List[Tuple[int, List[str], bool]], List[float], bool]:
     """A random game from Python: its spec (chance drawn), moves, and per ply the player,
     board rows and terminal flag, then the returns."""
     state = game.new_initial_state()
@@ -19,7 +22,9 @@ def play_random(game, rng):
         outcomes = state.chance_outcomes()
         assert abs(sum(p for _, p in outcomes) - 1) < 1e-12
         state.apply_action(rng.choice(outcomes)[0])
-    spec, moves, plies = state.spec(), [], []
+    spec = state.spec()
+    moves: List[str] = []
+    plies: List[Tuple[int, List[str], bool]] = []
     while True:
         rows = ["".join(r.split()) for r in str(state).splitlines()]
         plies.append((state.current_player(), rows, state.is_terminal()))
@@ -31,7 +36,7 @@ def play_random(game, rng):
         state.apply_action(action)
 
 
-def check_position(state, rng):
+def check_position(state: ringside.State, rng: random.Random) -> None:
     """What can be checked inside one position: the mask, the notation of every legal
     action, an illegal action refused, a clone that does not share."""
     legal = state.legal_actions()
@@ -53,7 +58,7 @@ def check_position(state, rng):
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_python_state_agrees_with_the_engine_at_every_ply(name, arena):
+def test_python_state_agrees_with_the_engine_at_every_ply(name: str, arena: str) -> None:
     game = ringside.load_game(name, ply_cap=CAP)
     names = game.player_names()
     rng = random.Random(name)

@@ -1,7 +1,10 @@
 """Batched play in Rust: VecEnv against an opponent searched in Rust, random steps without a
 Python loop, truncation and final observations, and the Gymnasium vector environment on top."""
 
+from typing import List, Tuple
+
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 import ringside
@@ -10,7 +13,17 @@ gymnasium = pytest.importorskip("gymnasium")
 import ringside.gymnasium as rg  # noqa: E402
 
 
-def learner_game(env, steps, policy_seed=0):
+#: One step's arrays: observations, masks, rewards, dones, players.
+Step = Tuple[
+    npt.NDArray[np.float32],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.float32],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.int64],
+]
+
+
+def learner_game(env: ringside.VecEnv, steps: int, policy_seed: int = 0) -> List[Step]:
     """Steps `env` with masked random learner actions: every step's outputs."""
     _, mask, player = env.reset()
     # One stream a game, so that a game's actions do not depend on the batch's size.
@@ -23,7 +36,7 @@ def learner_game(env, steps, policy_seed=0):
     return seen
 
 
-def test_with_an_opponent_the_learner_is_always_to_move():
+def test_with_an_opponent_the_learner_is_always_to_move() -> None:
     for seat in (0, 1):
         env = ringside.VecEnv("rin:size=6", 6, seed=2, opponent="random", seat=seat)
         _, mask, player = env.reset()
@@ -33,16 +46,16 @@ def test_with_an_opponent_the_learner_is_always_to_move():
             assert mask.any(axis=1).all()
 
 
-def test_a_games_opponent_depends_on_the_seed_and_its_index_not_on_the_batch_or_threads():
+def test_a_games_opponent_depends_on_the_seed_and_its_index_not_on_the_batch_or_threads() -> None:
     # 70 games are stepped on rayon's threads; 3 on the calling thread.
     small = learner_game(ringside.VecEnv("hex:size=5", 3, seed=9, opponent="mcts:iters=20"), 12)
     large = learner_game(ringside.VecEnv("hex:size=5", 70, seed=9, opponent="mcts:iters=20"), 12)
     for a, b in zip(small, large):
         for x, y in zip(a, b):
-            np.testing.assert_array_equal(x, y[:3])
+            np.testing.assert_array_equal(x, np.asarray(y)[:3])
 
 
-def test_a_search_opponent_beats_a_random_learner():
+def test_a_search_opponent_beats_a_random_learner() -> None:
     env = ringside.VecEnv("connect_four", 16, seed=1, opponent="mcts:iters=200", seat=0)
     total, games = 0.0, 0
     for _, _, reward, done, _ in learner_game(env, 40):
@@ -52,7 +65,7 @@ def test_a_search_opponent_beats_a_random_learner():
     assert total / games < -0.5, (total, games)
 
 
-def test_the_cap_truncates_and_the_final_observation_is_kept():
+def test_the_cap_truncates_and_the_final_observation_is_kept() -> None:
     game = ringside.load_game("havannah:size=4", ply_cap=3)
     env = ringside.VecEnv(game, 4, seed=1)
     obs, mask, _ = env.reset()
@@ -66,8 +79,12 @@ def test_the_cap_truncates_and_the_final_observation_is_kept():
     assert obs[:, :2].sum() == 0
 
 
-def test_random_steps_play_uniform_random_games_seeded_whatever_the_batch():
-    def in_rust(n, k, seed=5):
+def test_random_steps_play_uniform_random_games_seeded_whatever_the_batch() -> None:
+    def in_rust(
+        n: int, k: int, seed: int = 5
+    ) -> Tuple[
+        npt.NDArray[np.int64], npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int64]
+    ]:
         env = ringside.VecEnv("tic_tac_toe", n, seed=seed, observations=False)
         env.reset()
         episodes, returns = env.random_steps(k)
@@ -76,7 +93,7 @@ def test_random_steps_play_uniform_random_games_seeded_whatever_the_batch():
 
     # A game's play depends on the seed and its index only (70 games use rayon's threads).
     for a, b in zip(in_rust(3, 200), in_rust(70, 200)):
-        np.testing.assert_array_equal(a, b[:3])
+        np.testing.assert_array_equal(a, np.asarray(b)[:3])
     assert not np.array_equal(in_rust(70, 200)[1], in_rust(70, 200, seed=6)[1])
     # Uniformly random Tic-tac-toe: the first player wins 58.5% of games and loses 28.8%
     # (the exact figures over the game tree), so its mean return is 0.297.
@@ -89,7 +106,7 @@ def test_random_steps_play_uniform_random_games_seeded_whatever_the_batch():
     assert mask.any(axis=1).all() and set(player) <= {0, 1}
 
 
-def test_the_vector_environment_batches_one_seat_against_the_opponent():
+def test_the_vector_environment_batches_one_seat_against_the_opponent() -> None:
     env = rg.make_vec("connect_four", 8, opponent="mcts:iters=50", seat=1)
     obs, info = env.reset(seed=3)
     assert obs.shape == (8, 7, 6, 7) and obs.dtype == np.int8
@@ -114,7 +131,7 @@ def test_the_vector_environment_batches_one_seat_against_the_opponent():
     np.testing.assert_array_equal(again.reset(seed=3)[0], env.reset(seed=3)[0])
 
 
-def test_bad_opponents_and_seats_are_value_errors():
+def test_bad_opponents_and_seats_are_value_errors() -> None:
     with pytest.raises(ValueError, match="agent"):
         ringside.VecEnv("hex:size=5", 2, opponent="nobody")
     with pytest.raises(ValueError, match="seat"):

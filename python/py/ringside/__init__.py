@@ -19,9 +19,10 @@ import csv
 import io
 import os
 import tempfile
-from typing import Any, Iterable, Optional, Sequence, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _core
 
@@ -67,26 +68,27 @@ class State:
         return self._s.current_player()
 
     def is_chance_node(self) -> bool:
+        """Whether chance draws next (Advance's first player at the start)."""
         return self._s.is_chance_node()
 
     def is_terminal(self) -> bool:
         """Over by the rules, or at the ply cap (a draw)."""
         return self._s.is_terminal()
 
-    def legal_actions(self, player: Optional[int] = None) -> list:
+    def legal_actions(self, player: Optional[int] = None) -> List[int]:
         """The legal actions, ascending (chance's outcomes at a chance node)."""
         if player is not None and player != self.current_player():
             return []
         return self._s.legal_actions()
 
-    def legal_actions_mask(self, player: Optional[int] = None) -> np.ndarray:
+    def legal_actions_mask(self, player: Optional[int] = None) -> npt.NDArray[np.int32]:
         """A 0/1 array over every action number."""
         mask = np.frombuffer(self._s.legal_actions_mask(), dtype=np.uint8).astype(np.int32)
         if player is not None and player != self.current_player():
             mask[:] = 0
         return mask
 
-    def chance_outcomes(self) -> list:
+    def chance_outcomes(self) -> List[Tuple[int, float]]:
         """(action, probability) pairs at a chance node, else empty."""
         return self._s.chance_outcomes()
 
@@ -94,18 +96,20 @@ class State:
         """Plays ``action``; ``ValueError`` when it is not legal here."""
         self._s.apply_action(int(action))
 
-    def returns(self) -> list:
+    def returns(self) -> List[float]:
         """1 for the winner, -1 for the loser, 0 for a draw or a game going on."""
         return self._s.returns()
 
-    def rewards(self) -> list:
+    def rewards(self) -> List[float]:
+        """The returns once the game is over, zeros before (rewards come at the end)."""
         return self.returns() if self.is_terminal() else [0.0, 0.0]
 
     def player_return(self, player: int) -> float:
-        return self.returns()[player]
+        """``player``'s return."""
+        return float(self.returns()[player])
 
     # Notation.
-    def action_to_string(self, *args) -> str:
+    def action_to_string(self, *args: int) -> str:
         """``action_to_string(action)``: Ringside's notation; OpenSpiel's
         ``action_to_string(player, action)``: OpenSpiel's action string (the mover's mark in
         Tic-tac-toe and Connect Four, Ringside's notation elsewhere)."""
@@ -113,12 +117,12 @@ class State:
             return self._s.action_to_string(int(args[1]), int(args[0]))
         return self._s.action_to_string(int(args[0]))
 
-    def string_to_action(self, *args) -> int:
+    def string_to_action(self, *args: Union[int, str]) -> int:
         """``string_to_action(text)`` or ``string_to_action(player, text)``."""
-        return self._s.string_to_action(args[-1])
+        return self._s.string_to_action(str(args[-1]))
 
     # What a learner sees.
-    def observation_tensor(self, player: Optional[int] = None) -> np.ndarray:
+    def observation_tensor(self, player: Optional[int] = None) -> npt.NDArray[np.float32]:
         """channels × rows × columns, float32: stones of player 0 and 1, their marks, empty
         cells, and two planes naming the player to move (the same whoever asks)."""
         shape = self._s.observation_tensor_shape()
@@ -126,22 +130,28 @@ class State:
         return raw.reshape(shape).astype(np.float32)
 
     def observation_string(self, player: Optional[int] = None) -> str:
+        """The board as text (``str(state)``)."""
         return str(self)
 
     # The rest of OpenSpiel's surface.
-    def history(self) -> list:
+    def history(self) -> List[int]:
+        """The actions played, chance's draw first when there is one."""
         return self._s.history()
 
     def move_number(self) -> int:
+        """Moves played (chance's draw not counted)."""
         return self._s.move_number()
 
     def num_players(self) -> int:
+        """Always 2."""
         return 2
 
     def num_distinct_actions(self) -> int:
+        """The number of action numbers (the width of a mask)."""
         return self._s.num_distinct_actions()
 
     def get_game(self) -> "Game":
+        """The game this state is of."""
         return self._game
 
     def spec(self) -> str:
@@ -149,14 +159,15 @@ class State:
         return self._s.spec()
 
     def clone(self) -> "State":
+        """An independent copy."""
         return State(self._s.clone(), self._game)
 
     __copy__ = clone
 
-    def __deepcopy__(self, memo) -> "State":
+    def __deepcopy__(self, memo: Dict[int, Any]) -> "State":
         return self.clone()
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Any, Tuple["Game", List[int]]]:
         return (_restore_state, (self._game, self.history()))
 
     def __str__(self) -> str:
@@ -182,15 +193,19 @@ class Game:
         self._g = _core.Game(spec, ply_cap)
 
     def new_initial_state(self) -> State:
+        """The start (at chance's node when the rules draw something first)."""
         return State(self._g.new_initial_state(), self)
 
     def num_distinct_actions(self) -> int:
+        """The number of action numbers (the width of a mask)."""
         return self._g.num_distinct_actions()
 
-    def observation_tensor_shape(self) -> list:
+    def observation_tensor_shape(self) -> List[int]:
+        """[channels, rows, columns] of an observation."""
         return list(self._g.observation_tensor_shape())
 
     def observation_tensor_size(self) -> int:
+        """channels × rows × columns."""
         return int(np.prod(self.observation_tensor_shape()))
 
     def max_game_length(self) -> int:
@@ -198,22 +213,27 @@ class Game:
         return self._g.max_game_length()
 
     def max_chance_outcomes(self) -> int:
+        """The most outcomes a chance node has (0 without chance)."""
         return self._g.max_chance_outcomes()
 
     def num_players(self) -> int:
+        """Always 2."""
         return 2
 
-    def player_names(self) -> list:
+    def player_names(self) -> List[str]:
         """The colours of players 0 and 1 (``['white', 'black']`` in Havannah)."""
         return list(self._g.player_names())
 
     def min_utility(self) -> float:
+        """A loss: -1."""
         return -1.0
 
     def max_utility(self) -> float:
+        """A win: 1."""
         return 1.0
 
     def utility_sum(self) -> float:
+        """Zero-sum: 0."""
         return 0.0
 
     def spec(self) -> str:
@@ -221,12 +241,13 @@ class Game:
         return self._g.spec()
 
     def name(self) -> str:
+        """The game's name in the registry (``havannah``)."""
         return self._g.name()
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Any, Tuple[str, int]]:
         return (Game, (self.spec(), self.max_game_length()))
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, Game)
             and self.spec() == other.spec()
@@ -246,12 +267,12 @@ def load_game(spec: str, ply_cap: Optional[int] = None) -> Game:
     return Game(spec, ply_cap)
 
 
-def games() -> list:
+def games() -> List[Tuple[str, str, str]]:
     """The registry: (name, options, about) of every game."""
     return _core.games()
 
 
-def game_options(name: str) -> list:
+def game_options(name: str) -> List[Dict[str, Any]]:
     """The options of game ``name`` as data, in the order specs write them: one dict an
     option with ``name``, ``type`` (``int``, ``choice`` or ``cell``), ``default`` (a string,
     or None), ``min`` and ``max`` or ``choices``, and ``help``."""
@@ -267,10 +288,12 @@ class Agent:
 
     def __init__(self, spec: str, seed: int = 1):
         self._a = _core.Agent(spec, seed)
+        #: The agent spec as given.
         self.spec = spec
+        #: The seed its choices are drawn from.
         self.seed = seed
         #: What the last decision cost: iterations, nodes, depth, seconds, value.
-        self.last: dict = {}
+        self.last: Dict[str, Any] = {}
 
     def choose(self, state: State) -> int:
         """The action this agent plays in ``state``."""
@@ -282,11 +305,24 @@ class Agent:
 
     step = choose
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Any, Tuple[str, int]]:
         return (Agent, (self.spec, self.seed))
 
     def __repr__(self) -> str:
         return repr(self._a)
+
+
+#: ``VecEnv.reset``'s and ``current``'s arrays: observations, legal masks, players to move.
+Start = Tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int64]]
+
+#: ``VecEnv.step``'s arrays: observations, legal masks, rewards (n × 2), dones, players.
+Step = Tuple[
+    npt.NDArray[np.float32],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.float32],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.int64],
+]
 
 
 class VecEnv:
@@ -327,35 +363,39 @@ class VecEnv:
         self.observation_shape = tuple(self._e.observation_shape())
         self.num_actions = self._e.num_distinct_actions()
         #: Whether the game that ended at the last step was stopped by the ply cap (n bools).
-        self.truncated = np.zeros(self.n, dtype=np.bool_)
+        self.truncated: npt.NDArray[np.bool_] = np.zeros(self.n, dtype=np.bool_)
         #: The observations of the games that ended at the last step (rows of the others are
         #: stale); empty columns without observations.
-        self.final_observations = np.zeros((self.n, 0), dtype=np.float32)
+        self.final_observations: npt.NDArray[np.float32] = np.zeros(
+            (self.n, 0), dtype=np.float32
+        )
 
-    def _arrays(self, raw):
-        obs, mask, reward, done, player, truncated, final_obs = raw
+    def _arrays(self, raw: "_core.Buffers") -> "Step":
+        obs_b, mask_b, reward_b, done_b, player_b, truncated_b, final_b = raw
+        shape = (self.n,) + self.observation_shape
+        obs: npt.NDArray[np.uint8]
+        final: npt.NDArray[np.uint8]
         if self.observations:
-            shape = (self.n,) + self.observation_shape
-            obs = np.frombuffer(obs, dtype=np.uint8).reshape(shape)
-            final = np.frombuffer(final_obs, dtype=np.uint8).reshape(shape)
+            obs = np.frombuffer(obs_b, dtype=np.uint8).reshape(shape)
+            final = np.frombuffer(final_b, dtype=np.uint8).reshape(shape)
         else:
             obs = np.zeros((self.n, 0), dtype=np.uint8)
             final = obs
         # Bytes of 0 and 1 are valid booleans: the masks and flags are views, not copies.
-        mask = np.frombuffer(mask, dtype=np.bool_).reshape(self.n, self.num_actions)
-        reward = np.frombuffer(reward, dtype="<f4").reshape(self.n, 2)
-        done = np.frombuffer(done, dtype=np.bool_)
-        player = np.frombuffer(player, dtype=np.int8).astype(np.int64)
-        self.truncated = np.frombuffer(truncated, dtype=np.bool_)
+        mask = np.frombuffer(mask_b, dtype=np.bool_).reshape(self.n, self.num_actions)
+        reward = np.frombuffer(reward_b, dtype="<f4").reshape(self.n, 2)
+        done = np.frombuffer(done_b, dtype=np.bool_)
+        player = np.frombuffer(player_b, dtype=np.int8).astype(np.int64)
+        self.truncated = np.frombuffer(truncated_b, dtype=np.bool_)
         self.final_observations = final.astype(np.float32)
         return obs.astype(np.float32), mask, reward, done, player
 
-    def reset(self):
+    def reset(self) -> "Start":
         """Starts every game: (observations, legal masks, players to move)."""
         obs, mask, _, _, player = self._arrays(self._e.reset())
         return obs, mask, player
 
-    def step(self, actions: Iterable[int]):
+    def step(self, actions: Union[Iterable[int], npt.NDArray[np.integer[Any]]]) -> "Step":
         """Plays one legal action in each game (and the opponent's answer): (observations,
         legal masks, rewards (n × 2, each player's return on the step a game ends), dones,
         players to move). The masks, rewards and dones are read-only views of what Rust
@@ -363,13 +403,13 @@ class VecEnv:
         actions = np.ascontiguousarray(actions, dtype="<i8")
         return self._arrays(self._e.step(actions.tobytes()))
 
-    def random_actions(self) -> np.ndarray:
+    def random_actions(self) -> npt.NDArray[np.int64]:
         """A uniformly random legal action in each game, drawn in Rust from the batch's
         seed (each game its own stream): random play, or a random opponent, with no Python
         loop."""
         return np.frombuffer(self._e.random_actions(), dtype="<i8")
 
-    def random_steps(self, k: int):
+    def random_steps(self, k: int) -> Tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
         """Plays ``k`` random steps in every game without returning to Python between them
         (each a uniformly random legal action from the game's own stream, then the
         opponent's answer), restarting finished games: (games finished in each game's slot
@@ -381,7 +421,7 @@ class VecEnv:
             np.frombuffer(returns, dtype="<f4").reshape(self.n, 2),
         )
 
-    def current(self):
+    def current(self) -> "Start":
         """The games as they stand: (observations, legal masks, players to move)."""
         obs, mask, _, _, player = self._arrays(self._e.current())
         return obs, mask, player
@@ -390,7 +430,7 @@ class VecEnv:
         return self.n
 
 
-def _table(text: str):
+def _table(text: str) -> Any:
     """CSV text as a pandas DataFrame, or as a list of dicts without pandas."""
     try:
         import pandas as pd
@@ -410,7 +450,7 @@ def _value(text: str) -> Any:
     return text
 
 
-def read_games(path: Union[str, os.PathLike]):
+def read_games(path: Union[str, "os.PathLike[str]"]) -> Any:
     """A games CSV, checked the way ``arena summary`` checks it (its settings file, every
     game replayed), as a DataFrame with the columns of games.csv (a list of dicts without
     pandas). ``ValueError`` when the file does not replay."""
@@ -419,7 +459,7 @@ def read_games(path: Union[str, os.PathLike]):
         return _table(f.read())
 
 
-def summary(path: Union[str, os.PathLike]):
+def summary(path: Union[str, "os.PathLike[str]"]) -> Any:
     """The summary of a games CSV, one row a pairing, with summary.csv's columns (score and
     interval, Elo, W-D-L, pentanomial, draws, lengths, distinct games, ...)."""
     return _table(_core.summary_csv(os.fspath(path)))
@@ -431,12 +471,12 @@ def match(
     games: int = 100,
     seed: int = 1,
     threads: Optional[int] = None,
-    out: Union[str, os.PathLike, None] = None,
+    out: Union[str, "os.PathLike[str]", None] = None,
     ply_cap: Optional[int] = None,
     opening_plies: int = 0,
     gauntlet: bool = False,
     table: bool = True,
-):
+) -> Any:
     """Plays the games ``arena match`` would play with the same settings (two agents: a
     match; more: a round robin, or a gauntlet of the first) and returns the games table, with
     the columns of games.csv (a pandas DataFrame, or a list of dicts without pandas).
@@ -452,7 +492,7 @@ def match(
     if isinstance(game, Game) and ply_cap is None:
         ply_cap = game.max_game_length()
 
-    def run(path: str):
+    def run(path: str) -> Any:
         # Ctrl-C comes back as KeyboardInterrupt, raised by the core once the run stopped.
         resumed, played, seconds = _core.run_match(
             spec, list(agents), path, games, seed, threads, ply_cap, opening_plies, gauntlet

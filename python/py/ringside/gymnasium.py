@@ -7,8 +7,9 @@ played in Rust.
 >>> legal = info["action_mask"].nonzero()[0]
 >>> observation, reward, terminated, truncated, info = env.step(int(legal[0]))
 
-- **Observations** are the game's observation tensor from the learner's view
-  (``State.observation_tensor``: planes × rows × columns, 0 or 1, int8).
+- **Observations** are the game's observation tensor (``State.observation_tensor``:
+  planes × rows × columns, 0 or 1, int8: each player's stones and marks, the empty cells, and
+  two planes naming the player to move); the learner knows its seat from ``info["seat"]``.
 - **Actions** are Ringside's dense move numbers, ``Discrete(num_distinct_actions)``; the legal
   ones are ``info["action_mask"]`` (bool) and ``env.action_masks()`` (as sb3-contrib's
   ``MaskablePPO`` reads them).
@@ -40,6 +41,7 @@ from typing import Any, Dict, Optional, Tuple, Union
 
 import gymnasium
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 
 from . import CHANCE_PLAYER_ID, Agent, State, VecEnv, load_game
@@ -57,7 +59,7 @@ def make(spec: str = "connect_four", **kwargs: Any) -> gymnasium.Env:
     return gymnasium.make(ENV_ID, spec=spec, **kwargs)
 
 
-class RingsideEnv(gymnasium.Env):
+class RingsideEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
     """One seat of game ``spec`` against ``opponent`` (an agent spec).
 
     ``seat`` is 0, 1 or ``"random"``; ``ply_cap`` truncates long games; ``illegal_reward``
@@ -111,7 +113,7 @@ class RingsideEnv(gymnasium.Env):
         return mask
 
     def reset(
-        self, *, seed: Optional[int] = None, options: Optional[dict] = None
+        self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
     ) -> Tuple[np.ndarray, Dict[str, Any]]:
         """A new game: the seat (if random), chance and the opponent's seed drawn from the
         generator, and the opponent's moves played up to the learner's first turn."""
@@ -236,7 +238,7 @@ class RingsideVectorEnv(gymnasium.vector.VectorEnv):
         return self._mask.copy()
 
     def reset(
-        self, *, seed: Optional[int] = None, options: Optional[dict] = None
+        self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
     ) -> Tuple[np.ndarray, Dict[str, Any]]:
         """Starts every game; with ``seed`` the batch is rebuilt from it, so the same seed
         gives the same games."""
@@ -269,4 +271,4 @@ class RingsideVectorEnv(gymnasium.vector.VectorEnv):
         return obs.astype(np.int8), rewards, terminated, truncated, info
 
 
-gymnasium.register(id=ENV_ID, entry_point=RingsideEnv, disable_env_checker=False)
+gymnasium.register(id=ENV_ID, entry_point="ringside.gymnasium:RingsideEnv")

@@ -20,7 +20,7 @@ Python-game overhead per call (for raw speed, use ``ringside.VecEnv`` or ``rings
 
 from __future__ import annotations
 
-from typing import Dict, List
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 import pyspiel
@@ -82,7 +82,7 @@ class RingsideGame(pyspiel.Game):
     #: The registry name; each registered subclass sets it.
     NAME = ""
 
-    def __init__(self, params=None):
+    def __init__(self, params: Optional[Dict[str, Any]] = None) -> None:
         name = self.NAME
         params = dict(params or {})
         ply_cap = int(params.get("ply_cap", ringside.DEFAULT_PLY_CAP))
@@ -100,10 +100,14 @@ class RingsideGame(pyspiel.Game):
         )
         super().__init__(_registered[name], info, params)
 
-    def new_initial_state(self):
+    def new_initial_state(self) -> "RingsideState":
+        """The start, as OpenSpiel's state."""
         return RingsideState(self, self.ringside.new_initial_state())
 
-    def make_py_observer(self, iig_obs_type=None, params=None):
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: Optional[Dict[str, Any]] = None
+    ) -> "BoardObserver":
+        """The observer of Ringside's observation planes."""
         return BoardObserver(self.ringside.observation_tensor_shape(), params)
 
 
@@ -114,28 +118,32 @@ class RingsideState(pyspiel.State):
         super().__init__(game)
         self.inner = inner
 
-    def current_player(self):
+    def current_player(self) -> int:
+        """As ``ringside.State.current_player``."""
         return self.inner.current_player()
 
-    def _legal_actions(self, player):
+    def _legal_actions(self, player: int) -> List[int]:
         return self.inner.legal_actions()
 
-    def chance_outcomes(self):
+    def chance_outcomes(self) -> List[Tuple[int, float]]:
+        """(action, probability) pairs at a chance node."""
         return self.inner.chance_outcomes()
 
-    def _apply_action(self, action):
+    def _apply_action(self, action: int) -> None:
         self.inner.apply_action(action)
 
-    def _action_to_string(self, player, action):
+    def _action_to_string(self, player: int, action: int) -> str:
         return self.inner.action_to_string(player, action)
 
-    def is_terminal(self):
+    def is_terminal(self) -> bool:
+        """Over by the rules or the ply cap."""
         return self.inner.is_terminal()
 
-    def returns(self):
+    def returns(self) -> List[float]:
+        """Each player's return."""
         return self.inner.returns()
 
-    def __str__(self):
+    def __str__(self) -> str:
         return str(self.inner)
 
 
@@ -143,7 +151,7 @@ class BoardObserver:
     """OpenSpiel's PyObserver over Ringside's observation planes (the same for both
     players: the games have perfect information)."""
 
-    def __init__(self, shape, params=None):
+    def __init__(self, shape: Sequence[int], params: Optional[Dict[str, Any]] = None) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported; passed {params}")
         self.tensor = np.zeros(int(np.prod(shape)), np.float32)

@@ -15,9 +15,10 @@
 - **Agents** are ``player_0`` (Ringside's first player, who moves first unless the rules draw
   it) and ``player_1``.
 - **Observations** are a dict, as in PettingZoo's classic games: ``observation`` is the game's
-  observation tensor (``State.observation_tensor``: planes × rows × columns, 0 or 1, int8)
-  from the observing agent's view, and ``action_mask`` (int8, one entry an action) marks the
-  legal actions of the agent to move (all zero for the others).
+  observation tensor (``State.observation_tensor``: planes × rows × columns, 0 or 1, int8:
+  each player's stones and marks, the empty cells, and two planes naming the player to move;
+  the same for both agents, as OpenSpiel's), and ``action_mask`` (int8, one entry an action)
+  marks the legal actions of the agent to move (all zero for the others).
 - **Turns follow the rules**: ``agent_selection`` is whoever moves next, so Rin's double moves
   (B, W, W, B, B, …) give the same agent two steps in a row. Nothing in PettingZoo's API
   assumes alternation.
@@ -46,6 +47,9 @@ from . import CHANCE_PLAYER_ID, State, load_game
 
 __all__ = ["env", "raw_env"]
 
+#: What ``render_mode`` takes.
+RENDER_MODES = ["human", "ansi"]
+
 
 def env(spec: str = "havannah:size=6", **kwargs: Any) -> AECEnv:
     """The AEC environment of game ``spec`` (a Ringside spec such as ``"hex:size=5"``), with
@@ -64,8 +68,8 @@ class raw_env(AECEnv):
     ``None``, ``"ansi"`` or ``"human"``.
     """
 
-    metadata = {
-        "render_modes": ["human", "ansi"],
+    metadata: Dict[str, Any] = {
+        "render_modes": RENDER_MODES,
         "name": "ringside_v0",
         "is_parallelizable": False,
         "render_fps": 1,
@@ -78,10 +82,8 @@ class raw_env(AECEnv):
         render_mode: Optional[str] = None,
     ):
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode {render_mode!r}: expected one of {self.metadata['render_modes']}"
-            )
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode {render_mode!r}: expected one of {RENDER_MODES}")
         self.game = load_game(spec, ply_cap)
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"ringside_{self.game.name()}_v0"}
@@ -101,14 +103,20 @@ class raw_env(AECEnv):
         self.action_spaces = {a: spaces.Discrete(actions) for a in self.possible_agents}
         self._rng = np.random.default_rng()
         self._state: State = self.game.new_initial_state()
+        self.agent_selection: str = self.possible_agents[0]
+        self.rewards: Dict[str, float] = {}
+        self._cumulative_rewards: Dict[str, float] = {}
+        self.terminations: Dict[str, bool] = {}
+        self.truncations: Dict[str, bool] = {}
+        self.infos: Dict[str, Dict[str, Any]] = {}
         self._reset_bookkeeping()
 
     # The spaces.
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation dict's space (the same for both agents)."""
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         """``Discrete(num_distinct_actions)``: Ringside's dense move numbers."""
         return self.action_spaces[agent]
 
@@ -119,7 +127,7 @@ class raw_env(AECEnv):
         return self._state
 
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
-        """``agent``'s observation: the tensor from its view and its action mask."""
+        """``agent``'s observation: the game's tensor and the agent's action mask."""
         player = self.possible_agents.index(agent)
         observation = self._state.observation_tensor(player).astype(np.int8)
         mask = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
@@ -127,7 +135,7 @@ class raw_env(AECEnv):
             mask[self._state.legal_actions()] = 1
         return {"observation": observation, "action_mask": mask}
 
-    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+    def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
         """A new game; ``seed`` seeds the draws of chance (and of nothing else: the agents'
         actions are the caller's)."""
         if seed is not None:
@@ -142,8 +150,10 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._cumulative_rewards[agent] = 0
-        self.rewards = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if action is None:
+            raise ValueError(f"{agent} is to move: None is only for agents that are done")
         self._state.apply_action(int(action))
         self._draw_chance()
         if self._state.is_terminal():
@@ -187,10 +197,10 @@ class raw_env(AECEnv):
 
     def _reset_bookkeeping(self) -> None:
         self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: Dict[str, Dict[str, Any]] = {a: {} for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
         player = self._state.current_player()
         self.agent_selection = self.possible_agents[max(player, 0)]
