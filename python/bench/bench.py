@@ -12,6 +12,12 @@
      apply_action() alone.
 2. Agent.choose against `arena think` for the same spec, seed and position (the decision's
    own time, which `arena think` reports, so process start is not counted).
+4. Beside pgx (JAX, on the CPU; when pgx is installed): random play with observations and
+   legal masks in the games both have (Connect Four, Hex 11 with the swap, Othello,
+   Tic-tac-toe) at batch sizes 1 to 1,024, steps a second: pgx's jitted, vmapped `step` with
+   auto-reset and a jitted random legal action a call, against `VecEnv.step` with
+   `random_actions()` (observations and masks into NumPy). Compilation is done before the
+   clock starts. `--pgx` runs this part alone.
 3. A 10,000-game random Rin match from Python (ringside.match with out=, with table=False
    and with the DataFrame read back) against the same `arena match`.
 
@@ -65,6 +71,73 @@ def vecenv_random_steps(n: int, steps: int, seed: int = 1, k: int = 50) -> float
     for _ in range(max(1, steps // k)):
         env.random_steps(k)
     return n * max(1, steps // k) * k / (time.perf_counter() - start)
+
+
+#: The games Ringside and pgx both have: Ringside's spec and pgx's id.
+PGX_GAMES = [
+    ("connect_four", "connect_four"),
+    ("hex:size=11,swap=on", "hex"),
+    ("othello", "othello"),
+    ("tic_tac_toe", "tic_tac_toe"),
+]
+
+
+def vecenv_pgx_like(spec: str, n: int, steps: int, seed: int = 1) -> float:
+    """Random play with observations and masks, the actions drawn in Rust."""
+    env = ringside.VecEnv(ringside.load_game(spec), n, seed=seed)
+    env.reset()
+    start = time.perf_counter()
+    for _ in range(steps):
+        env.step(env.random_actions())
+    return n * steps / (time.perf_counter() - start)
+
+
+def pgx_steps(env_id: str, n: int, steps: int, seed: int = 1) -> float:
+    """pgx's random play: jitted vmapped step with auto-reset, a jitted random legal action,
+    the observation computed by the step (pgx's `state.observation`)."""
+    import jax
+    import jax.numpy as jnp
+    import pgx
+    from pgx.experimental import auto_reset
+
+    env = pgx.make(env_id)
+    init = jax.jit(jax.vmap(env.init))
+    step = jax.jit(jax.vmap(auto_reset(env.step, env.init)))
+
+    @jax.jit
+    def act(key, mask):
+        logits = jnp.where(mask, 0.0, -jnp.inf)
+        return jax.random.categorical(key, logits, axis=-1)
+
+    key = jax.random.PRNGKey(seed)
+    key, sub = jax.random.split(key)
+    state = init(jax.random.split(sub, n))
+    # Compile (and run once) before the clock starts.
+    key, k1, k2 = jax.random.split(key, 3)
+    state = step(state, act(k1, state.legal_action_mask), jax.random.split(k2, n))
+    state.observation.block_until_ready()
+    start = time.perf_counter()
+    for _ in range(steps):
+        key, k1, k2 = jax.random.split(key, 3)
+        state = step(state, act(k1, state.legal_action_mask), jax.random.split(k2, n))
+    state.observation.block_until_ready()
+    return n * steps / (time.perf_counter() - start)
+
+
+def pgx_table(repeats: int, quick: bool) -> None:
+    """The table of the README: steps a second, Ringside and pgx, by game and batch size."""
+    print("| game | batch | Ringside VecEnv steps/s | pgx steps/s | Ringside / pgx |")
+    print("|---|---|---|---|---|")
+    for spec, env_id in PGX_GAMES:
+        for n in (1, 16, 256) if quick else (1, 16, 256, 1024):
+            steps = max(20, (200 if quick else 2000) // max(1, n // 16))
+            ours = statistics.median(
+                [vecenv_pgx_like(spec, n, steps, seed=s) for s in range(1, repeats + 1)]
+            )
+            theirs = statistics.median(
+                [pgx_steps(env_id, n, steps, seed=s) for s in range(1, repeats + 1)]
+            )
+            print(f"| {spec} | {n} | {ours:,.0f} | {theirs:,.0f} | {ours / theirs:.1f}x |")
 
 
 def openspiel_steps(steps: int, seed: int = 1, learner: bool = False) -> float:
@@ -148,8 +221,12 @@ def match_seconds(games: int, repeats: int, table: bool) -> tuple:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="small budgets, one repeat")
+    parser.add_argument("--pgx", action="store_true", help="only the table beside pgx")
     args = parser.parse_args()
     repeats = 1 if args.quick else 5
+    if args.pgx:
+        pgx_table(repeats, args.quick)
+        return
     steps = 20 if args.quick else 200
 
     seeds = range(1, repeats + 1)
@@ -184,6 +261,13 @@ def main() -> None:
         print(f"arena match, same games (a process, its summary printed): "
               f"median {statistics.median(cli) * 1000:.1f} ms")
         print(f"  ratio: {statistics.median(py) / statistics.median(cli):.3f}")
+
+    try:
+        import pgx  # noqa: F401
+    except ImportError:
+        print("pgx is not installed (pip install pgx): no table beside pgx")
+        return
+    pgx_table(repeats, args.quick)
 
 
 if __name__ == "__main__":

@@ -216,14 +216,17 @@ impl VecEnv {
         }
     }
 
-    /// (observations, masks, rewards, dones, players, truncated flags, final observations).
+    /// (observations, masks, rewards, dones, players, truncated flags, final observations:
+    /// empty when no game ended).
     fn buffers<'py>(&self, py: Python<'py>) -> [Bound<'py, PyBytes>; 7] {
         let reward: Vec<u8> = self.reward.iter().flat_map(|r| r.to_le_bytes()).collect();
         let player: Vec<u8> = self.player.iter().map(|&p| p as u8).collect();
-        let (obs, final_obs): (&[u8], &[u8]) = if self.obs_len > 0 {
-            (&self.obs, &self.final_obs)
+        let obs: &[u8] = if self.obs_len > 0 { &self.obs } else { &[] };
+        // The final observations only when a game ended: most steps end none.
+        let final_obs: &[u8] = if self.obs_len > 0 && self.done.contains(&1) {
+            &self.final_obs
         } else {
-            (&[], &[])
+            &[]
         };
         [
             PyBytes::new(py, obs),

@@ -364,31 +364,33 @@ class VecEnv:
         self.num_actions = self._e.num_distinct_actions()
         #: Whether the game that ended at the last step was stopped by the ply cap (n bools).
         self.truncated: npt.NDArray[np.bool_] = np.zeros(self.n, dtype=np.bool_)
-        #: The observations of the games that ended at the last step (rows of the others are
-        #: stale); empty columns without observations.
-        self.final_observations: npt.NDArray[np.float32] = np.zeros(
-            (self.n, 0), dtype=np.float32
-        )
+        self._final = b""
 
     def _arrays(self, raw: "_core.Buffers") -> "Step":
-        obs_b, mask_b, reward_b, done_b, player_b, truncated_b, final_b = raw
-        shape = (self.n,) + self.observation_shape
+        obs_b, mask_b, reward_b, done_b, player_b, truncated_b, self._final = raw
         obs: npt.NDArray[np.uint8]
-        final: npt.NDArray[np.uint8]
         if self.observations:
-            obs = np.frombuffer(obs_b, dtype=np.uint8).reshape(shape)
-            final = np.frombuffer(final_b, dtype=np.uint8).reshape(shape)
+            obs = np.frombuffer(obs_b, dtype=np.uint8).reshape((self.n,) + self.observation_shape)
         else:
             obs = np.zeros((self.n, 0), dtype=np.uint8)
-            final = obs
         # Bytes of 0 and 1 are valid booleans: the masks and flags are views, not copies.
         mask = np.frombuffer(mask_b, dtype=np.bool_).reshape(self.n, self.num_actions)
         reward = np.frombuffer(reward_b, dtype="<f4").reshape(self.n, 2)
         done = np.frombuffer(done_b, dtype=np.bool_)
         player = np.frombuffer(player_b, dtype=np.int8).astype(np.int64)
         self.truncated = np.frombuffer(truncated_b, dtype=np.bool_)
-        self.final_observations = final.astype(np.float32)
         return obs.astype(np.float32), mask, reward, done, player
+
+    @property
+    def final_observations(self) -> npt.NDArray[np.float32]:
+        """The observations of the games that ended at the last step (the rows of the
+        others are stale; no columns without observations)."""
+        if not self.observations:
+            return np.zeros((self.n, 0), dtype=np.float32)
+        shape = (self.n,) + self.observation_shape
+        if not self._final:
+            return np.zeros(shape, dtype=np.float32)
+        return np.frombuffer(self._final, dtype=np.uint8).reshape(shape).astype(np.float32)
 
     def reset(self) -> "Start":
         """Starts every game: (observations, legal masks, players to move)."""
