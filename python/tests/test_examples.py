@@ -1,0 +1,25 @@
+"""The worked learner's smoke version: a few PPO updates through the Gymnasium vector
+environment, then its evaluation table. Needs PyTorch (``pip install "./python[learn]"``);
+skipped without it."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def test_the_connect_four_learner_trains_and_reports_its_scores(tmp_path: "os.PathLike[str]") -> None:
+    pytest.importorskip("torch")
+    script = os.path.join(HERE, "examples", "learn_connect_four.py")
+    done = subprocess.run(
+        [sys.executable, script, "--smoke", "--out", str(tmp_path)],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "| `random` |" in done.stdout and "| `mcts:iters=50` |" in done.stdout
+    curve = open(os.path.join(tmp_path, "curve.csv")).read().splitlines()
+    assert curve[0] == "steps,recent_score,opponent" and len(curve) >= 2
+    assert open(os.path.join(tmp_path, "curve.svg")).read().startswith("<svg")
