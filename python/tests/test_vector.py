@@ -13,17 +13,9 @@ gymnasium = pytest.importorskip("gymnasium")
 import ringside.gymnasium as rg  # noqa: E402
 
 
-#: One step's arrays: observations, masks, rewards, dones, players.
-Step = Tuple[
-    npt.NDArray[np.float32],
-    npt.NDArray[np.bool_],
-    npt.NDArray[np.float32],
-    npt.NDArray[np.bool_],
-    npt.NDArray[np.int64],
-]
-
-
-def learner_game(env: ringside.VecEnv, steps: int, policy_seed: int = 0) -> List[Step]:
+def learner_game(
+    env: ringside.VecEnv, steps: int, policy_seed: int = 0
+) -> List[ringside.Step]:
     """Steps `env` with masked random learner actions: every step's outputs."""
     _, mask, player = env.reset()
     # One stream a game, so that a game's actions do not depend on the batch's size.

@@ -45,6 +45,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from . import CHANCE_PLAYER_ID, Agent, State, VecEnv, load_game
+from ._play import RENDER_MODES, check_render_mode, draw_chance, render
 
 __all__ = ["ENV_ID", "RingsideEnv", "RingsideVectorEnv", "make", "make_vec"]
 
@@ -67,7 +68,7 @@ class RingsideEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
     ``"ansi"`` or ``"human"``.
     """
 
-    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
+    metadata = {"render_modes": RENDER_MODES, "render_fps": 1}
 
     def __init__(
         self,
@@ -80,10 +81,7 @@ class RingsideEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
     ):
         if seat not in (0, 1, "random"):
             raise ValueError(f"seat {seat!r}: expected 0, 1 or 'random'")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode {render_mode!r}: expected one of {self.metadata['render_modes']}"
-            )
+        check_render_mode(render_mode)
         self.game = load_game(spec, ply_cap)
         # Fails here, with the arena's message, on a bad spec.
         self.opponent_spec = opponent
@@ -156,13 +154,7 @@ class RingsideEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
 
     def render(self) -> Optional[str]:
         """The board as text (``"ansi"``), or printed (``"human"``)."""
-        if self.render_mode is None:
-            return None
-        text = str(self._state)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self._state, self.render_mode)
 
     def _advance(self) -> None:
         """Chance's draws and the opponent's moves, until the learner is to move or the game
@@ -170,10 +162,7 @@ class RingsideEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
         while not self._state.is_terminal():
             player = self._state.current_player()
             if player == CHANCE_PLAYER_ID:
-                outcomes = self._state.chance_outcomes()
-                weights = np.array([p for _, p in outcomes], dtype=float)
-                pick = int(self.np_random.choice(len(outcomes), p=weights / weights.sum()))
-                self._state.apply_action(outcomes[pick][0])
+                draw_chance(self._state, self.np_random)
             elif player == self.seat:
                 return
             else:

@@ -43,12 +43,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from . import CHANCE_PLAYER_ID, State, load_game
+from . import State, load_game
+from ._play import RENDER_MODES, check_render_mode, draw_chance, render
 
 __all__ = ["env", "raw_env"]
-
-#: What ``render_mode`` takes.
-RENDER_MODES = ["human", "ansi"]
 
 
 def env(spec: str = "havannah:size=6", **kwargs: Any) -> AECEnv:
@@ -82,8 +80,7 @@ class raw_env(AECEnv):
         render_mode: Optional[str] = None,
     ):
         super().__init__()
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode {render_mode!r}: expected one of {RENDER_MODES}")
+        check_render_mode(render_mode)
         self.game = load_game(spec, ply_cap)
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"ringside_{self.game.name()}_v0"}
@@ -141,7 +138,7 @@ class raw_env(AECEnv):
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self._state = self.game.new_initial_state()
-        self._draw_chance()
+        draw_chance(self._state, self._rng)
         self._reset_bookkeeping()
 
     def step(self, action: Optional[int]) -> None:
@@ -155,7 +152,7 @@ class raw_env(AECEnv):
         if action is None:
             raise ValueError(f"{agent} is to move: None is only for agents that are done")
         self._state.apply_action(int(action))
-        self._draw_chance()
+        draw_chance(self._state, self._rng)
         if self._state.is_terminal():
             returns = self._state.returns()
             capped = (
@@ -176,24 +173,10 @@ class raw_env(AECEnv):
 
     def render(self) -> Optional[str]:
         """The board as text (``"ansi"``), or printed (``"human"``)."""
-        if self.render_mode is None:
-            return None
-        text = str(self._state)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self._state, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release: the game lives in Rust memory freed with the object."""
-
-    def _draw_chance(self) -> None:
-        while self._state.current_player() == CHANCE_PLAYER_ID:
-            outcomes = self._state.chance_outcomes()
-            actions = [a for a, _ in outcomes]
-            weights = np.array([p for _, p in outcomes], dtype=float)
-            pick = self._rng.choice(len(actions), p=weights / weights.sum())
-            self._state.apply_action(actions[int(pick)])
 
     def _reset_bookkeeping(self) -> None:
         self.agents = self.possible_agents[:]
