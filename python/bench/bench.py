@@ -92,6 +92,9 @@ def vecenv_pgx_like(spec: str, n: int, steps: int, seed: int = 1) -> float:
     return n * steps / (time.perf_counter() - start)
 
 
+_PGX: dict = {}
+
+
 def pgx_steps(env_id: str, n: int, steps: int, seed: int = 1) -> float:
     """pgx's random play: jitted vmapped step with auto-reset, a jitted random legal action,
     the observation computed by the step (pgx's `state.observation`)."""
@@ -100,14 +103,21 @@ def pgx_steps(env_id: str, n: int, steps: int, seed: int = 1) -> float:
     import pgx
     from pgx.experimental import auto_reset
 
-    env = pgx.make(env_id)
-    init = jax.jit(jax.vmap(env.init))
-    step = jax.jit(jax.vmap(auto_reset(env.step, env.init)))
+    if env_id not in _PGX:
+        env = pgx.make(env_id)
 
-    @jax.jit
-    def act(key, mask):
-        logits = jnp.where(mask, 0.0, -jnp.inf)
-        return jax.random.categorical(key, logits, axis=-1)
+        @jax.jit
+        def act(key, mask):
+            logits = jnp.where(mask, 0.0, -jnp.inf)
+            return jax.random.categorical(key, logits, axis=-1)
+
+        # Jitted once a game, so that repeats reuse the compilation.
+        _PGX[env_id] = (
+            jax.jit(jax.vmap(env.init)),
+            jax.jit(jax.vmap(auto_reset(env.step, env.init))),
+            act,
+        )
+    init, step, act = _PGX[env_id]
 
     key = jax.random.PRNGKey(seed)
     key, sub = jax.random.split(key)
