@@ -58,6 +58,15 @@ struct Out<'a> {
     final_obs: &'a mut [u8],
 }
 
+impl Out<'_> {
+    /// No reward, not done, not truncated: a step's outputs before anything ends.
+    fn clear(&mut self) {
+        self.reward.fill(0.0);
+        *self.done = 0;
+        *self.truncated = 0;
+    }
+}
+
 impl Env {
     /// Starts a new game, drawing what chance draws.
     fn begin(&mut self, seed: u64) {
@@ -93,10 +102,9 @@ impl Env {
         }
     }
 
-    /// Plays `action` and the opponent's answer. When the game ends, its returns and whether
-    /// the cap stopped it, and a new game is begun.
-    fn play(&mut self, action: usize) -> Option<([f64; 2], bool)> {
-        self.state.apply(action).expect("checked against the mask");
+    /// The opponent's answer to the learner's move just played; when that ends the game, its
+    /// returns and whether the cap stopped it (the caller begins the next game).
+    fn answer(&mut self) -> Option<([f64; 2], bool)> {
         self.respond();
         if !self.state.is_terminal() {
             return None;
@@ -122,10 +130,9 @@ impl Env {
 
     /// Plays `action` (already checked against the mask), restarting a finished game.
     fn step(&mut self, action: usize, seed: u64, out: &mut Out<'_>) {
-        out.reward.fill(0.0);
-        *out.done = 0;
-        *out.truncated = 0;
-        if let Some((r, capped)) = self.play(action) {
+        out.clear();
+        self.state.apply(action).expect("checked against the mask");
+        if let Some((r, capped)) = self.answer() {
             out.reward[0] = r[0] as f32;
             out.reward[1] = r[1] as f32;
             *out.done = 1;
@@ -146,9 +153,7 @@ impl Env {
             if self.fault.is_some() || !self.state.play_random(&mut self.rng) {
                 return;
             }
-            self.respond();
-            if self.state.is_terminal() {
-                let r = self.state.returns();
+            if let Some((r, _)) = self.answer() {
                 *episodes += 1;
                 returns[0] += r[0] as f32;
                 returns[1] += r[1] as f32;
@@ -317,9 +322,7 @@ impl VecEnv {
         py.detach(|| {
             self.for_each(|_, env, out| {
                 env.begin(seed);
-                out.reward.fill(0.0);
-                *out.done = 0;
-                *out.truncated = 0;
+                out.clear();
                 env.show(out);
             });
         });
@@ -386,9 +389,7 @@ impl VecEnv {
                     env.random_steps(k, seed, episodes, returns);
                 });
             self.for_each(|_, env, out| {
-                out.reward.fill(0.0);
-                *out.done = 0;
-                *out.truncated = 0;
+                out.clear();
                 env.show(out);
             });
         });

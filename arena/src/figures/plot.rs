@@ -400,12 +400,7 @@ pub fn interval_plot_svg(
                         .map_err(|e| draw(&e))?;
                 }
                 chart
-                    .draw_series(s.points.iter().map(|p| {
-                        PathElement::new(
-                            vec![(p.0 + shift, p.2), (p.0 + shift, p.3)],
-                            c.stroke_width(1),
-                        )
-                    }))
+                    .draw_series(interval_bars(&s.points, shift, c.stroke_width(1)))
                     .map_err(|e| draw(&e))?;
                 chart
                     .draw_series(s.points.iter().map(|p| {
@@ -428,12 +423,7 @@ pub fn interval_plot_svg(
                 // The replication, a little right of the first run, so the pair reads as one.
                 let beside = shift + (x1 - x0) * 0.02;
                 chart
-                    .draw_series(s.again.iter().map(|p| {
-                        PathElement::new(
-                            vec![(p.0 + beside, p.2), (p.0 + beside, p.3)],
-                            c.stroke_width(1),
-                        )
-                    }))
+                    .draw_series(interval_bars(&s.again, beside, c.stroke_width(1)))
                     .map_err(|e| draw(&e))?;
                 chart
                     .draw_series(
@@ -448,6 +438,18 @@ pub fn interval_plot_svg(
         root.present().map_err(|e| draw(&e))?;
     }
     Ok(svg)
+}
+
+/// Each point's 95% interval (its low and high, `p.2` and `p.3`) as a vertical bar at its x moved
+/// by `dx`.
+fn interval_bars(
+    points: &[(f64, f64, f64, f64)],
+    dx: f64,
+    style: ShapeStyle,
+) -> impl Iterator<Item = PathElement<(f64, f64)>> + '_ {
+    points
+        .iter()
+        .map(move |p| PathElement::new(vec![(p.0 + dx, p.2), (p.0 + dx, p.3)], style))
 }
 
 /// Columns and rows of a grid of `panels` small multiples: one column for one panel, two up

@@ -1,4 +1,5 @@
-"""What the PettingZoo and Gymnasium environments share: chance's draws and text rendering."""
+"""What the PettingZoo and Gymnasium environments share: chance's draws, how a game ended,
+and text rendering."""
 
 from __future__ import annotations
 
@@ -20,6 +21,15 @@ def draw_chance(state: State, rng: np.random.Generator) -> None:
         weights = np.array([p for _, p in outcomes], dtype=float)
         pick = int(rng.choice(len(outcomes), p=weights / weights.sum()))
         state.apply_action(outcomes[pick][0])
+
+
+def stopped_by_cap(state: State) -> bool:
+    """Whether a finished ``state`` was stopped by its ply cap (a truncation) rather than
+    ended by the rules: it reached the cap with no winner (a draw by the rules on the cap's very
+    ply reads as one too)."""
+    return state.move_number() >= state.get_game().max_game_length() and not any(
+        state.returns()
+    )
 
 
 def check_render_mode(render_mode: Optional[str]) -> None:

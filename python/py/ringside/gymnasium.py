@@ -45,7 +45,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from . import CHANCE_PLAYER_ID, Agent, State, VecEnv, load_game
-from ._play import RENDER_MODES, check_render_mode, draw_chance, render
+from ._play import RENDER_MODES, check_render_mode, draw_chance, render, stopped_by_cap
 
 __all__ = ["ENV_ID", "RingsideEnv", "RingsideVectorEnv", "make", "make_vec"]
 
@@ -142,11 +142,8 @@ class RingsideEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
         reward, terminated, truncated = 0.0, False, False
         if self._state.is_terminal():
             self._over = True
-            returns = self._state.returns()
-            reward = float(returns[self.seat])
-            truncated = (
-                self._state.move_number() >= self.game.max_game_length() and not any(returns)
-            )
+            reward = float(self._state.returns()[self.seat])
+            truncated = stopped_by_cap(self._state)
             terminated = not truncated
         if self.render_mode == "human":
             self.render()

@@ -44,7 +44,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from . import State, load_game
-from ._play import RENDER_MODES, check_render_mode, draw_chance, render
+from ._play import RENDER_MODES, check_render_mode, draw_chance, render, stopped_by_cap
 
 __all__ = ["env", "raw_env"]
 
@@ -155,10 +155,7 @@ class raw_env(AECEnv):
         draw_chance(self._state, self._rng)
         if self._state.is_terminal():
             returns = self._state.returns()
-            capped = (
-                self._state.move_number() >= self.game.max_game_length()
-                and not any(returns)
-            )
+            capped = stopped_by_cap(self._state)
             for i, a in enumerate(self.possible_agents):
                 self.rewards[a] = returns[i]
                 self.terminations[a] = not capped
