@@ -5,22 +5,39 @@
 //! default weights the game gives its features ([`ringside_engine::Feature`]), `eval=tuned` from
 //! the weights tuned for the game ([`Features::tuned_weights`]); then a weights
 //! file, and after it any `w.NAME=F` option of the agent spec, override named features.
+//! `eval=net` is a network ([`crate::net`]) instead: the game's shipped net, or `net=FILE`.
+
+use std::sync::Arc;
 
 use ringside_engine::{Features, MAX_FEATURES, Player};
 
-use crate::spec::{EvalKind, EvalSpec, SpecError};
+use crate::net::{Net, NetEvaluator, content_id};
+use crate::spec::{EvalKind, EvalSpec, SpecError, SpecErrorKind};
 
-/// A weighted evaluation for one game.
-#[derive(Debug, Clone, PartialEq)]
+/// An evaluation for one game: weighted features, or a network.
+#[derive(Debug, Clone)]
 pub struct Evaluator {
     weights: [f64; MAX_FEATURES],
     count: usize,
+    net: Option<NetEvaluator>,
 }
 
 impl Evaluator {
     /// The evaluation `spec` describes for the game of `state`. Weights naming a feature the
     /// game does not have are refused, with the game's feature names.
     pub fn new<G: Features>(spec: &EvalSpec, state: &G) -> Result<Evaluator, SpecError> {
+        if spec.kind == EvalKind::Net {
+            let net = resolve_net(spec, state)?;
+            let net = NetEvaluator::new(&net, state).map_err(|reason| SpecError {
+                kind: SpecErrorKind::Net,
+                reason,
+            })?;
+            return Ok(Evaluator {
+                weights: [0.0; MAX_FEATURES],
+                count: 0,
+                net: Some(net),
+            });
+        }
         let set = state.feature_set();
         let mut weights = [0.0; MAX_FEATURES];
         for (i, feature) in set.iter().enumerate() {
@@ -28,6 +45,7 @@ impl Evaluator {
                 EvalKind::Material => f64::from(u8::from(feature.name == "material")),
                 EvalKind::Rich => feature.default_weight,
                 EvalKind::Tuned => state.tuned_weight(i),
+                EvalKind::Net => unreachable!("a net evaluator returned above"),
             };
         }
         for (name, &w) in spec.weights.iter().chain(&spec.overrides) {
@@ -47,10 +65,11 @@ impl Evaluator {
         Ok(Evaluator {
             weights,
             count: set.len(),
+            net: None,
         })
     }
 
-    /// The weights, one per feature of the game, in the game's order.
+    /// The weights, one per feature of the game, in the game's order (none for a net).
     #[must_use]
     pub fn weights(&self) -> &[f64] {
         &self.weights[..self.count]
@@ -60,6 +79,9 @@ impl Evaluator {
     #[inline]
     #[must_use]
     pub fn evaluate<G: Features>(&self, state: &G, player: Player) -> f64 {
+        if let Some(net) = &self.net {
+            return net.evaluate(state, player);
+        }
         let (mut mine, mut theirs) = ([0.0; MAX_FEATURES], [0.0; MAX_FEATURES]);
         state.features(player, &mut mine);
         state.features(player.other(), &mut theirs);
@@ -67,6 +89,35 @@ impl Evaluator {
             .map(|i| self.weights[i] * (mine[i] - theirs[i]))
             .sum()
     }
+}
+
+/// The net `spec` names for the game of `state`: its file's, or the game's shipped one, whose
+/// content must be the one the spec recorded (`net_id`), if it recorded one.
+fn resolve_net<G: Features>(spec: &EvalSpec, state: &G) -> Result<Arc<Net>, SpecError> {
+    let refused = |reason: String| SpecError {
+        kind: SpecErrorKind::Net,
+        reason,
+    };
+    let wanted = spec.net.as_ref().and_then(|r| r.id);
+    if let Some(net) = spec.net.as_ref().and_then(|r| r.net.clone()) {
+        return Ok(net);
+    }
+    let bytes = state.shipped_net().ok_or_else(|| {
+        refused(format!(
+            "eval=net: {} has no shipped net; train one with `arena tune net` and give net=FILE",
+            state.spec()
+        ))
+    })?;
+    let id = content_id(bytes);
+    if let Some(wanted) = wanted.filter(|&w| w != id) {
+        return Err(refused(format!(
+            "eval=net: the shipped net of {} is {id:016x}, not {wanted:016x}, the one this spec names; give that net as net=FILE",
+            state.spec()
+        )));
+    }
+    Net::from_bytes(bytes)
+        .map(Arc::new)
+        .map_err(|e| refused(format!("the shipped net of {}: {e}", state.spec())))
 }
 
 #[cfg(test)]
@@ -82,6 +133,7 @@ mod tests {
         let spec = EvalSpec {
             kind: EvalKind::Material,
             weights_file: None,
+            net: None,
             overrides: BTreeMap::new(),
             weights: BTreeMap::new(),
         };
@@ -103,6 +155,7 @@ mod tests {
         let spec = EvalSpec {
             kind: EvalKind::Material,
             weights_file: None,
+            net: None,
             overrides: BTreeMap::new(),
             weights,
         };
@@ -111,6 +164,7 @@ mod tests {
         let bad = EvalSpec {
             kind: EvalKind::Material,
             weights_file: None,
+            net: None,
             overrides: BTreeMap::new(),
             weights: BTreeMap::from([("nest_distance".to_string(), 1.0)]),
         };
@@ -128,6 +182,7 @@ mod tests {
         let spec = EvalSpec {
             kind: EvalKind::Rich,
             weights_file: Some("w.json".into()),
+            net: None,
             weights: file,
             overrides: BTreeMap::from([("immune".to_string(), 7.0)]),
         };

@@ -62,6 +62,7 @@ pub mod eval;
 pub mod faulty;
 pub mod gtp;
 pub mod mcts;
+pub mod net;
 pub mod random;
 pub mod spec;
 
@@ -74,7 +75,9 @@ pub use eval::Evaluator;
 pub use gtp::{AgentFault, FaultKind, GtpAgent};
 pub use mcts::Mcts;
 pub use random::RandomAgent;
-pub use spec::{AgentSpec, EvalKind, EvalSpec, Scoring, SpecError, SpecErrorKind, read_weights};
+pub use spec::{
+    AgentSpec, EvalKind, EvalSpec, NetRef, Scoring, SpecError, SpecErrorKind, read_weights,
+};
 
 /// What one decision cost.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]

@@ -41,6 +41,15 @@ pub trait Features: Game {
         None
     }
 
+    /// The bytes of the network `eval=net` plays for this game (the file format of the agents
+    /// crate's `net` module), when a net was trained and checked for it (each game says
+    /// where; the nets and their checks are in `results/nets/`). `None` (the default): the
+    /// game has none, and `eval=net` needs `net=FILE`. A run records the net's content id, so
+    /// a later net shipped under the name is refused, not played, by an old spec.
+    fn shipped_net(&self) -> Option<&'static [u8]> {
+        None
+    }
+
     /// The weight `eval=tuned` gives feature `i`: the tuned fit's, or the default weight of a
     /// game without a fit.
     ///

@@ -106,11 +106,11 @@ pub const OPTIONS: &[OptionDef<MctsSpec>] = &[
     },
     OptionDef {
         key: "eval",
-        takes: Takes::Choice(&["material", "rich", "tuned"]),
+        takes: Takes::Choice(&["material", "rich", "tuned", "net"]),
         default: "material",
-        help: "the evaluation; weights=FILE.json and w.FEATURE=F set its weights",
+        help: "the evaluation; weights=FILE.json and w.FEATURE=F set its weights; net: the game's shipped network, or net=FILE",
         source: "",
-        // Read with `weights=` and `w.FEATURE=` by the spec's reader, before the table.
+        // Read with `weights=`, `w.FEATURE=` and `net=` by the spec's reader, before the table.
         set: |_, _| {},
         print: |s| Some(eval_text(&s.eval)),
     },

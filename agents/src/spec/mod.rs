@@ -42,6 +42,9 @@ pub enum SpecErrorKind {
     Missing,
     /// A weights file that cannot be read, or a weight for a feature the game lacks.
     Weights,
+    /// A net file that cannot be read or is for another game, or a net a spec names by
+    /// content that is not the one found.
+    Net,
     /// The agent cannot play this game (a notation the game does not know).
     WrongGame,
 }
@@ -140,6 +143,29 @@ pub enum EvalKind {
     /// ([`ringside_engine::Features::tuned_weights`]). A run writes them out in full in the
     /// spec ([`AgentSpec::spell_out_weights`]), so what it played stays fixed.
     Tuned,
+    /// A network ([`crate::net`]): `net=FILE`, or the game's shipped net
+    /// ([`ringside_engine::Features::shipped_net`]). A run records the net's content id.
+    Net,
+}
+
+/// The net of an `eval=net` evaluation: read from a file, or the game's shipped one, and the
+/// content id a recorded spec names it by (`net_id=`, the FNV-1a hash of its file,
+/// [`crate::net::content_id`]).
+#[derive(Debug, Clone)]
+pub struct NetRef {
+    /// The file it was read from (`None`: the game's shipped net).
+    pub file: Option<String>,
+    /// Its content id, once known (a file's at once; a shipped net's when a run records it).
+    pub id: Option<u64>,
+    /// The net read from the file.
+    pub net: Option<std::sync::Arc<crate::net::Net>>,
+}
+
+impl PartialEq for NetRef {
+    /// The same file and content (a net read from a file is known by its id).
+    fn eq(&self, other: &NetRef) -> bool {
+        self.file == other.file && self.id == other.id
+    }
 }
 
 /// The settings of an evaluation: its kind and any weights read from a file.
@@ -153,6 +179,9 @@ pub struct EvalSpec {
     pub weights: BTreeMap<String, f64>,
     /// Weights given in the spec itself (`w.NAME=F`), applied after the file's.
     pub overrides: BTreeMap<String, f64>,
+    /// The net of `eval=net` (`None` for weighted evaluations, and for `eval=net` with nothing
+    /// said about which: the game's shipped net).
+    pub net: Option<NetRef>,
 }
 
 impl Default for EvalSpec {
@@ -163,6 +192,7 @@ impl Default for EvalSpec {
             weights_file: None,
             weights: BTreeMap::new(),
             overrides: BTreeMap::new(),
+            net: None,
         }
     }
 }
@@ -299,7 +329,7 @@ pub fn agent_kinds() -> Vec<(&'static str, String)> {
         ),
         (
             "alphabeta",
-            options::usage(alphabeta::OPTIONS) + ", weights=FILE.json, w.FEATURE=F",
+            options::usage(alphabeta::OPTIONS) + ", weights=FILE.json, w.FEATURE=F, net=FILE",
         ),
         (
             "faulty",
@@ -311,7 +341,8 @@ pub fn agent_kinds() -> Vec<(&'static str, String)> {
         ),
         (
             "mcts",
-            options::usage(mcts::OPTIONS) + ", weights=FILE.json, w.FEATURE=F, preset=strong",
+            options::usage(mcts::OPTIONS)
+                + ", weights=FILE.json, w.FEATURE=F, net=FILE, preset=strong",
         ),
     ]
 }
@@ -373,10 +404,21 @@ impl Options<'_> {
     }
 
     fn eval(&mut self) -> Result<EvalSpec, SpecError> {
-        let kind = match self.choice("eval", &["material", "rich", "tuned"])? {
+        let net_file = self.take("net");
+        let kind = match self.choice("eval", &["material", "rich", "tuned", "net"])? {
             Some("rich") => EvalKind::Rich,
             Some("tuned") => EvalKind::Tuned,
+            Some("net") => EvalKind::Net,
+            Some(_) if net_file.is_some() => {
+                return Err(error(format!("{}: net=FILE goes with eval=net", self.kind)));
+            }
+            None if net_file.is_some() => EvalKind::Net,
             _ => EvalKind::Material,
+        };
+        let net = if kind == EvalKind::Net {
+            Some(self.net(net_file)?)
+        } else {
+            None
         };
         let weights_file = self.take("weights");
         let weights = match &weights_file {
@@ -405,11 +447,58 @@ impl Options<'_> {
             }
             overrides.insert(key[WEIGHT_PREFIX.len()..].to_string(), w);
         }
+        if kind == EvalKind::Net && (weights_file.is_some() || !overrides.is_empty()) {
+            return Err(error(format!(
+                "{}: a net has no feature weights: weights= and w.FEATURE= go with eval=material|rich|tuned",
+                self.kind
+            )));
+        }
         Ok(EvalSpec {
             kind,
             weights_file,
             weights,
             overrides,
+            net,
+        })
+    }
+
+    /// The net of `eval=net`: read from `file` if one is given, checked against `net_id=` if
+    /// the spec names one.
+    fn net(&mut self, file: Option<String>) -> Result<NetRef, SpecError> {
+        let id = match self.take("net_id") {
+            None => None,
+            Some(text) => Some(u64::from_str_radix(&text, 16).map_err(|_| {
+                error(format!(
+                    "{}: net_id must be 16 hexadecimal digits, not '{text}'",
+                    self.kind
+                ))
+            })?),
+        };
+        let Some(path) = file else {
+            return Ok(NetRef {
+                file: None,
+                id,
+                net: None,
+            });
+        };
+        let refused = |reason: String| {
+            error_of(
+                SpecErrorKind::Net,
+                format!("{}: net file {path}: {reason}", self.kind),
+            )
+        };
+        let bytes = std::fs::read(&path).map_err(|e| refused(e.to_string()))?;
+        let found = crate::net::content_id(&bytes);
+        if let Some(id) = id.filter(|&id| id != found) {
+            return Err(refused(format!(
+                "its content is {found:016x}, not {id:016x}, the net this spec names (the file changed since)"
+            )));
+        }
+        let net = crate::net::Net::from_bytes(&bytes).map_err(refused)?;
+        Ok(NetRef {
+            file: Some(path.clone()),
+            id: Some(found),
+            net: Some(std::sync::Arc::new(net)),
         })
     }
 
@@ -639,7 +728,9 @@ impl AgentSpec {
     /// The same agent with every weight of an `eval=tuned` evaluation written out as a
     /// `w.NAME=F` option (a weight from a file or already in the spec is kept), for the game
     /// of `state`: the printed spec then says in full what the agent plays, whatever later
-    /// tuning ships under the name. Other agents and evaluations are returned unchanged.
+    /// tuning ships under the name. An `eval=net` of the game's shipped net gets the net's
+    /// content id (`net_id=`), so a later net shipped under the name is refused rather than
+    /// played. Other agents and evaluations are returned unchanged.
     #[must_use]
     pub fn spell_out_weights<G: ringside_engine::Features>(&self, state: &G) -> AgentSpec {
         let mut spec = self.clone();
@@ -650,6 +741,16 @@ impl AgentSpec {
                 return spec;
             }
         };
+        if eval.kind == EvalKind::Net {
+            let shipped = state.shipped_net().map(crate::net::content_id);
+            if let Some(net) = eval
+                .net
+                .as_mut()
+                .filter(|n| n.file.is_none() && n.id.is_none())
+            {
+                net.id = shipped;
+            }
+        }
         if eval.kind == EvalKind::Tuned {
             for (i, f) in state.feature_set().iter().enumerate() {
                 if !eval.weights.contains_key(f.name) {
@@ -828,11 +929,21 @@ fn eval_text(e: &EvalSpec) -> String {
         EvalKind::Material => "material",
         EvalKind::Rich => "rich",
         EvalKind::Tuned => "tuned",
+        EvalKind::Net => "net",
     };
     let mut text = match &e.weights_file {
         Some(f) => format!("eval={kind},weights={f}"),
         None => format!("eval={kind}"),
     };
+    if let Some(net) = &e.net {
+        if let Some(file) = &net.file {
+            text.push(',');
+            text.push_str(&quote_item(&format!("net={file}")));
+        }
+        if let Some(id) = net.id {
+            text.push_str(&format!(",net_id={id:016x}"));
+        }
+    }
     for (name, w) in &e.overrides {
         text.push_str(&format!(",{WEIGHT_PREFIX}{name}={w}"));
     }

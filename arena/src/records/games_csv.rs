@@ -25,7 +25,7 @@ use crate::error::{Error, Result};
 use crate::figures::metrics::GameFacts;
 use crate::records::idset::IdSet;
 use crate::records::row::{GameRow, Reason, Winner};
-use crate::records::validate::{LeafSearch, Probe, replay_gathering};
+use crate::records::validate::{LeafSearch, Probe, Probed, replay_gathering};
 use crate::run::plan::RunPlan;
 
 /// The columns, in order.
@@ -180,12 +180,10 @@ pub struct ReadRow {
     pub row: GameRow,
     /// The metrics' facts from its replay, when asked for.
     pub facts: Option<GameFacts>,
-    /// Feature differences at the plies [`Gather::features_at`] chose, one row of the game's
-    /// features a ply (empty unless asked for).
-    pub features: Vec<f64>,
-    /// With a leaf search ([`Gather::leaf`]), its value for `Player::ZERO` at each of those
-    /// positions, in material units.
-    pub scores: Vec<f64>,
+    /// What the replay recorded at the plies [`Gather::features_at`] chose (empty unless
+    /// asked for): feature differences, with a leaf search ([`Gather::leaf`]) its values, and
+    /// with [`Gather::cells`] the cells.
+    pub probed: Probed,
 }
 
 impl ReadRow {
@@ -195,8 +193,7 @@ impl ReadRow {
             line,
             row,
             facts: None,
-            features: Vec::new(),
-            scores: Vec::new(),
+            probed: Probed::default(),
         }
     }
 }
@@ -213,6 +210,8 @@ pub struct Gather<'a> {
     pub features_at: Option<PliesOf<'a>>,
     /// A short search whose principal leaf replaces each of those positions.
     pub leaf: Option<&'a LeafSearch>,
+    /// Record those positions' cells too, for a network's inputs.
+    pub cells: bool,
 }
 
 /// What a streaming read found besides the rows it handed over.
@@ -254,6 +253,7 @@ pub fn read_games_with(
         facts,
         features_at: None,
         leaf: None,
+        cells: false,
     };
     read_games_gathering(path, plan, gather, on_chunk)
 }
@@ -446,16 +446,9 @@ fn replay_one<G: Game + Features>(
     let probe = Probe {
         plies: &plies,
         leaf: gather.leaf,
+        cells: gather.cells,
     };
-    r.facts = replay_gathering(
-        start,
-        plan,
-        &r.row,
-        gather.facts,
-        probe,
-        &mut r.features,
-        &mut r.scores,
-    )?;
+    r.facts = replay_gathering(start, plan, &r.row, gather.facts, probe, &mut r.probed)?;
     Ok(())
 }
 

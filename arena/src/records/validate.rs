@@ -4,6 +4,7 @@
 //! replay gathers what the game-design metrics need ([`crate::figures::metrics::FactsFold`]), so a
 //! record read is replayed once.
 
+use rand::RngExt;
 use ringside_agents::alphabeta::EVAL_SCALE;
 use ringside_agents::spec::AlphaBetaSpec;
 use ringside_agents::{AlphaBeta, EvalSpec, Evaluator};
@@ -37,8 +38,7 @@ pub fn replay_row<G: Game + Features>(
         row,
         facts,
         Probe::default(),
-        &mut Vec::new(),
-        &mut Vec::new(),
+        &mut Probed::default(),
     )
 }
 
@@ -51,6 +51,25 @@ pub struct LeafSearch {
     pub depth: u32,
     /// The evaluation it searches with.
     pub eval: EvalSpec,
+    /// Search from this many children of each position instead (0: the position itself),
+    /// by distinct legal moves drawn at random from the game's seed and the ply (all of them
+    /// when there are fewer): positions off the game's path, as a search meets them.
+    pub children: u32,
+    /// Keep the searched position itself (with the search's value) rather than the leaf.
+    pub keep_searched: bool,
+}
+
+impl LeafSearch {
+    /// A depth-`depth` search with `eval` whose leaf replaces each position.
+    #[must_use]
+    pub fn leaf(depth: u32, eval: EvalSpec) -> LeafSearch {
+        LeafSearch {
+            depth,
+            eval,
+            children: 0,
+            keep_searched: false,
+        }
+    }
 }
 
 /// What a replay records for a tuner: the positions before the moves of `plies` (sorted; ply
@@ -61,20 +80,33 @@ pub struct Probe<'a> {
     pub plies: &'a [u32],
     /// The search whose leaf replaces each position (`None`: the position itself).
     pub leaf: Option<&'a LeafSearch>,
+    /// Record each position's cells too ([`Probed::cells`]), for a network's inputs.
+    pub cells: bool,
 }
 
-/// [`replay_row`], also appending to `features` the feature differences (`Player::ZERO`'s
-/// values minus `Player::ONE`'s, one value a feature) of the positions `probe` asks for: the
-/// positions a tuner fits, from the same replay. With a leaf search, the differences are the
-/// leaf's and `scores` gets the search's value for `Player::ZERO`, in material units.
+/// What a replay recorded at the positions a [`Probe`] asked for, position after position.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Probed {
+    /// Feature differences (`Player::ZERO`'s values minus `Player::ONE`'s), one row of the
+    /// game's features a position.
+    pub features: Vec<f64>,
+    /// With a leaf search, its value for `Player::ZERO` at each position, in material units.
+    pub scores: Vec<f64>,
+    /// With [`Probe::cells`], each position's cells ([`Game::write_cells`]) followed by one
+    /// byte: the index of the player to move (2 when the game is over).
+    pub cells: Vec<u8>,
+}
+
+/// [`replay_row`], also appending to `out` what `probe` asks for at its positions (the
+/// positions a tuner fits, from the same replay). With a leaf search, what is recorded is the
+/// leaf's, and the search's value too.
 pub fn replay_gathering<G: Game + Features>(
     start: &G,
     plan: &RunPlan,
     row: &GameRow,
     facts: bool,
     probe: Probe<'_>,
-    features: &mut Vec<f64>,
-    scores: &mut Vec<f64>,
+    out: &mut Probed,
 ) -> Result<Option<GameFacts>, String> {
     let (mut state, mut rng, first) = pair_start(start, row.seed);
     let mut wanted = probe.plies.iter().peekable();
@@ -101,7 +133,7 @@ pub fn replay_gathering<G: Game + Features>(
             state.spec()
         ));
     }
-    let mut scratch = Vec::new();
+    let (mut scratch, mut cells) = (Vec::new(), Vec::new());
     let total = row.moves.split_whitespace().count();
     if total != row.plies as usize {
         return Err(format!("{} plies, but {total} moves", row.plies));
@@ -111,21 +143,56 @@ pub fn replay_gathering<G: Game + Features>(
         if let Some(fold) = fold.as_mut() {
             fold.before_move(&state);
         }
-        if wanted.next_if(|&&p| p == i as u32).is_some() {
+        let wanted_here = wanted.next_if(|&&p| p == i as u32).is_some();
+        let searched = match probe.leaf {
+            Some(leaf) if wanted_here && leaf.children > 0 => {
+                let mut child_rng = seeded_rng(row.seed ^ 0x0063_6869_6c64, u64::from(i as u32));
+                state.legal_moves(&mut scratch);
+                let n = (leaf.children as usize).min(scratch.len());
+                for k in 0..n {
+                    let j = child_rng.random_range(k..scratch.len());
+                    scratch.swap(k, j);
+                }
+                scratch[..n]
+                    .iter()
+                    .map(|&mv| {
+                        let mut child = state.clone();
+                        child.play_unchecked(mv);
+                        child
+                    })
+                    // A child that ends the game is no position to evaluate.
+                    .filter(|child| child.outcome().is_none())
+                    .collect()
+            }
+            _ if wanted_here => vec![state.clone()],
+            _ => Vec::new(),
+        };
+        for searched in searched {
             let leaf = searcher.as_mut().map(|search| {
-                let (leaf, value) = search.principal_leaf(&state);
+                let (leaf, value) = search.principal_leaf(&searched);
                 let value = f64::from(value) / EVAL_SCALE;
-                scores.push(if state.to_move() == Some(Player::ZERO) {
-                    value
-                } else {
-                    -value
-                });
+                out.scores
+                    .push(if searched.to_move() == Some(Player::ZERO) {
+                        value
+                    } else {
+                        -value
+                    });
                 leaf
             });
-            let position = leaf.as_ref().unwrap_or(&state);
+            let keep = probe.leaf.is_some_and(|l| l.keep_searched);
+            let position = match &leaf {
+                Some(leaf) if !keep => leaf,
+                _ => &searched,
+            };
             position.features(Player::ZERO, &mut mine);
             position.features(Player::ONE, &mut theirs);
-            features.extend((0..width).map(|j| mine[j] - theirs[j]));
+            out.features.extend((0..width).map(|j| mine[j] - theirs[j]));
+            if probe.cells {
+                position.write_cells(&mut cells);
+                out.cells.extend_from_slice(&cells);
+                out.cells
+                    .push(position.to_move().map_or(2, |p| p.index() as u8));
+            }
         }
         let mv = state.parse_move(text).map_err(|e| at(e.to_string()))?;
         if (i as u32) < row.opening_plies {

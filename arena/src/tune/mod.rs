@@ -1,6 +1,9 @@
-//! Tuning agents: Texel's method on recorded positions ([`texel`]) and SPSA on games
-//! ([`spsa`]), with their records and figures ([`crate::figures::plot`]).
+//! Tuning agents: Texel's method on recorded positions ([`texel`]), networks trained on the
+//! same positions ([`net`]) and SPSA on games ([`spsa`]), with their records and figures
+//! ([`crate::figures::plot`]).
 
+pub mod net;
+pub mod net_run;
 pub mod spsa;
 pub mod spsa_run;
 pub mod texel;

@@ -58,6 +58,7 @@ use crate::records::row::GameRow;
 use crate::records::sidecar::read_sidecar;
 use crate::records::validate::{LeafSearch, pair_start};
 use crate::run::plan::RunPlan;
+use ringside_agents::net::NetShape;
 
 /// Positions per chunk of the parallel sums (fixed, so results do not depend on threads).
 const CHUNK: usize = 16_384;
@@ -101,6 +102,37 @@ pub struct Positions {
     /// The leaf search's value for `Player::ZERO` of each position, in material units (empty
     /// without a leaf search).
     pub scores: Vec<f32>,
+    /// Each position's network inputs, when extracted for a net (empty otherwise).
+    pub inputs: Inputs,
+}
+
+/// The network inputs of positions, packed: position `i`'s active inputs
+/// ([`NetShape::active_inputs`]) are `active[ends[i-1]..ends[i]]`, and `movers[i]` is the
+/// index of its player to move (2 for a finished position). Two bytes an active input and
+/// five a position.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Inputs {
+    /// The active inputs, position after position.
+    pub active: Vec<u16>,
+    /// Where each position's inputs end in `active`.
+    pub ends: Vec<u32>,
+    /// The player to move in each position.
+    pub movers: Vec<u8>,
+}
+
+impl Inputs {
+    /// The active inputs of position `i`.
+    #[must_use]
+    pub fn of(&self, i: usize) -> &[u16] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.active[start..self.ends[i] as usize]
+    }
+
+    /// The bytes they take.
+    #[must_use]
+    pub fn bytes(&self) -> usize {
+        2 * self.active.len() + 4 * self.ends.len() + self.movers.len()
+    }
 }
 
 impl Positions {
@@ -209,11 +241,13 @@ pub struct Extracted {
 /// the ply cap count as the draws the arena scores them as. All files must be of one game.
 ///
 /// With `leaf`, each kept position is replaced by the leaf of that search from it, and its
-/// value kept for a blended label.
+/// value kept for a blended label. With `net`, each position's inputs for a network of that
+/// shape are kept too ([`Positions::inputs`]).
 pub fn extract(
     files: &[PathBuf],
     filter: &PositionFilter,
     leaf: Option<&LeafSearch>,
+    net: Option<&NetShape>,
 ) -> Result<Extracted> {
     if !(0.0..1.0).contains(&filter.validation_share) {
         return Err(Error::setting(format!(
@@ -249,6 +283,7 @@ pub fn extract(
         plan: &'a RunPlan,
         filter: &'a PositionFilter,
         leaf: Option<&'a LeafSearch>,
+        net: Option<&'a NetShape>,
         out: &'a mut Extracted,
     }
     impl GameVisitor for File<'_> {
@@ -267,7 +302,9 @@ pub fn extract(
                 facts: false,
                 features_at: Some(&plies),
                 leaf: self.leaf,
+                cells: self.net.is_some(),
             };
+            let mut active = Vec::new();
             read_games_gathering(self.file, self.plan, gather, &mut |chunk| {
                 for r in chunk {
                     out.games.0 += 1;
@@ -282,8 +319,17 @@ pub fn extract(
                     } else {
                         &mut out.train
                     };
-                    for (i, diffs) in r.features.chunks(width).enumerate() {
-                        into.push(diffs, label, r.scores.get(i).copied());
+                    for (i, diffs) in r.probed.features.chunks(width).enumerate() {
+                        into.push(diffs, label, r.probed.scores.get(i).copied());
+                    }
+                    if let Some(shape) = self.net {
+                        for cells in r.probed.cells.chunks_exact(shape.cells + 1) {
+                            shape.active_inputs(&cells[..shape.cells], &mut active);
+                            let inputs = &mut into.inputs;
+                            inputs.active.extend_from_slice(&active);
+                            inputs.ends.push(inputs.active.len() as u32);
+                            inputs.movers.push(cells[shape.cells]);
+                        }
                     }
                 }
                 Ok(())
@@ -306,6 +352,7 @@ pub fn extract(
             plan,
             filter,
             leaf,
+            net,
             out: &mut out,
         })?;
     }

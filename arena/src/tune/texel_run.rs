@@ -88,11 +88,8 @@ pub fn run_texel(run: &TexelRun, mut progress: impl FnMut(&FitStep)) -> Result<T
         ));
     }
     let clock = Instant::now();
-    let leaf = (run.leaf_depth > 0).then(|| LeafSearch {
-        depth: run.leaf_depth,
-        eval: run.eval.clone(),
-    });
-    let mut data = extract(&run.files, &run.filter, leaf.as_ref())?;
+    let leaf = (run.leaf_depth > 0).then(|| LeafSearch::leaf(run.leaf_depth, run.eval.clone()));
+    let mut data = extract(&run.files, &run.filter, leaf.as_ref(), None)?;
     let mut start = start_weights(&data.game_start, &run.eval)?;
     let mut options = run.fit.clone();
     options.fixed = vec![false; start.len()];

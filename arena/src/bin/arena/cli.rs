@@ -212,6 +212,16 @@ pub enum TuneCommand {
     /// Writes weights.json (load it with `weights=FILE`), tune.csv, summary.md and losses.svg
     /// into --out.
     Texel(TexelArgs),
+    /// A network evaluation: one hidden layer over the board's cells (two accumulators, one
+    /// a colour's view, NNUE's form), trained so that σ(K·v) predicts the positions' labels.
+    ///
+    /// Reads games CSVs as `texel` does (every game replayed and checked), replaces each
+    /// kept position by the leaf of a short search with --eval, fits K with --eval's weights
+    /// (so the net keeps their material units), blends the labels, and trains with Adam on a
+    /// training split, keeping the net with the lowest loss on the held-out games. Writes
+    /// net.rsnet (play it with `eval=net,net=FILE`), tune.csv, summary.md and losses.svg into
+    /// --out.
+    Net(NetArgs),
     /// SPSA as fishtest runs it: θ+ against θ− in colour-swapped pairs, θ stepped by the
     /// result; resumable; ends with a match of the tuned agent against the start.
     ///
@@ -278,6 +288,82 @@ pub struct TexelArgs {
     /// Worker threads (default: one per core).
     #[arg(long)]
     pub threads: Option<usize>,
+}
+
+/// Arguments of `arena tune net`.
+#[derive(Debug, Args)]
+pub struct NetArgs {
+    /// Games CSVs of one game (each with its FILE.settings.json sidecar).
+    #[arg(required = true)]
+    pub files: Vec<std::path::PathBuf>,
+    /// The folder for the outputs.
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+    /// The linear evaluation whose K sets the net's scale, and the leaf search's: material,
+    /// rich or tuned.
+    #[arg(long, default_value = "tuned")]
+    pub eval: String,
+    /// Hidden units of each colour's accumulator.
+    #[arg(long, default_value_t = 64)]
+    pub hidden: usize,
+    /// Read the game's features too, starting from --eval's weights for them: the net starts
+    /// as that evaluation and learns what it misses.
+    #[arg(long)]
+    pub features: bool,
+    /// Skip positions before this ply (the random opening's).
+    #[arg(long, default_value_t = 0)]
+    pub skip_plies: u32,
+    /// Keep at most N positions a game, drawn from the seed (default: all).
+    #[arg(long)]
+    pub per_game: Option<u32>,
+    /// Drop positions within D plies of the game's end.
+    #[arg(long, default_value_t = 0)]
+    pub drop_decided: u32,
+    /// The share of games held out for validation.
+    #[arg(long, default_value_t = 0.2)]
+    pub validation: f64,
+    /// Replace each position by the leaf of a depth-D alpha-beta search from it, with --eval
+    /// (0: the positions as recorded).
+    #[arg(long, default_value_t = 1)]
+    pub leaf_depth: u32,
+    /// The label's blend: λ × result + (1 − λ) × σ(K × the leaf search's value).
+    #[arg(long, default_value_t = 0.5)]
+    pub lambda: f64,
+    /// Search from N children of each kept position by distinct random legal moves (drawn
+    /// from the game's seed; all when fewer): positions off the game's path, the siblings a
+    /// search compares. 0: the position itself.
+    #[arg(long, default_value_t = 0)]
+    pub children: u32,
+    /// Keep the searched position itself, labelled with the search's value, not its leaf: the
+    /// net learns what the search sees one step further.
+    #[arg(long)]
+    pub keep_searched: bool,
+    /// What training minimises: `chance`, Texel's (σ(K·v) − y)²; or `logit`, the error in
+    /// logits (K·v − clamp(logit y, ±6))², which keeps the scale of decided positions (for
+    /// labels from a search).
+    #[arg(long, default_value = "chance")]
+    pub loss: String,
+    /// Most passes over the training positions.
+    #[arg(long, default_value_t = 30)]
+    pub epochs: u32,
+    /// Positions a step.
+    #[arg(long, default_value_t = 256)]
+    pub batch: usize,
+    /// Adam's step size at the start (halved after each epoch without progress).
+    #[arg(long, default_value_t = 0.002)]
+    pub rate: f32,
+    /// Epochs without a lower validation loss before training stops.
+    #[arg(long, default_value_t = 3)]
+    pub patience: u32,
+    /// The seed of the sampling, the split, the starting weights and the order.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// Arguments of `arena tune spsa`.

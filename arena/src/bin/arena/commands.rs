@@ -20,8 +20,8 @@ use ringside_arena::run::runner::{Observer, RunReport, run_to_csv, thread_count}
 use ringside_engine::registry::AnyGame;
 
 use crate::cli::{
-    FeaturesArgs, GtpArgs, MatchArgs, MergeArgs, PlayArgs, PlayoutsArgs, ReplayArgs, ReportArgs,
-    RunArgs, SlurmShardArgs, SpsaArgs, SummaryArgs, TexelArgs, ThinkArgs,
+    FeaturesArgs, GtpArgs, MatchArgs, MergeArgs, NetArgs, PlayArgs, PlayoutsArgs, ReplayArgs,
+    ReportArgs, RunArgs, SlurmShardArgs, SpsaArgs, SummaryArgs, TexelArgs, ThinkArgs,
 };
 use crate::output::print;
 
@@ -500,6 +500,7 @@ pub fn tune_texel(args: &TexelArgs) -> Result<()> {
             weights_file: args.weights.clone(),
             weights,
             overrides: Default::default(),
+            net: None,
         },
         fit: FitOptions {
             iterations: args.iterations,
@@ -538,6 +539,108 @@ pub fn tune_texel(args: &TexelArgs) -> Result<()> {
         outcome.seconds.1,
         weights.join(" "),
         args.out.join("weights.json").display()
+    ))
+}
+
+pub fn tune_net(args: &NetArgs) -> Result<()> {
+    use ringside_agents::{EvalKind, EvalSpec};
+    use ringside_arena::tune::net::{Loss, TrainOptions};
+    use ringside_arena::tune::net_run::{NET_FILE, NetRun, run_net};
+    use ringside_arena::tune::texel::PositionFilter;
+    let kind = match args.eval.as_str() {
+        "material" => EvalKind::Material,
+        "rich" => EvalKind::Rich,
+        "tuned" => EvalKind::Tuned,
+        other => {
+            return Err(Error::setting(format!(
+                "--eval must be material, rich or tuned, not '{other}'"
+            )));
+        }
+    };
+    if !(args.rate > 0.0 && args.rate.is_finite()) || args.batch == 0 {
+        return Err(Error::setting(format!(
+            "--rate must be a positive number and --batch at least 1, not {} and {}",
+            args.rate, args.batch
+        )));
+    }
+    let run = NetRun {
+        files: args.files.clone(),
+        filter: PositionFilter {
+            skip_plies: args.skip_plies,
+            per_game: args.per_game,
+            drop_decided: args.drop_decided,
+            validation_share: args.validation,
+            seed: args.seed,
+        },
+        eval: EvalSpec {
+            kind,
+            ..EvalSpec::default()
+        },
+        leaf_depth: args.leaf_depth,
+        lambda: args.lambda,
+        hidden: args.hidden,
+        features: args.features,
+        children: args.children,
+        keep_searched: args.keep_searched,
+        train: TrainOptions {
+            loss: match args.loss.as_str() {
+                "chance" => Loss::Chance,
+                "logit" => Loss::Logit,
+                other => {
+                    return Err(Error::setting(format!(
+                        "--loss must be chance or logit, not '{other}'"
+                    )));
+                }
+            },
+            epochs: args.epochs,
+            batch: args.batch,
+            rate: args.rate,
+            patience: args.patience,
+            seed: args.seed,
+        },
+        out: args.out.clone(),
+    };
+    let bar = if args.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::with_draw_target(Some(u64::from(args.epochs)), ProgressDrawTarget::stderr())
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} epochs eta {eta} {msg}")
+            .expect("a valid template"),
+    );
+    bar.set_message("extracting positions");
+    let outcome = on_threads(args.threads, || {
+        run_net(&run, |epoch| {
+            bar.set_position(u64::from(epoch.epoch));
+            bar.set_message(format!(
+                "training {:.6}, validation {:.6}",
+                epoch.train_loss, epoch.validation_loss
+            ));
+        })
+    })??;
+    bar.finish_and_clear();
+    let best = outcome
+        .epochs
+        .iter()
+        .rfind(|e| e.best)
+        .expect("the start counts as best");
+    print(&format!(
+        "positions={} validation_positions={} bytes_per_position={:.1} k={:.4} epochs={} best_epoch={} train_loss={:.6} validation_loss={:.6} start_validation_loss={:.6} net_texel_validation_loss={:.6} linear_validation_loss={:.6} extract_s={:.2} train_s={:.2}\nwrote {}\n",
+        outcome.positions.0,
+        outcome.positions.1,
+        outcome.bytes_per_position,
+        outcome.k,
+        outcome.epochs.len() - 1,
+        best.epoch,
+        best.train_loss,
+        best.validation_loss,
+        outcome.epochs[0].validation_loss,
+        outcome.net_loss.1,
+        outcome.linear_loss.1,
+        outcome.seconds.0,
+        outcome.seconds.1,
+        args.out.join(NET_FILE).display()
     ))
 }
 

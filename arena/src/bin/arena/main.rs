@@ -64,6 +64,7 @@ fn main() -> ExitCode {
         Command::Play(args) => commands::play(&args),
         Command::Tune(cli::TuneCommand::Texel(args)) => commands::tune_texel(&args),
         Command::Tune(cli::TuneCommand::Spsa(args)) => commands::tune_spsa(&args),
+        Command::Tune(cli::TuneCommand::Net(args)) => commands::tune_net(&args),
         Command::Features(args) => commands::features(&args),
         Command::Games => output::print(&cli::games_text()),
         Command::Agents => output::print(&cli::agents_text()),
