@@ -1075,7 +1075,7 @@ mod tests {
         assert!(err("faulty:panic_at=1").contains("decision 2 or later"));
         assert!(
             err("alphabeta:eval=fancy")
-                .contains("eval must be one of material|rich|tuned, not 'fancy'")
+                .contains("eval must be one of material|rich|tuned|net, not 'fancy'")
         );
         assert!(err("mcts:score=fast").contains("score must be one of win|moves"));
         assert!(err("mcts:depth=3").contains("unknown key 'depth'; allowed: iters=N"));
