@@ -1,6 +1,7 @@
 //! `eval=tuned` (issue 24): every game of the registry ships one tuned weight a feature; the
 //! name loads them, and a spec written out for a game carries them in full, so it reads back
-//! as the same weights whatever a later retuning ships.
+//! as the same weights whatever a later retuning ships. `eval=net` (issue 45) likewise: a
+//! shipped net loads by name and a written-out spec names it by content.
 
 use ringside_agents::{AgentSpec, EvalKind, Evaluator};
 use ringside_engine::registry::{GAMES, GameVisitor, with_game};
@@ -67,6 +68,18 @@ impl GameVisitor for Check {
             .spell_out_weights(&start)
             .to_string();
         assert!(own.contains("w.material=7"), "{own}");
+        // A shipped net reads this game's board; a game without one refuses eval=net.
+        let net = AgentSpec::parse("alphabeta:eval=net").unwrap();
+        let AgentSpec::AlphaBeta(ab) = &net else {
+            panic!("alpha-beta")
+        };
+        let built = Evaluator::new(&ab.eval, &start);
+        assert_eq!(
+            built.is_ok(),
+            start.shipped_net().is_some(),
+            "{name}: {:?}",
+            built.err()
+        );
     }
 }
 
@@ -84,4 +97,33 @@ fn other_evaluations_are_not_spelled_out() {
         let spec = AgentSpec::parse(text).unwrap();
         assert_eq!(spec.spell_out_weights(&rin), spec, "{text}");
     }
+}
+
+#[test]
+fn a_shipped_net_loads_by_name_and_is_recorded_by_its_content() {
+    use ringside_agents::net::content_id;
+    use ringside_engine::games::hexxagon::Hexxagon;
+    let game = Hexxagon::new(5).unwrap();
+    let bytes = game.shipped_net().expect("Hexxagon 5 ships a net");
+    let spec = AgentSpec::parse("alphabeta:depth=1,eval=net").unwrap();
+    let full = spec.spell_out_weights(&game);
+    let text = full.to_string();
+    assert!(
+        text.contains(&format!("net_id={:016x}", content_id(bytes))),
+        "{text}"
+    );
+    assert_eq!(AgentSpec::parse(&text).unwrap().to_string(), text);
+    let AgentSpec::AlphaBeta(ab) = &full else {
+        panic!("alpha-beta")
+    };
+    assert!(Evaluator::new(&ab.eval, &game).is_ok());
+    // A spec naming another net's content is refused rather than played with this one.
+    let other = AgentSpec::parse("alphabeta:eval=net,net_id=0123456789abcdef").unwrap();
+    let AgentSpec::AlphaBeta(ab) = &other else {
+        panic!("alpha-beta")
+    };
+    let err = Evaluator::new(&ab.eval, &game).unwrap_err();
+    assert!(err.reason.contains("0123456789abcdef"), "{}", err.reason);
+    // Other sides have no net.
+    assert!(Hexxagon::new(4).unwrap().shipped_net().is_none());
 }

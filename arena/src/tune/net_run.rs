@@ -199,10 +199,13 @@ pub fn run_net(run: &NetRun, mut progress: impl FnMut(&Epoch)) -> Result<NetOutc
     std::fs::create_dir_all(&run.out).map_err(|e| Error::io("create", &run.out, &e))?;
     write_atomically(&run.out.join(NET_FILE), &outcome.net.to_bytes())?;
     write_tune_csv(&run.out.join("tune.csv"), &outcome.epochs)?;
+    // The start's loss (often several times the trained one) would flatten the curves: it is
+    // named in the title instead, and the axis follows the epochs'.
     let points = |f: fn(&Epoch) -> f64| {
         outcome
             .epochs
             .iter()
+            .filter(|e| e.epoch > 0 || outcome.epochs.len() == 1)
             .map(|e| (f64::from(e.epoch), f(e)))
             .collect()
     };
@@ -219,9 +222,12 @@ pub fn run_net(run: &NetRun, mut progress: impl FnMut(&Epoch)) -> Result<NetOutc
     write_line_plot(
         &run.out.join("losses.svg"),
         Labels {
-            title: &format!("Training a net for {}: mean squared error", outcome.game),
+            title: &format!(
+                "Training a net for {}: loss by epoch (at the start: {:.4} on validation)",
+                outcome.game, outcome.epochs[0].validation_loss
+            ),
             x: "epoch",
-            y: "mean squared error of σ(K·v) against the label",
+            y: "loss (the training's: Texel's or the logit error)",
         },
         &series,
     )?;
@@ -280,8 +286,21 @@ fn summary_markdown(run: &NetRun, o: &NetOutcome) -> String {
         o.bytes_per_position
     );
     let leaf = if run.leaf_depth > 0 {
+        let from = if run.children > 0 {
+            format!(
+                "{} children of each recorded position (distinct legal moves drawn at random)",
+                run.children
+            )
+        } else {
+            "each recorded position".to_string()
+        };
+        let kept = if run.keep_searched {
+            "the searched position itself is kept, labelled with the search's value"
+        } else {
+            "its principal leaf replaces it"
+        };
         format!(
-            "Each position is the leaf of a depth-{} alpha-beta search from the recorded one, with `{}`.",
+            "A depth-{} alpha-beta search with `{}` from {from}; {kept}.",
             run.leaf_depth,
             eval_name(&run.eval)
         )

@@ -198,6 +198,12 @@ impl crate::Features for Hexxagon {
         Some(&TUNED)
     }
 
+    /// The net of side 5, the side it was trained and checked on (results/nets/hexxagon/,
+    /// made by experiments/net-hexxagon.sh): it beats `eval=tuned` at equal depth.
+    fn shipped_net(&self) -> Option<&'static [u8]> {
+        (self.board.side() == DEFAULT_SIDE).then_some(NET)
+    }
+
     /// - `material`: the player's tokens.
     /// - `growths`: empty cells next to the player's tokens (each a growth).
     /// - `jumps`: jumps the player has (a token and an empty cell two cells away).
@@ -228,6 +234,9 @@ impl crate::options::Registered for Hexxagon {
 
 #[cfg(test)]
 mod tests;
+
+/// The bytes of `eval=net`'s network for side 5 (`agents/src/net.rs` gives the format).
+const NET: &[u8] = include_bytes!("net.rsnet");
 
 /// The weights of `eval=tuned` (see [`crate::Features::tuned_weights`]): Texel-fitted to
 /// alpha-beta self-play, `material` held at 1 (results/tuned/hexxagon/: the command, the fit and
