@@ -5,13 +5,14 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use ringside_agents::EvalSpec;
 use ringside_agents::net::{Net, NetShape, content_id};
-use ringside_agents::{EvalSpec, Evaluator};
-use ringside_engine::registry::{AnyGame, GameVisitor};
+use ringside_engine::registry::GameVisitor;
 use ringside_engine::{Features, Game, seeded_rng};
 
 use super::net::{Epoch, NetData, TrainOptions, train};
 use super::texel::{PositionFilter, blend_labels, extract, fit_k};
+use super::texel_run::start_weights;
 use crate::error::{Error, Result, Setting};
 use crate::figures::plot::{Labels, Series, write_line_plot};
 use crate::records::durable::{write_atomically, write_with};
@@ -90,20 +91,6 @@ fn shape_of(file: &Path, hidden: usize) -> Result<NetShape> {
     Ok(plan.game.visit(Shape(hidden)))
 }
 
-/// The linear weights `eval` gives the game.
-fn linear_weights(game: &AnyGame, eval: &EvalSpec) -> Result<Vec<f64>> {
-    struct Weights<'a>(&'a EvalSpec);
-    impl GameVisitor for Weights<'_> {
-        type Output = Result<Vec<f64>>;
-        fn visit<G: Game + Features>(self, start: G) -> Result<Vec<f64>> {
-            Evaluator::new(self.0, &start)
-                .map(|e| e.weights().to_vec())
-                .map_err(|e| Error::setting(e.reason))
-        }
-    }
-    game.visit(Weights(eval))
-}
-
 /// Trains a net and writes its four files; `progress` hears each epoch.
 pub fn run_net(run: &NetRun, mut progress: impl FnMut(&Epoch)) -> Result<NetOutcome> {
     if run.out.is_file() {
@@ -141,7 +128,7 @@ pub fn run_net(run: &NetRun, mut progress: impl FnMut(&Epoch)) -> Result<NetOutc
         ));
     }
     let mut data = extract(&run.files, &run.filter, leaf.as_ref(), Some(&shape))?;
-    let linear = linear_weights(&data.game_start, &run.eval)?;
+    let linear = start_weights(&data.game_start, &run.eval)?;
     let k = fit_k(&data.train, &linear)?;
     blend_labels(&mut data.train, k, run.lambda)?;
     blend_labels(&mut data.validation, k, run.lambda)?;

@@ -65,8 +65,9 @@ impl TexelOutcome {
     }
 }
 
-/// The starting weights `eval` gives the game of `spec`.
-fn start_weights(game: &AnyGame, eval: &EvalSpec) -> Result<Vec<f64>> {
+/// The weights `eval` gives the game: the start of a fit, and the linear evaluation whose K a
+/// net keeps.
+pub(crate) fn start_weights(game: &AnyGame, eval: &EvalSpec) -> Result<Vec<f64>> {
     struct Weights<'a>(&'a EvalSpec);
     impl GameVisitor for Weights<'_> {
         type Output = Result<Vec<f64>>;

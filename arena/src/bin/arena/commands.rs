@@ -460,20 +460,24 @@ fn texel_fixes(args: &TexelArgs) -> Result<Vec<(String, Option<f64>)>> {
     Ok(fixes)
 }
 
+/// The linear evaluation `--eval` names.
+fn linear_eval(name: &str) -> Result<ringside_agents::EvalKind> {
+    use ringside_agents::EvalKind;
+    match name {
+        "material" => Ok(EvalKind::Material),
+        "rich" => Ok(EvalKind::Rich),
+        "tuned" => Ok(EvalKind::Tuned),
+        other => Err(Error::setting(format!(
+            "--eval must be material, rich or tuned, not '{other}'"
+        ))),
+    }
+}
+
 pub fn tune_texel(args: &TexelArgs) -> Result<()> {
-    use ringside_agents::{EvalKind, EvalSpec, read_weights};
+    use ringside_agents::{EvalSpec, read_weights};
     use ringside_arena::tune::texel::{FitOptions, PositionFilter};
     use ringside_arena::tune::texel_run::{TexelRun, run_texel};
-    let kind = match args.eval.as_str() {
-        "material" => EvalKind::Material,
-        "rich" => EvalKind::Rich,
-        "tuned" => EvalKind::Tuned,
-        other => {
-            return Err(Error::setting(format!(
-                "--eval must be material, rich or tuned, not '{other}'"
-            )));
-        }
-    };
+    let kind = linear_eval(&args.eval)?;
     let weights = match &args.weights {
         None => Default::default(),
         Some(path) => {
@@ -543,20 +547,11 @@ pub fn tune_texel(args: &TexelArgs) -> Result<()> {
 }
 
 pub fn tune_net(args: &NetArgs) -> Result<()> {
-    use ringside_agents::{EvalKind, EvalSpec};
+    use ringside_agents::EvalSpec;
     use ringside_arena::tune::net::{Loss, TrainOptions};
     use ringside_arena::tune::net_run::{NET_FILE, NetRun, run_net};
     use ringside_arena::tune::texel::PositionFilter;
-    let kind = match args.eval.as_str() {
-        "material" => EvalKind::Material,
-        "rich" => EvalKind::Rich,
-        "tuned" => EvalKind::Tuned,
-        other => {
-            return Err(Error::setting(format!(
-                "--eval must be material, rich or tuned, not '{other}'"
-            )));
-        }
-    };
+    let kind = linear_eval(&args.eval)?;
     if !(args.rate > 0.0 && args.rate.is_finite()) || args.batch == 0 {
         return Err(Error::setting(format!(
             "--rate must be a positive number and --batch at least 1, not {} and {}",
