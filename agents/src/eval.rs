@@ -102,16 +102,25 @@ fn resolve_net<G: Features>(spec: &EvalSpec, state: &G) -> Result<Arc<Net>, Spec
     if let Some(net) = spec.net.as_ref().and_then(|r| r.net.clone()) {
         return Ok(net);
     }
+    let file = spec.net.as_ref().and_then(|r| r.file.as_deref());
+    let missing = |shipped: String| {
+        refused(match (file, wanted) {
+            (Some(file), Some(wanted)) => format!(
+                "eval=net: net file {file} (content {wanted:016x}) cannot be read here, and {shipped}"
+            ),
+            _ => format!("eval=net: {shipped}"),
+        })
+    };
     let bytes = state.shipped_net().ok_or_else(|| {
-        refused(format!(
-            "eval=net: {} has no shipped net; train one with `arena tune net` and give net=FILE",
+        missing(format!(
+            "{} has no shipped net; train one with `arena tune net` and give net=FILE",
             state.spec()
         ))
     })?;
     let id = content_id(bytes);
     if let Some(wanted) = wanted.filter(|&w| w != id) {
-        return Err(refused(format!(
-            "eval=net: the shipped net of {} is {id:016x}, not {wanted:016x}, the one this spec names; give that net as net=FILE",
+        return Err(missing(format!(
+            "the shipped net of {} is {id:016x}, not {wanted:016x}, the one this spec names; give that net as net=FILE",
             state.spec()
         )));
     }

@@ -208,3 +208,39 @@ fn a_shipped_nets_spec_without_an_id_reads_back_and_other_specs_are_unchanged() 
     assert_eq!(spec.spell_out_weights(&rin), spec);
     assert!(rin.spec().starts_with("rin"));
 }
+
+#[test]
+fn a_recorded_net_whose_file_is_missing_is_found_by_content_among_the_shipped_nets() {
+    use ringside_engine::Features;
+    use ringside_engine::games::hexxagon::Hexxagon;
+    let game = Hexxagon::new(5).unwrap();
+    let id = ringside_agents::net::content_id(game.shipped_net().unwrap());
+    let spec = format!("alphabeta:eval=net,net=no/such/file.rsnet,net_id={id:016x}");
+    let parsed = AgentSpec::parse(&spec).unwrap();
+    assert_eq!(
+        parsed.to_string(),
+        format!(
+            "alphabeta:depth=3,eval=net,net=no/such/file.rsnet,net_id={id:016x},score=win,tt_bits=16"
+        )
+    );
+    let AgentSpec::AlphaBeta(ab) = &parsed else {
+        panic!("alpha-beta")
+    };
+    assert!(
+        Evaluator::new(&ab.eval, &game).is_ok(),
+        "the shipped net has that content"
+    );
+    let other =
+        AgentSpec::parse("alphabeta:eval=net,net=no/such/file.rsnet,net_id=0000000000000001")
+            .unwrap();
+    let AgentSpec::AlphaBeta(ab) = &other else {
+        panic!("alpha-beta")
+    };
+    let err = Evaluator::new(&ab.eval, &game).unwrap_err().reason;
+    assert!(
+        err.contains("no/such/file.rsnet") && err.contains("cannot be read here"),
+        "{err}"
+    );
+    // Without a recorded id a missing file is refused at once.
+    assert!(AgentSpec::parse("alphabeta:eval=net,net=no/such/file.rsnet").is_err());
+}
