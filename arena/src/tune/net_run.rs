@@ -106,6 +106,13 @@ pub fn run_net(run: &NetRun, mut progress: impl FnMut(&Epoch)) -> Result<NetOutc
             run.hidden
         )));
     }
+    let t = &run.train;
+    if !(t.rate > 0.0 && t.rate.is_finite()) || t.batch == 0 {
+        return Err(Error::setting(format!(
+            "--rate must be a positive number and --batch at least 1, not {} and {}",
+            t.rate, t.batch
+        )));
+    }
     if run.eval.kind == ringside_agents::EvalKind::Net {
         return Err(Error::setting(
             "--eval must be a linear evaluation (material, rich or tuned): its K sets the net's scale",
@@ -251,23 +258,16 @@ fn summary_markdown(run: &NetRun, o: &NetOutcome) -> String {
         .iter()
         .map(|f| format!("`{}`", f.display()))
         .collect();
-    let f = &run.filter;
     let t = &run.train;
     let mut md = String::new();
     let _ = writeln!(md, "# A net for {}\n", o.game);
     let _ = writeln!(
         md,
-        "Positions from {} ({} games read, {} used). Kept: plies from {}, {}, {} dropped before each game's end; {:.0}% of games held out for validation (split seed {}). Training positions: {}; validation positions: {} ({:.1} bytes a training position in memory).\n",
+        "Positions from {} ({} games read, {} used). Kept: {}. Training positions: {}; validation positions: {} ({:.1} bytes a training position in memory).\n",
         files.join(", "),
         o.games.0,
         o.games.1,
-        f.skip_plies,
-        f.per_game.map_or("every position".to_string(), |n| format!(
-            "at most {n} a game"
-        )),
-        f.drop_decided,
-        100.0 * f.validation_share,
-        f.seed,
+        run.filter.describe(),
         o.positions.0,
         o.positions.1,
         o.bytes_per_position

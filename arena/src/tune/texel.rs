@@ -78,6 +78,25 @@ pub struct PositionFilter {
     pub seed: u64,
 }
 
+impl PositionFilter {
+    /// The filter in words, for a summary: "plies from 8, at most 10 a game, 0 dropped
+    /// before each game's end; 20% of games held out for validation (seed 1)".
+    #[must_use]
+    pub fn describe(&self) -> String {
+        format!(
+            "plies from {}, {}, {} dropped before each game's end; {:.0}% of games held out for validation (seed {})",
+            self.skip_plies,
+            self.per_game
+                .map_or("every position".to_string(), |n| format!(
+                    "at most {n} a game"
+                )),
+            self.drop_decided,
+            100.0 * self.validation_share,
+            self.seed
+        )
+    }
+}
+
 impl Default for PositionFilter {
     fn default() -> Self {
         PositionFilter {

@@ -200,20 +200,13 @@ fn summary_markdown(run: &TexelRun, game: &str, games: (usize, usize), o: &Texel
         .iter()
         .map(|f| format!("`{}`", f.display()))
         .collect();
-    let f = &run.filter;
     let _ = writeln!(
         md,
-        "Positions from {} ({} games read, {} used; games lost by a fault are left out). Kept: plies from {}, {}, {} dropped before each game's end; {:.0}% of games held out for validation (seed {}). Training positions: {}; validation positions: {}.\n",
+        "Positions from {} ({} games read, {} used; games lost by a fault are left out). Kept: {}. Training positions: {}; validation positions: {}.\n",
         files.join(", "),
         games.0,
         games.1,
-        f.skip_plies,
-        f.per_game.map_or("every position".to_string(), |n| format!(
-            "at most {n} a game"
-        )),
-        f.drop_decided,
-        100.0 * f.validation_share,
-        f.seed,
+        run.filter.describe(),
         o.positions.0,
         o.positions.1
     );

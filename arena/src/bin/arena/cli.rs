@@ -230,6 +230,23 @@ pub enum TuneCommand {
     Spsa(SpsaArgs),
 }
 
+/// Which recorded positions a tuner keeps (`tune texel`, `tune net`).
+#[derive(Debug, Args)]
+pub struct PositionArgs {
+    /// Skip positions before this ply (the random opening's).
+    #[arg(long, default_value_t = 0)]
+    pub skip_plies: u32,
+    /// Keep at most N positions a game, drawn from the seed (default: all).
+    #[arg(long)]
+    pub per_game: Option<u32>,
+    /// Drop positions within D plies of the game's end.
+    #[arg(long, default_value_t = 0)]
+    pub drop_decided: u32,
+    /// The share of games held out for validation.
+    #[arg(long, default_value_t = 0.2)]
+    pub validation: f64,
+}
+
 /// Arguments of `arena tune texel`.
 #[derive(Debug, Args)]
 #[command(allow_negative_numbers = true)]
@@ -246,18 +263,9 @@ pub struct TexelArgs {
     /// A weights file applied over --eval's weights.
     #[arg(long)]
     pub weights: Option<String>,
-    /// Skip positions before this ply.
-    #[arg(long, default_value_t = 0)]
-    pub skip_plies: u32,
-    /// Keep at most N positions a game, drawn from the seed (default: all).
-    #[arg(long)]
-    pub per_game: Option<u32>,
-    /// Drop positions within D plies of the game's end.
-    #[arg(long, default_value_t = 0)]
-    pub drop_decided: u32,
-    /// The share of games held out for validation.
-    #[arg(long, default_value_t = 0.2)]
-    pub validation: f64,
+    /// Which positions of the games are kept, and the validation split.
+    #[command(flatten)]
+    pub positions: PositionArgs,
     /// Most Levenberg–Marquardt iterations.
     #[arg(long, default_value_t = 100)]
     pub iterations: u32,
@@ -310,18 +318,9 @@ pub struct NetArgs {
     /// as that evaluation and learns what it misses.
     #[arg(long)]
     pub features: bool,
-    /// Skip positions before this ply (the random opening's).
-    #[arg(long, default_value_t = 0)]
-    pub skip_plies: u32,
-    /// Keep at most N positions a game, drawn from the seed (default: all).
-    #[arg(long)]
-    pub per_game: Option<u32>,
-    /// Drop positions within D plies of the game's end.
-    #[arg(long, default_value_t = 0)]
-    pub drop_decided: u32,
-    /// The share of games held out for validation.
-    #[arg(long, default_value_t = 0.2)]
-    pub validation: f64,
+    /// Which positions of the games are kept, and the validation split.
+    #[command(flatten)]
+    pub positions: PositionArgs,
     /// Replace each position by the leaf of a depth-D alpha-beta search from it, with --eval
     /// (0: the positions as recorded).
     #[arg(long, default_value_t = 1)]

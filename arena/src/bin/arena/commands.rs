@@ -460,6 +460,20 @@ fn texel_fixes(args: &TexelArgs) -> Result<Vec<(String, Option<f64>)>> {
     Ok(fixes)
 }
 
+/// The positions a tuner keeps, from its flags and seed.
+fn position_filter(
+    p: &crate::cli::PositionArgs,
+    seed: u64,
+) -> ringside_arena::tune::texel::PositionFilter {
+    ringside_arena::tune::texel::PositionFilter {
+        skip_plies: p.skip_plies,
+        per_game: p.per_game,
+        drop_decided: p.drop_decided,
+        validation_share: p.validation,
+        seed,
+    }
+}
+
 /// The linear evaluation `--eval` names.
 fn linear_eval(name: &str) -> Result<ringside_agents::EvalKind> {
     use ringside_agents::EvalKind;
@@ -475,7 +489,7 @@ fn linear_eval(name: &str) -> Result<ringside_agents::EvalKind> {
 
 pub fn tune_texel(args: &TexelArgs) -> Result<()> {
     use ringside_agents::{EvalSpec, read_weights};
-    use ringside_arena::tune::texel::{FitOptions, PositionFilter};
+    use ringside_arena::tune::texel::FitOptions;
     use ringside_arena::tune::texel_run::{TexelRun, run_texel};
     let kind = linear_eval(&args.eval)?;
     let weights = match &args.weights {
@@ -492,13 +506,7 @@ pub fn tune_texel(args: &TexelArgs) -> Result<()> {
     }
     let run = TexelRun {
         files: args.files.clone(),
-        filter: PositionFilter {
-            skip_plies: args.skip_plies,
-            per_game: args.per_game,
-            drop_decided: args.drop_decided,
-            validation_share: args.validation,
-            seed: args.seed,
-        },
+        filter: position_filter(&args.positions, args.seed),
         eval: EvalSpec {
             kind,
             weights_file: args.weights.clone(),
@@ -550,23 +558,10 @@ pub fn tune_net(args: &NetArgs) -> Result<()> {
     use ringside_agents::EvalSpec;
     use ringside_arena::tune::net::{Loss, TrainOptions};
     use ringside_arena::tune::net_run::{NET_FILE, NetRun, run_net};
-    use ringside_arena::tune::texel::PositionFilter;
     let kind = linear_eval(&args.eval)?;
-    if !(args.rate > 0.0 && args.rate.is_finite()) || args.batch == 0 {
-        return Err(Error::setting(format!(
-            "--rate must be a positive number and --batch at least 1, not {} and {}",
-            args.rate, args.batch
-        )));
-    }
     let run = NetRun {
         files: args.files.clone(),
-        filter: PositionFilter {
-            skip_plies: args.skip_plies,
-            per_game: args.per_game,
-            drop_decided: args.drop_decided,
-            validation_share: args.validation,
-            seed: args.seed,
-        },
+        filter: position_filter(&args.positions, args.seed),
         eval: EvalSpec {
             kind,
             ..EvalSpec::default()
