@@ -647,6 +647,12 @@ impl crate::Features for Rin {
         Some(&TUNED)
     }
 
+    /// The net of size 10, the size it was trained and checked on (results/nets/rin/, made by
+    /// `experiments/net-game.sh rin`): it beats `eval=tuned` at equal depth.
+    fn shipped_net(&self) -> Option<&'static [u8]> {
+        (self.size() == 10).then_some(NET)
+    }
+
     /// - `material`: the player's stones.
     /// - `immune`: stones joined to the safe zone through stones of their own colour; they can
     ///   never be captured.
@@ -689,6 +695,9 @@ impl crate::options::Registered for Rin {
 
 #[cfg(test)]
 mod tests;
+
+/// The bytes of `eval=net`'s network for size 10 (`agents/src/net.rs` gives the format).
+const NET: &[u8] = include_bytes!("net.rsnet");
 
 /// The weights of `eval=tuned` (see [`crate::Features::tuned_weights`]): Texel-fitted to
 /// alpha-beta self-play, `material` held at 1 (results/tuned/rin/: the command, the fit and

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# A seed game's net (issue 45) with the recipe that made Hexxagon's (experiments/net-hexxagon.sh),
+# from nothing: self-play, training, then the checks. Seeds are fixed here, per game, before
+# any of them was played; the checks' seeds are never used in training.
+#
+#   experiments/net-game.sh rin|life|advance|ikabegama|havannah [STEP]
+#
+# STEP: selfplay, train, depth, time (the checks), depth2, time2 (their replications),
+# check (depth and time), replicate (depth2 and time2), or all (the default: self-play and
+# training unless their files exist, then the checks).
+#
+# 1. Self-play: alpha-beta with the tuned weights against itself, 8 random opening plies, into
+#    target/net-data/ (kept out of the repository; the same seed plays the same games on any
+#    thread count).
+# 2. Training (results/nets/NAME/): at most PER_GAME positions a game after the opening; from
+#    each, CHILDREN children by random legal moves, each searched to depth 2 with eval=tuned
+#    and labelled with that search's value (λ = 0); the net also reads the game's features,
+#    starting as eval=tuned; Adam at 0.0005, 30 epochs. (Hexxagon's recipe searched to depth 1;
+#    on Rin's trial seed 4529 the depth-2 teacher's net scored 69.2% against depth 1's 53.5%.)
+# 3. Checks (results/nets/NAME-check/), 6 random opening plies, colour-swapped: equal depth
+#    (the depth of the tuned weights' own check, 800 games) and equal time (20 ms a move,
+#    iterative deepening to the budget, 200 games; 10 ms and 100 games in Life and Advance);
+#    `replicate` plays each on its second seed (run for a check the net won).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+name=${1:?game: rin, life, advance, ikabegama or havannah}
+step=${2:-all}
+# Per game: the spec, self-play games, positions kept a game, the equal-depth check's depth,
+# the equal-time check's games and milliseconds a move (Life's and Advance's games run to
+# hundreds of plies), children searched a position, and the seed base (self-play base+1,
+# trial base+9, checks base+21..base+24; base+11..base+14 checked the depth-1 teacher's nets).
+case "$name" in
+  rin)       game=rin:size=10;                 games=20000; per=10; depth=2; tgames=200; ms=20; kids=8; base=4520 ;;
+  life)      game=life;                        games=3000;  per=25; depth=1; tgames=100; ms=10; kids=8; base=4620 ;;
+  advance)   game=advance;                     games=3000;  per=25; depth=2; tgames=100; ms=10; kids=8; base=4660 ;;
+  ikabegama) game=ikabegama:distance=6,side=9; games=4000;  per=15; depth=2; tgames=200; ms=20; kids=8; base=4580 ;;
+  havannah)  game=havannah:size=6;             games=3000;  per=12; depth=1; tgames=200; ms=20; kids=4; base=4700 ;;
+  *) echo "unknown game: $name" >&2; exit 2 ;;
+esac
+cargo build --release --bin arena
+arena=target/release/arena
+data=target/net-data
+out=results/nets/$name
+checks=results/nets/$name-check
+net=$out/net.rsnet
+mkdir -p "$data" "$checks"
+selfplay() {
+  $arena match --game "$game" --agents "alphabeta:depth=2,eval=tuned" "alphabeta:depth=2,eval=tuned" \
+    --games "$games" --opening-plies 8 --ply-cap 1000 --seed $((base + 1)) --threads 2 \
+    --out "$data/$name-selfplay.csv"
+}
+train() {
+  $arena tune net "$data/$name-selfplay.csv" --out "$out" \
+    --skip-plies 8 --per-game "$per" --leaf-depth 2 --children "$kids" --keep-searched --lambda 0 --features \
+    --rate 0.0005 --epochs 30 --threads 2
+}
+check() { # FILE SEED GAMES BUDGET
+  $arena match --game "$game" --agents "alphabeta:$4,eval=net,net=$net" "alphabeta:$4,eval=tuned" \
+    --games "$3" --opening-plies 6 --seed "$2" --threads 2 --ply-cap 1000 \
+    --out "$checks/$1.csv" > "$checks/$1.txt"
+}
+first() {
+  check "depth$depth-seed$((base + 21))" $((base + 21)) 800 "depth=$depth"
+  check "time$ms-seed$((base + 23))" $((base + 23)) "$tgames" "depth=30,time_ms=$ms"
+}
+second() {
+  check "depth$depth-seed$((base + 22))" $((base + 22)) 800 "depth=$depth"
+  check "time$ms-seed$((base + 24))" $((base + 24)) "$tgames" "depth=30,time_ms=$ms"
+}
+case "$step" in
+  selfplay) selfplay ;;
+  train) train ;;
+  depth) check "depth$depth-seed$((base + 21))" $((base + 21)) 800 "depth=$depth" ;;
+  time) check "time$ms-seed$((base + 23))" $((base + 23)) "$tgames" "depth=30,time_ms=$ms" ;;
+  depth2) check "depth$depth-seed$((base + 22))" $((base + 22)) 800 "depth=$depth" ;;
+  time2) check "time$ms-seed$((base + 24))" $((base + 24)) "$tgames" "depth=30,time_ms=$ms" ;;
+  check) first ;;
+  replicate) second ;;
+  all) [ -f "$data/$name-selfplay.csv" ] || selfplay; [ -f "$net" ] || train; first ;;
+  *) echo "unknown step: $step" >&2; exit 2 ;;
+esac
