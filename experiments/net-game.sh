@@ -16,7 +16,8 @@
 #    each, CHILDREN children by random legal moves, each searched to depth 2 with eval=tuned
 #    and labelled with that search's value (λ = 0); the net also reads the game's features,
 #    starting as eval=tuned; Adam at 0.0005, 30 epochs. (Hexxagon's recipe searched to depth 1;
-#    on Rin's trial seed 4529 the depth-2 teacher's net scored 69.2% against depth 1's 53.5%.)
+#    on Rin's trial seed 4529 the depth-2 teacher's net scored 69.2% against depth 1's 53.5%;
+#    on Hexxagon's, 4749, 57.0% against 59.5%, so Hexxagon keeps experiments/net-hexxagon.sh.)
 # 3. Checks (results/nets/NAME-check/), 6 random opening plies, colour-swapped: equal depth
 #    (the depth of the tuned weights' own check, 800 games) and equal time (20 ms a move,
 #    iterative deepening to the budget, 200 games; 10 ms and 100 games in Life and Advance);

@@ -651,6 +651,13 @@ impl crate::Features for Advance {
         Some(&TUNED)
     }
 
+    /// The net of the default game (side 6, offset 3, drawn first player), the one it was
+    /// trained and checked on (results/nets/advance/, made by `experiments/net-game.sh
+    /// advance`): it beats `eval=tuned` at equal depth.
+    fn shipped_net(&self) -> Option<&'static [u8]> {
+        (self.spec() == "advance").then_some(NET)
+    }
+
     /// - `material`: the score (tokens on the board, tokens captured, the half point).
     /// - `tokens`: tokens on the board (the score without captures).
     /// - `attacks`: attacks the player has: two of its tokens in a line with an enemy token
@@ -729,6 +736,10 @@ impl crate::options::Registered for Advance {
 
 #[cfg(test)]
 mod tests;
+
+/// The bytes of `eval=net`'s network for the default game (`agents/src/net.rs` gives the
+/// format).
+const NET: &[u8] = include_bytes!("net.rsnet");
 
 /// The weights of `eval=tuned` (see [`crate::Features::tuned_weights`]): Texel-fitted to
 /// alpha-beta self-play, `material` held at 1 (results/tuned/advance/: the command, the fit and
