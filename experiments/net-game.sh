@@ -3,7 +3,7 @@
 # from nothing: self-play, training, then the checks. Seeds are fixed here, per game, before
 # any of them was played; the checks' seeds are never used in training.
 #
-#   experiments/net-game.sh rin|life|advance|ikabegama|havannah [STEP]
+#   experiments/net-game.sh rin|life|advance|ikabegama|havannah|breakthrough|othello|connect_four [STEP]
 #
 # STEP: selfplay, train, depth, time (the checks), depth2, time2 (their replications),
 # check (depth and time), replicate (depth2 and time2), or all (the default: self-play and
@@ -24,7 +24,7 @@
 #    `replicate` plays each on its second seed (run for a check the net won).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-name=${1:?game: rin, life, advance, ikabegama or havannah}
+name=${1:?game: rin, life, advance, ikabegama, havannah, breakthrough, othello or connect_four}
 step=${2:-all}
 # Per game: the spec, self-play games, positions kept a game, the equal-depth check's depth,
 # the equal-time check's games and milliseconds a move (Life's and Advance's games run to
@@ -36,6 +36,9 @@ case "$name" in
   advance)   game=advance;                     games=3000;  per=25; depth=2; tgames=100; ms=10; kids=8; base=4660 ;;
   ikabegama) game=ikabegama:distance=6,side=9; games=4000;  per=15; depth=2; tgames=200; ms=20; kids=8; base=4580 ;;
   havannah)  game=havannah:size=6;             games=3000;  per=12; depth=1; tgames=200; ms=20; kids=4; base=4700 ;;
+  breakthrough) game=breakthrough;             games=10000; per=10; depth=2; tgames=200; ms=20; kids=8; base=4780 ;;
+  othello)   game=othello;                     games=10000; per=10; depth=2; tgames=200; ms=20; kids=8; base=4820 ;;
+  connect_four) game=connect_four;             games=10000; per=10; depth=2; tgames=200; ms=20; kids=8; base=4860 ;;
   *) echo "unknown game: $name" >&2; exit 2 ;;
 esac
 cargo build --release --bin arena

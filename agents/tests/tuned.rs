@@ -127,3 +127,36 @@ fn a_shipped_net_loads_by_name_and_is_recorded_by_its_content() {
     // Other sides have no net.
     assert!(Hexxagon::new(4).unwrap().shipped_net().is_none());
 }
+
+/// Loads the shipped net of the game it visits and compares it with the file the results
+/// document (`results/nets/NAME/net.rsnet`).
+struct Shipped;
+
+impl GameVisitor for Shipped {
+    type Output = ();
+    fn visit<G: Game + Features>(self, start: G) {
+        let spec = start.spec();
+        let bytes = start
+            .shipped_net()
+            .unwrap_or_else(|| panic!("{spec} ships a net"));
+        let path = format!(
+            "{}/../results/nets/{}/net.rsnet",
+            env!("CARGO_MANIFEST_DIR"),
+            start.name()
+        );
+        let checked = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert!(checked == bytes, "{spec}: the shipped net is not {path}");
+        let net = AgentSpec::parse("alphabeta:eval=net").unwrap();
+        let AgentSpec::AlphaBeta(ab) = &net else {
+            panic!("alpha-beta")
+        };
+        assert!(Evaluator::new(&ab.eval, &start).is_ok(), "{spec}");
+    }
+}
+
+#[test]
+fn each_shipped_net_is_the_checked_one_and_loads_on_the_game_it_was_trained_on() {
+    for spec in ["hexxagon", "rin:size=10", "advance"] {
+        with_game(spec, Shipped).unwrap();
+    }
+}
