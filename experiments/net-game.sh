@@ -32,7 +32,7 @@ step=${2:-all}
 # trial base+9, checks base+21..base+24; base+11..base+14 checked the depth-1 teacher's nets).
 case "$name" in
   rin)       game=rin:size=10;                 games=20000; per=10; depth=2; tgames=200; ms=20; kids=8; base=4520 ;;
-  life)      game=life;                        games=3000;  per=25; depth=1; tgames=100; ms=10; kids=8; base=4620 ;;
+  life)      game=life;                        games=3000;  per=25; depth=1; tgames=100; ms=10; kids=8; base=4900; ties=,ties=random ;;
   advance)   game=advance;                     games=3000;  per=25; depth=2; tgames=100; ms=10; kids=8; base=4660 ;;
   ikabegama) game=ikabegama:distance=6,side=9; games=4000;  per=15; depth=2; tgames=200; ms=20; kids=8; base=4580 ;;
   havannah)  game=havannah:size=6;             games=3000;  per=12; depth=1; tgames=200; ms=20; kids=4; base=4700 ;;
@@ -41,6 +41,9 @@ case "$name" in
   connect_four) game=connect_four;             games=10000; per=10; depth=2; tgames=200; ms=20; kids=8; base=4860 ;;
   *) echo "unknown game: $name" >&2; exit 2 ;;
 esac
+# Life's first net (base 4620, results/nets/life-first/) learned from self-play whose pairs
+# repeat; its self-play now breaks ties at random (`ties=random`), so both games of a pair differ.
+ties=${ties:-}
 cargo build --release --bin arena
 arena=target/release/arena
 data=target/net-data
@@ -49,7 +52,7 @@ checks=results/nets/$name-check
 net=$out/net.rsnet
 mkdir -p "$data" "$checks"
 selfplay() {
-  $arena match --game "$game" --agents "alphabeta:depth=2,eval=tuned" "alphabeta:depth=2,eval=tuned" \
+  $arena match --game "$game" --agents "alphabeta:depth=2,eval=tuned$ties" "alphabeta:depth=2,eval=tuned$ties" \
     --games "$games" --opening-plies 8 --ply-cap 1000 --seed $((base + 1)) --threads 2 \
     --out "$data/$name-selfplay.csv"
 }
