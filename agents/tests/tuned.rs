@@ -156,7 +156,7 @@ impl GameVisitor for Shipped {
 
 #[test]
 fn each_shipped_net_is_the_checked_one_and_loads_on_the_game_it_was_trained_on() {
-    for spec in ["hexxagon", "rin:size=10", "advance"] {
+    for spec in ["hexxagon", "rin:size=10", "advance", "life"] {
         with_game(spec, Shipped).unwrap();
     }
 }

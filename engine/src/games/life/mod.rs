@@ -539,6 +539,12 @@ impl crate::Features for Life {
         Some(&TUNED)
     }
 
+    /// The net of the default game, the one it was trained and checked on (results/nets/life/,
+    /// made by `experiments/net-game.sh life`): it beats `eval=tuned` at equal depth.
+    fn shipped_net(&self) -> Option<&'static [u8]> {
+        (self.spec() == "life").then_some(NET)
+    }
+
     /// The last two look one step ahead: the step the rules apply after a drop, here applied
     /// to the position as it stands (as if the next drop changed nothing).
     /// - `material`: the player's stones.
@@ -584,6 +590,10 @@ impl crate::options::Registered for Life {
 
 #[cfg(test)]
 mod tests;
+
+/// The bytes of `eval=net`'s network for the default game (`agents/src/net.rs` gives the
+/// format).
+const NET: &[u8] = include_bytes!("net.rsnet");
 
 /// The weights of `eval=tuned` (see [`crate::Features::tuned_weights`]): Texel-fitted to
 /// alpha-beta self-play, `material` held at 1 (results/tuned/life/: the command, the fit and
