@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# A seed game's net (issue 45) with the recipe that made Hexxagon's (experiments/net-hexxagon.sh),
-# from nothing: self-play, training, then the checks. Seeds are fixed here, per game, before
+# A game's net (issue 45) from nothing: self-play, training, then the checks (the recipe grew
+# out of Hexxagon's, experiments/net-hexxagon.sh; step 2 says how it differs). Seeds are fixed here, per game, before
 # any of them was played; the checks' seeds are never used in training.
 #
 #   experiments/net-game.sh rin|life|advance|ikabegama|havannah|breakthrough|othello|connect_four [STEP]
@@ -43,7 +43,7 @@ case "$name" in
 esac
 # Life's first net (base 4620, results/nets/life-first/) learned from self-play whose pairs
 # repeat; its self-play now breaks ties at random (`ties=random`), so both games of a pair differ.
-ties=${ties:-}
+ties=${ties:-} # appended to the self-play agents' spec
 cargo build --release --bin arena
 arena=target/release/arena
 data=target/net-data
@@ -66,23 +66,21 @@ check() { # FILE SEED GAMES BUDGET
     --games "$3" --opening-plies 6 --seed "$2" --threads 2 --ply-cap 1000 \
     --out "$checks/$1.csv" > "$checks/$1.txt"
 }
-first() {
-  check "depth$depth-seed$((base + 21))" $((base + 21)) 800 "depth=$depth"
-  check "time$ms-seed$((base + 23))" $((base + 23)) "$tgames" "depth=30,time_ms=$ms"
+depth_check() { # 1: the check's seed, 2: the replication's
+  check "depth$depth-seed$((base + 20 + $1))" $((base + 20 + $1)) 800 "depth=$depth"
 }
-second() {
-  check "depth$depth-seed$((base + 22))" $((base + 22)) 800 "depth=$depth"
-  check "time$ms-seed$((base + 24))" $((base + 24)) "$tgames" "depth=30,time_ms=$ms"
+time_check() { # 3: the check's seed, 4: the replication's
+  check "time$ms-seed$((base + 20 + $1))" $((base + 20 + $1)) "$tgames" "depth=30,time_ms=$ms"
 }
 case "$step" in
   selfplay) selfplay ;;
   train) train ;;
-  depth) check "depth$depth-seed$((base + 21))" $((base + 21)) 800 "depth=$depth" ;;
-  time) check "time$ms-seed$((base + 23))" $((base + 23)) "$tgames" "depth=30,time_ms=$ms" ;;
-  depth2) check "depth$depth-seed$((base + 22))" $((base + 22)) 800 "depth=$depth" ;;
-  time2) check "time$ms-seed$((base + 24))" $((base + 24)) "$tgames" "depth=30,time_ms=$ms" ;;
-  check) first ;;
-  replicate) second ;;
-  all) [ -f "$data/$name-selfplay.csv" ] || selfplay; [ -f "$net" ] || train; first ;;
+  depth) depth_check 1 ;;
+  time) time_check 3 ;;
+  depth2) depth_check 2 ;;
+  time2) time_check 4 ;;
+  check) depth_check 1; time_check 3 ;;
+  replicate) depth_check 2; time_check 4 ;;
+  all) [ -f "$data/$name-selfplay.csv" ] || selfplay; [ -f "$net" ] || train; depth_check 1; time_check 3 ;;
   *) echo "unknown step: $step" >&2; exit 2 ;;
 esac

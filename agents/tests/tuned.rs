@@ -3,9 +3,17 @@
 //! as the same weights whatever a later retuning ships. `eval=net` (issue 45) likewise: a
 //! shipped net loads by name and a written-out spec names it by content.
 
-use ringside_agents::{AgentSpec, EvalKind, Evaluator};
+use ringside_agents::{AgentSpec, EvalKind, EvalSpec, Evaluator};
 use ringside_engine::registry::{GAMES, GameVisitor, with_game};
 use ringside_engine::{Features, Game};
+
+/// The evaluation of an alpha-beta spec.
+fn eval_of(spec: &AgentSpec) -> &EvalSpec {
+    let AgentSpec::AlphaBeta(ab) = spec else {
+        panic!("alpha-beta: {spec}")
+    };
+    &ab.eval
+}
 
 struct Check;
 
@@ -28,11 +36,8 @@ impl GameVisitor for Check {
         }
         assert!(tuned.iter().all(|w| w.is_finite()), "{name}");
         let spec = AgentSpec::parse("alphabeta:depth=2,eval=tuned").unwrap();
-        let AgentSpec::AlphaBeta(ab) = &spec else {
-            panic!("alpha-beta")
-        };
-        assert_eq!(ab.eval.kind, EvalKind::Tuned);
-        let by_name = Evaluator::new(&ab.eval, &start).unwrap();
+        assert_eq!(eval_of(&spec).kind, EvalKind::Tuned);
+        let by_name = Evaluator::new(eval_of(&spec), &start).unwrap();
         assert_eq!(
             by_name.weights(),
             tuned,
@@ -52,10 +57,7 @@ impl GameVisitor for Check {
         assert_eq!(again, full, "{name}: the written spec reads back");
         assert_eq!(again.to_string(), text);
         // The written-out weights alone (without the table behind the name) are the weights.
-        let AgentSpec::AlphaBeta(ab) = &again else {
-            panic!("alpha-beta")
-        };
-        let mut rich = ab.eval.clone();
+        let mut rich = eval_of(&again).clone();
         rich.kind = EvalKind::Rich;
         assert_eq!(
             Evaluator::new(&rich, &start).unwrap().weights(),
@@ -70,10 +72,7 @@ impl GameVisitor for Check {
         assert!(own.contains("w.material=7"), "{own}");
         // A shipped net reads this game's board; a game without one refuses eval=net.
         let net = AgentSpec::parse("alphabeta:eval=net").unwrap();
-        let AgentSpec::AlphaBeta(ab) = &net else {
-            panic!("alpha-beta")
-        };
-        let built = Evaluator::new(&ab.eval, &start);
+        let built = Evaluator::new(eval_of(&net), &start);
         assert_eq!(
             built.is_ok(),
             start.shipped_net().is_some(),
@@ -113,16 +112,10 @@ fn a_shipped_net_loads_by_name_and_is_recorded_by_its_content() {
         "{text}"
     );
     assert_eq!(AgentSpec::parse(&text).unwrap().to_string(), text);
-    let AgentSpec::AlphaBeta(ab) = &full else {
-        panic!("alpha-beta")
-    };
-    assert!(Evaluator::new(&ab.eval, &game).is_ok());
+    assert!(Evaluator::new(eval_of(&full), &game).is_ok());
     // A spec naming another net's content is refused rather than played with this one.
     let other = AgentSpec::parse("alphabeta:eval=net,net_id=0123456789abcdef").unwrap();
-    let AgentSpec::AlphaBeta(ab) = &other else {
-        panic!("alpha-beta")
-    };
-    let err = Evaluator::new(&ab.eval, &game).unwrap_err();
+    let err = Evaluator::new(eval_of(&other), &game).unwrap_err();
     assert!(err.reason.contains("0123456789abcdef"), "{}", err.reason);
     // Other sides have no net.
     assert!(Hexxagon::new(4).unwrap().shipped_net().is_none());
@@ -147,10 +140,7 @@ impl GameVisitor for Shipped {
         let checked = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
         assert!(checked == bytes, "{spec}: the shipped net is not {path}");
         let net = AgentSpec::parse("alphabeta:eval=net").unwrap();
-        let AgentSpec::AlphaBeta(ab) = &net else {
-            panic!("alpha-beta")
-        };
-        assert!(Evaluator::new(&ab.eval, &start).is_ok(), "{spec}");
+        assert!(Evaluator::new(eval_of(&net), &start).is_ok(), "{spec}");
     }
 }
 
