@@ -34,8 +34,8 @@ case "$name" in
   rin)       game=rin:size=10;                 games=20000; per=10; depth=2; tgames=200; ms=20; kids=8; base=4520 ;;
   life)      game=life;                        games=3000;  per=25; depth=1; tgames=100; ms=10; kids=8; base=4900; ties=,ties=random ;;
   advance)   game=advance;                     games=3000;  per=25; depth=2; tgames=100; ms=10; kids=8; base=4660 ;;
-  ikabegama) game=ikabegama:distance=6,side=9; games=4000;  per=15; depth=2; tgames=200; ms=20; kids=8; base=4580 ;;
-  havannah)  game=havannah:size=6;             games=3000;  per=12; depth=1; tgames=200; ms=20; kids=4; base=4700 ;;
+  ikabegama) game=ikabegama:distance=6,side=9; games=4000;  per=15; depth=2; tgames=200; ms=20; kids=8; base=4940; ties=,ties=random ;;
+  havannah)  game=havannah:size=6;             games=6000;  per=10; depth=1; tgames=200; ms=20; kids=8; base=4980; ties=,ties=random; leaf=1 ;;
   breakthrough) game=breakthrough;             games=10000; per=10; depth=2; tgames=200; ms=20; kids=8; base=4780 ;;
   othello)   game=othello;                     games=10000; per=10; depth=2; tgames=200; ms=20; kids=8; base=4820 ;;
   connect_four) game=connect_four;             games=10000; per=10; depth=2; tgames=200; ms=20; kids=8; base=4860 ;;
@@ -43,9 +43,14 @@ case "$name" in
 esac
 # Life's first net (base 4620, results/nets/life-first/) learned from self-play whose pairs
 # repeat; its self-play now breaks ties at random (`ties=random`), so both games of a pair differ.
+# So do Ikabegamá's and Havannah's (their first nets: bases 4580 and 4700, results/nets/*-first/;
+# Havannah's first searched 4 children to depth 2 from 3,000 games, 1,500 distinct, and overfit:
+# its teacher is now depth 1, as Hexxagon's, so that twice the games train in the same time).
 ties=${ties:-} # appended to the self-play agents' spec
-cargo build --release --bin arena
-arena=target/release/arena
+leaf=${leaf:-2} # the teacher's search depth
+# ARENA=PATH runs a binary built beforehand (so that a long queue is not rebuilt under it).
+if [ -z "${ARENA:-}" ]; then cargo build --release --bin arena; fi
+arena=${ARENA:-target/release/arena}
 data=target/net-data
 out=results/nets/$name
 checks=results/nets/$name-check
@@ -58,7 +63,7 @@ selfplay() {
 }
 train() {
   $arena tune net "$data/$name-selfplay.csv" --out "$out" \
-    --skip-plies 8 --per-game "$per" --leaf-depth 2 --children "$kids" --keep-searched --lambda 0 --features \
+    --skip-plies 8 --per-game "$per" --leaf-depth "$leaf" --children "$kids" --keep-searched --lambda 0 --features \
     --rate 0.0005 --epochs 30 --threads 2
 }
 check() { # FILE SEED GAMES BUDGET

@@ -48,6 +48,12 @@ pub enum Command {
     Run(RunArgs),
     /// Recompute the summary of a games CSV (merged and resumed files included).
     Summary(SummaryArgs),
+    /// Read games CSVs as one family of tests: each pairing's Elo from its colour-swapped
+    /// pairs, the p-value of "equal", that p adjusted by Holm over every pairing of every file,
+    /// and the smallest difference each test would find 80% of the time (its power).
+    ///
+    /// Give a run's checks together, and their replications together in a second call.
+    Verdicts(VerdictsArgs),
     /// Write a design report for one game into `results/reports/GAME/`: a verdict in plain
     /// language, a skill ladder (random, alpha-beta and MCTS with Bradley–Terry ratings; a
     /// step is real only when its replication agrees), a skill curve (MCTS 2k against k, Holm
@@ -471,6 +477,14 @@ pub struct SummaryArgs {
     /// Also write summary.md and summary.csv into this folder.
     #[arg(long)]
     pub out_dir: Option<std::path::PathBuf>,
+}
+
+/// Arguments of `arena verdicts`.
+#[derive(Debug, Args)]
+pub struct VerdictsArgs {
+    /// The games CSVs (each with its settings sidecar beside it).
+    #[arg(required = true, num_args = 1..)]
+    pub csvs: Vec<std::path::PathBuf>,
 }
 
 /// Arguments of `arena merge`.

@@ -8,7 +8,7 @@ use ringside_arena::Error;
 use ringside_arena::explore::position::{ReplayStyle, replay as replay_moves};
 use ringside_arena::explore::{playouts, think as thinking};
 use ringside_arena::figures::summary::Tally;
-use ringside_arena::figures::{metrics, report, study};
+use ringside_arena::figures::{family, metrics, report, study};
 use ringside_arena::records::games_csv::read_games_with;
 use ringside_arena::records::merge as merging;
 use ringside_arena::records::row::GameRow;
@@ -21,7 +21,7 @@ use ringside_engine::registry::AnyGame;
 
 use crate::cli::{
     FeaturesArgs, GtpArgs, MatchArgs, MergeArgs, NetArgs, PlayArgs, PlayoutsArgs, ReplayArgs,
-    ReportArgs, RunArgs, SlurmShardArgs, SpsaArgs, SummaryArgs, TexelArgs, ThinkArgs,
+    ReportArgs, RunArgs, SlurmShardArgs, SpsaArgs, SummaryArgs, TexelArgs, ThinkArgs, VerdictsArgs,
 };
 use crate::output::print;
 
@@ -230,6 +230,30 @@ pub fn summary(args: &SummaryArgs) -> Result<()> {
         write_summary_files(dir, &md, &report::csv(&plan, tally, missing))?;
     }
     print(&md)
+}
+
+/// Runs `arena verdicts`: every pairing of every file, one family.
+pub fn verdicts(args: &VerdictsArgs) -> Result<()> {
+    let mut tests = Vec::new();
+    for csv in &args.csvs {
+        let (plan, _) = read_sidecar(csv)?;
+        let (tally, tail) = Tally::read(csv, &plan)?;
+        if let Some(note) = tail.describe(csv) {
+            eprintln!("note: {note}");
+        }
+        let pairings = tally.pairings();
+        let several = pairings.len() > 1;
+        for p in pairings {
+            let label = if several {
+                format!("{} #{}", csv.display(), p.pairing)
+            } else {
+                csv.display().to_string()
+            };
+            let (a, b) = (&plan.agents[p.a].label, &plan.agents[p.b].label);
+            tests.push((label, a.clone(), b.clone(), p.penta));
+        }
+    }
+    print(&family::markdown(&family::family(tests)))
 }
 
 /// Runs `arena report`.

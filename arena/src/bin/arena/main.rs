@@ -56,6 +56,7 @@ fn main() -> ExitCode {
         Command::Match(args) => commands::run_match(&args),
         Command::Run(args) => commands::run_experiment(&args),
         Command::Summary(args) => commands::summary(&args),
+        Command::Verdicts(args) => commands::verdicts(&args),
         Command::Report(args) => commands::report(&args),
         Command::Merge(args) => commands::merge(&args),
         Command::SlurmShard(args) => commands::slurm_shard(&args),

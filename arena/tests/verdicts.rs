@@ -1,0 +1,56 @@
+//! `arena verdicts`: several games CSVs read as one family of tests, end to end.
+
+mod common;
+
+use common::{ok, path, refused, scratch, text};
+
+fn play(out: &std::path::Path, agents: [&str; 2], seed: &str) {
+    ok(&[
+        "match",
+        "--game",
+        "connect_four",
+        "--agents",
+        agents[0],
+        agents[1],
+        "--games",
+        "60",
+        "--opening-plies",
+        "2",
+        "--seed",
+        seed,
+        "--threads",
+        "1",
+        "--out",
+        path(out),
+    ]);
+}
+
+#[test]
+fn a_family_of_two_matches_calls_the_clear_one_and_states_each_tests_power() {
+    let dir = scratch("verdicts");
+    let (strong, even) = (dir.join("strong.csv"), dir.join("even.csv"));
+    play(&strong, ["alphabeta:depth=3", "random"], "5");
+    play(&even, ["random", "random"], "6");
+    let md = text(&ok(&["verdicts", path(&strong), path(&even)]).stdout);
+    assert!(md.starts_with("2 tests."), "{md}");
+    let row = |name: &str| {
+        md.lines()
+            .find(|l| l.contains(name))
+            .unwrap_or_else(|| panic!("no row for {name}: {md}"))
+            .to_string()
+    };
+    let strong_row = row("strong.csv");
+    assert!(strong_row.contains("| 30 |"), "{strong_row}");
+    assert!(strong_row.ends_with("| first stronger |"), "{strong_row}");
+    // Each row states the difference its test would find (a number of Elo, not a dash).
+    let even_row = row("even.csv");
+    assert!(even_row.ends_with("| no difference shown |"), "{even_row}");
+    let finds: Vec<&str> = even_row.split('|').map(str::trim).collect();
+    assert!(finds[8].parse::<f64>().unwrap() > 50.0, "{even_row}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_missing_file_is_one_line_and_exit_2() {
+    refused(&["verdicts", "no/such/file.csv"], "no/such/file.csv");
+}
