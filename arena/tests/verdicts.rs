@@ -54,3 +54,38 @@ fn a_family_of_two_matches_calls_the_clear_one_and_states_each_tests_power() {
 fn a_missing_file_is_one_line_and_exit_2() {
     refused(&["verdicts", "no/such/file.csv"], "no/such/file.csv");
 }
+
+/// Every `*.settings.json` under `dir`, depth first.
+fn sidecars(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let p = entry.unwrap().path();
+        if p.is_dir() {
+            sidecars(&p, out);
+        } else if p.to_string_lossy().ends_with(".csv.settings.json") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn every_committed_run_still_reads_its_settings_so_its_verdicts_can_be_recomputed() {
+    // A moved net file (or a renamed option) would leave a committed run that `arena summary`
+    // and `arena verdicts` can no longer read: the sidecar names each agent, and a net by path
+    // and content.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../results");
+    let mut found = Vec::new();
+    sidecars(&root, &mut found);
+    assert!(found.len() > 100, "{} sidecars", found.len());
+    std::env::set_current_dir(root.parent().unwrap()).unwrap();
+    let broken: Vec<String> = found
+        .iter()
+        .filter_map(|s| {
+            let csv =
+                std::path::PathBuf::from(s.to_string_lossy().trim_end_matches(".settings.json"));
+            ringside_arena::records::sidecar::read_sidecar(&csv)
+                .err()
+                .map(|e| format!("{}: {e}", csv.display()))
+        })
+        .collect();
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+}
