@@ -58,7 +58,6 @@
 //! the engine wrote to stderr.
 
 use std::collections::VecDeque;
-use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -67,7 +66,7 @@ use std::time::{Duration, Instant};
 
 use ringside_engine::{Game, Player};
 
-use crate::{Agent, Decision, SearchStats};
+use crate::{Agent, AgentFault, Decision, FaultKind, SearchStats};
 
 /// How long an engine may take to start and answer the set-up commands.
 const START_TIME: Duration = Duration::from_secs(10);
@@ -211,36 +210,6 @@ pub fn parse_gtp_colour<G: Game>(state: &G, text: &str) -> Option<Player> {
     [Player::ZERO, Player::ONE].into_iter().find(|&p| {
         gtp_colour(state, p) == short || state.player_name(p).eq_ignore_ascii_case(&text)
     })
-}
-
-/// What went wrong with an outside engine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FaultKind {
-    /// It could not start, exited, or closed its pipes.
-    EngineCrash,
-    /// It answered later than its time and margin.
-    TimeForfeit,
-    /// Its move does not parse or is not legal.
-    IllegalMove,
-    /// It answered `?`, or wrote something that is not a GTP answer.
-    ProtocolError,
-    /// It resigned.
-    Resign,
-}
-
-/// A decision an agent could not make: the game is lost for it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AgentFault {
-    /// What kind of fault.
-    pub kind: FaultKind,
-    /// What happened, then the engine's last stderr lines.
-    pub message: String,
-}
-
-impl fmt::Display for AgentFault {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
 }
 
 /// A running engine: its pipes, a thread reading its answers, one keeping its stderr's tail.

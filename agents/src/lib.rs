@@ -59,6 +59,7 @@
 
 pub mod alphabeta;
 pub mod eval;
+pub mod fault;
 pub mod faulty;
 pub mod gtp;
 pub mod mcts;
@@ -72,7 +73,8 @@ use ringside_engine::{Features, Game, seeded_rng};
 
 pub use alphabeta::AlphaBeta;
 pub use eval::Evaluator;
-pub use gtp::{AgentFault, FaultKind, GtpAgent};
+pub use fault::{AgentFault, FaultKind};
+pub use gtp::GtpAgent;
 pub use mcts::Mcts;
 pub use random::RandomAgent;
 pub use spec::{

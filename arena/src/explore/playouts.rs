@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 
 /// Counts of a batch of random games.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct Tally {
+pub struct PlayoutCounts {
     /// Games played.
     pub games: u64,
     /// Wins of the player who moves first.
@@ -24,9 +24,9 @@ pub struct Tally {
     pub plies: u64,
 }
 
-impl Tally {
-    fn add(self, o: Tally) -> Tally {
-        Tally {
+impl PlayoutCounts {
+    fn add(self, o: PlayoutCounts) -> PlayoutCounts {
+        PlayoutCounts {
             games: self.games + o.games,
             first: self.first + o.first,
             second: self.second + o.second,
@@ -47,15 +47,15 @@ struct Playouts {
 }
 
 impl GameVisitor for Playouts {
-    type Output = Tally;
+    type Output = PlayoutCounts;
 
-    fn visit<G: Game + ringside_engine::Features>(self, start: G) -> Tally {
+    fn visit<G: Game + ringside_engine::Features>(self, start: G) -> PlayoutCounts {
         let chunks = self.games.div_ceil(CHUNK);
         (0..chunks)
             .into_par_iter()
             .map(|chunk| {
                 let mut scratch = Vec::new();
-                let mut tally = Tally::default();
+                let mut tally = PlayoutCounts::default();
                 for index in chunk * CHUNK..((chunk + 1) * CHUNK).min(self.games) {
                     let mut rng = seeded_rng(self.seed, index);
                     let mut state = start.clone();
@@ -73,7 +73,7 @@ impl GameVisitor for Playouts {
                 }
                 tally
             })
-            .reduce(Tally::default, Tally::add)
+            .reduce(PlayoutCounts::default, PlayoutCounts::add)
     }
 }
 
@@ -86,7 +86,7 @@ pub fn tally(
     seed: u64,
     threads: Option<usize>,
     cap: Option<u32>,
-) -> Result<Tally> {
+) -> Result<PlayoutCounts> {
     if games == 0 {
         return Err(Error::about(crate::Setting::Games, "must be at least 1"));
     }

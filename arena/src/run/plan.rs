@@ -305,11 +305,6 @@ pub fn check_games(games: u64) -> Result<()> {
     Ok(())
 }
 
-/// The canonical text of a game spec: the start position's own spec.
-pub fn canonical_game(text: &str) -> Result<String> {
-    Ok(AnyGame::parse(text)?.spec())
-}
-
 /// Whether a random opening of `plies` plies in `game` can reach a decision the rules single
 /// out ([`ringside_engine::Game::rule_decision`]). Followed along the line of first listed
 /// moves: the swap's offer, the one such decision so far, comes after any first move.

@@ -147,7 +147,7 @@ impl Schedule {
 
 /// One iteration's probe: the flips and the two points to play.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Probe {
+pub struct Perturbation {
     /// `Δ`, +1 or −1 a parameter.
     pub flips: Vec<f64>,
     /// The gains a parameter.
@@ -192,7 +192,7 @@ impl Spsa {
 
     /// The probe of the next iteration (it depends only on the seed, the iteration and θ).
     #[must_use]
-    pub fn probe(&self) -> Probe {
+    pub fn probe(&self) -> Perturbation {
         let mut rng = seeded_rng(self.seed, self.iteration + 1);
         let flips: Vec<f64> = self
             .params
@@ -212,7 +212,7 @@ impl Spsa {
                 .map(|((p, t), (f, g))| p.clamp(t + sign * g.c_k * f))
                 .collect()
         };
-        Probe {
+        Perturbation {
             plus: shifted(1.0),
             minus: shifted(-1.0),
             flips,
@@ -221,7 +221,7 @@ impl Spsa {
     }
 
     /// Applies the result (`wins − losses` of θ+) of `pairs` pairs played on `probe`.
-    pub fn update(&mut self, probe: &Probe, result: f64, pairs: u64) {
+    pub fn update(&mut self, probe: &Perturbation, result: f64, pairs: u64) {
         for (i, p) in self.params.iter().enumerate() {
             let g = probe.gains[i];
             self.theta[i] = p.clamp(self.theta[i] + g.r_k() * g.c_k * result * probe.flips[i]);

@@ -23,7 +23,7 @@ use rand::RngExt;
 use ringside_agents::AgentSpec;
 use ringside_engine::seeded_rng;
 
-use super::spsa::{Param, Probe, Spsa};
+use super::spsa::{Param, Perturbation, Spsa};
 use crate::error::{Error, ErrorKind, Result, Setting};
 use crate::figures::plot::{Labels, Series, write_line_plot};
 use crate::figures::report::elo_text;
@@ -66,7 +66,7 @@ pub struct IterationRecord {
     /// θ+'s wins, draws, losses.
     pub wdl: (u64, u64, u64),
     /// The probe played.
-    pub probe: Probe,
+    pub probe: Perturbation,
     /// θ after the update.
     pub theta: Vec<f64>,
 }
@@ -294,7 +294,7 @@ fn resume(path: &Path, settings: &SpsaSettings) -> Result<(Spsa, Vec<IterationRe
 }
 
 /// Applies one iteration's result to `spsa` and returns its record.
-fn step(spsa: &mut Spsa, probe: Probe, wdl: (u64, u64, u64), pairs: u64) -> IterationRecord {
+fn step(spsa: &mut Spsa, probe: Perturbation, wdl: (u64, u64, u64), pairs: u64) -> IterationRecord {
     let pairs_before = spsa.pairs_done;
     spsa.update(&probe, wdl.0 as f64 - wdl.2 as f64, pairs);
     IterationRecord {
