@@ -3,9 +3,10 @@
 # out of Hexxagon's, experiments/net-hexxagon.sh; step 2 says how it differs). Seeds are fixed here, per game, before
 # any of them was played; the checks' seeds are never used in training.
 #
-#   experiments/net-game.sh rin|life|advance|ikabegama|havannah|breakthrough|othello|connect_four [STEP]
+#   experiments/net-game.sh rin|life|advance|ikabegama|ikabegama-mixed|havannah|breakthrough|othello|connect_four [STEP]
 #
 # STEP: selfplay, train, depth, time (the checks), depth2, time2 (their replications),
+# time-long, time-long2 (equal time over the issue's 800 games, seeds base+25 and base+26),
 # check (depth and time), replicate (depth2 and time2), or all (the default: self-play and
 # training unless their files exist, then the checks).
 #
@@ -29,12 +30,14 @@ step=${2:-all}
 # Per game: the spec, self-play games, positions kept a game, the equal-depth check's depth,
 # the equal-time check's games and milliseconds a move (Life's and Advance's games run to
 # hundreds of plies), children searched a position, and the seed base (self-play base+1,
-# trial base+9, checks base+21..base+24; base+11..base+14 checked the depth-1 teacher's nets).
+# trial base+9, checks base+21..base+26; base+11..base+14 checked the depth-1 teacher's nets).
 case "$name" in
   rin)       game=rin:size=10;                 games=20000; per=10; depth=2; tgames=200; ms=20; kids=8; base=4520 ;;
   life)      game=life;                        games=3000;  per=25; depth=1; tgames=100; ms=10; kids=8; base=4900; ties=,ties=random ;;
   advance)   game=advance;                     games=3000;  per=25; depth=2; tgames=100; ms=10; kids=8; base=4660 ;;
   ikabegama) game=ikabegama:distance=6,side=9; games=4000;  per=15; depth=2; tgames=200; ms=20; kids=8; base=4940; ties=,ties=random ;;
+  ikabegama-mixed) game=ikabegama:distance=6,side=9; games=20000; per=15; depth=2; tgames=200; ms=20; kids=8; base=5020; ties=,ties=random
+             opponent=alphabeta:depth=2,eval=net,net=results/nets/ikabegama/net.rsnet ;;
   havannah)  game=havannah:size=6;             games=6000;  per=10; depth=1; tgames=200; ms=20; kids=8; base=4980; ties=,ties=random; leaf=1 ;;
   breakthrough) game=breakthrough;             games=10000; per=10; depth=2; tgames=200; ms=20; kids=8; base=4780 ;;
   othello)   game=othello;                     games=10000; per=10; depth=2; tgames=200; ms=20; kids=8; base=4820 ;;
@@ -46,7 +49,11 @@ esac
 # So do Ikabegamá's and Havannah's (their first nets: bases 4580 and 4700, results/nets/*-first/;
 # Havannah's first searched 4 children to depth 2 from 3,000 games, 1,500 distinct, and overfit:
 # its teacher is now depth 1, as Hexxagon's, so that twice the games train in the same time).
+# Ikabegamá's self-play games (290 plies on average, half drawn) are nothing like its checks'
+# (27 plies, decisive): `ikabegama-mixed` learns from games of the tuned weights against the
+# net of `ikabegama` instead (short decisive games like the checks'), as a second generation.
 ties=${ties:-} # appended to the self-play agents' spec
+opponent=${opponent:-alphabeta:depth=2,eval=tuned} # the second self-play agent, before $ties
 leaf=${leaf:-2} # the teacher's search depth
 # ARENA=PATH runs a binary built beforehand (so that a long queue is not rebuilt under it).
 if [ -z "${ARENA:-}" ]; then cargo build --release --bin arena; fi
@@ -57,7 +64,7 @@ checks=results/nets/$name-check
 net=$out/net.rsnet
 mkdir -p "$data" "$checks"
 selfplay() {
-  $arena match --game "$game" --agents "alphabeta:depth=2,eval=tuned$ties" "alphabeta:depth=2,eval=tuned$ties" \
+  $arena match --game "$game" --agents "alphabeta:depth=2,eval=tuned$ties" "$opponent$ties" \
     --games "$games" --opening-plies 8 --ply-cap 1000 --seed $((base + 1)) --threads 2 \
     --out "$data/$name-selfplay.csv"
 }
@@ -74,8 +81,8 @@ check() { # FILE SEED GAMES BUDGET
 depth_check() { # 1: the check's seed, 2: the replication's
   check "depth$depth-seed$((base + 20 + $1))" $((base + 20 + $1)) 800 "depth=$depth"
 }
-time_check() { # 3: the check's seed, 4: the replication's
-  check "time$ms-seed$((base + 20 + $1))" $((base + 20 + $1)) "$tgames" "depth=30,time_ms=$ms"
+time_check() { # 3: the check's seed, 4: the replication's; 5, 6: the long check's (GAMES given)
+  check "time$ms-seed$((base + 20 + $1))" $((base + 20 + $1)) "${2:-$tgames}" "depth=30,time_ms=$ms"
 }
 case "$step" in
   selfplay) selfplay ;;
@@ -84,6 +91,8 @@ case "$step" in
   time) time_check 3 ;;
   depth2) depth_check 2 ;;
   time2) time_check 4 ;;
+  time-long) time_check 5 800 ;;
+  time-long2) time_check 6 800 ;;
   check) depth_check 1; time_check 3 ;;
   replicate) depth_check 2; time_check 4 ;;
   all) [ -f "$data/$name-selfplay.csv" ] || selfplay; [ -f "$net" ] || train; depth_check 1; time_check 3 ;;

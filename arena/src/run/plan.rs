@@ -78,45 +78,6 @@ impl Shard {
         (index >= 1 && index <= count && count <= MAX_SHARDS).then_some(Shard { index, count })
     }
 
-    /// The shard of this task of a Slurm job array: `SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN
-    /// + 1` of `SLURM_ARRAY_TASK_COUNT`. The array must be contiguous (`--array=0-N` or
-    /// `1-N`, no step). `var` looks a variable up (the process environment in the binary).
-    pub fn from_slurm(var: impl Fn(&str) -> Option<String>) -> Result<Shard> {
-        let number = |name: &str| -> Result<u64> {
-            let text = var(name).ok_or_else(|| {
-                Error::about(
-                    Setting::Shard,
-                    format_args!(
-                        "auto needs {name}: run it as a task of a Slurm job array (sbatch --array=1-N)"
-                    ),
-                )
-            })?;
-            text.trim()
-                .parse()
-                .map_err(|_| Error::setting(format!("{name} is '{text}', not a whole number")))
-        };
-        if let Some(step) = var("SLURM_ARRAY_TASK_STEP")
-            && step.trim() != "1"
-        {
-            return Err(Error::about(
-                Setting::Shard,
-                format_args!("auto needs a contiguous job array, not one with step {step}"),
-            ));
-        }
-        let (id, count, min) = (
-            number("SLURM_ARRAY_TASK_ID")?,
-            number("SLURM_ARRAY_TASK_COUNT")?,
-            number("SLURM_ARRAY_TASK_MIN")?,
-        );
-        id.checked_sub(min)
-            .and_then(|offset| Shard::new(offset + 1, count))
-            .ok_or_else(|| {
-                Error::setting(format!(
-                    "Slurm task {id} of an array of {count} starting at {min} is not a shard"
-                ))
-            })
-    }
-
     /// Whether game `id` belongs to this shard.
     #[must_use]
     pub fn contains(&self, id: u64) -> bool {
@@ -834,33 +795,6 @@ mod tests {
             seen += ids.len();
         }
         assert_eq!(seen, 18);
-    }
-
-    #[test]
-    fn slurm_array_variables_give_the_shard() {
-        let env = |id: &'static str, min: &'static str| {
-            move |k: &str| match k {
-                "SLURM_ARRAY_TASK_ID" => Some(id.to_string()),
-                "SLURM_ARRAY_TASK_COUNT" => Some("3".to_string()),
-                "SLURM_ARRAY_TASK_MIN" => Some(min.to_string()),
-                _ => None,
-            }
-        };
-        assert_eq!(
-            Shard::from_slurm(env("0", "0")).unwrap(),
-            Shard::new(1, 3).unwrap()
-        );
-        assert_eq!(
-            Shard::from_slurm(env("3", "1")).unwrap(),
-            Shard::new(3, 3).unwrap()
-        );
-        assert!(Shard::from_slurm(env("4", "1")).is_err());
-        assert!(
-            Shard::from_slurm(|_| None)
-                .unwrap_err()
-                .message
-                .contains("SLURM_ARRAY_TASK_ID")
-        );
     }
 
     #[test]

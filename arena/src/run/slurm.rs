@@ -4,7 +4,8 @@
 //! `SLURM_ARRAY_TASK_ID` (1 to 8), `SLURM_ARRAY_TASK_MIN=1`, `SLURM_ARRAY_TASK_MAX=8` and
 //! `SLURM_ARRAY_TASK_COUNT=8`. Resubmitting one task (`sbatch --array=3`) makes a new array of
 //! one task: ID 3, MIN 3, MAX 3, COUNT 1. From the variables alone that task is shard 1 of 1
-//! ([`Shard::from_slurm`]), not shard 3 of 8.
+//! ([`shard_of_array`]), not shard 3 of 8. This module is the one place Slurm's variables are
+//! read.
 //!
 //! So the first submission's layout is written down in an [`ArrayRecord`] beside the run's
 //! shards, and every later task reads its shard from the record: task ID `k` of a record
@@ -86,6 +87,39 @@ impl TaskArray {
     }
 }
 
+impl TaskArray {
+    /// Refuses an array that is not contiguous (`--array=1-N` or `0-N`, no step or list).
+    fn contiguous(&self, var: &impl Fn(&str) -> Option<String>) -> Result<()> {
+        let contiguous = self.max - self.min + 1 == self.count
+            && var("SLURM_ARRAY_TASK_STEP").is_none_or(|s| s.trim() == "1");
+        if contiguous {
+            return Ok(());
+        }
+        Err(Error::about(
+            Setting::Shard,
+            format_args!(
+                "the first submission must be a contiguous array (--array=1-N), not {}-{} with {} tasks",
+                self.min, self.max, self.count
+            ),
+        ))
+    }
+}
+
+/// The shard of this task from its own array alone (`--shard auto`): task `SLURM_ARRAY_TASK_ID
+/// − SLURM_ARRAY_TASK_MIN + 1` of `SLURM_ARRAY_TASK_COUNT`. The array must be contiguous. A
+/// resubmitted task is then shard 1 of 1: [`shard_of_task`] with a record places it right.
+/// `var` looks a variable up (the process environment in the binary).
+pub fn shard_of_array(var: impl Fn(&str) -> Option<String>) -> Result<Shard> {
+    let task = TaskArray::from_vars(&var)?;
+    task.contiguous(&var)?;
+    Shard::new(task.id - task.min + 1, task.count).ok_or_else(|| {
+        Error::setting(format!(
+            "Slurm task {} of an array of {} starting at {} is not a shard",
+            task.id, task.count, task.min
+        ))
+    })
+}
+
 /// This task's shard, from Slurm's variables (`var` looks one up) and the array record at
 /// `record`. Without a record, the task's own array is recorded first (it must be contiguous:
 /// `--array=1-N` or `0-N`, no step or list) and the shard is read from it; with one, the task's
@@ -111,17 +145,7 @@ pub fn shard_of_task(var: impl Fn(&str) -> Option<String>, record: &Path) -> Res
             layout
         }
         None => {
-            let contiguous = task.max - task.min + 1 == task.count
-                && var("SLURM_ARRAY_TASK_STEP").is_none_or(|s| s.trim() == "1");
-            if !contiguous {
-                return Err(Error::about(
-                    Setting::Shard,
-                    format_args!(
-                        "the first submission must be a contiguous array (--array=1-N), not {}-{} with {} tasks",
-                        task.min, task.max, task.count
-                    ),
-                ));
-            }
+            task.contiguous(&var)?;
             let layout = ArrayRecord {
                 min: task.min,
                 count: task.count,
@@ -201,7 +225,7 @@ mod tests {
         );
         // Without the record, the same variables mean shard 1 of 1.
         assert_eq!(
-            Shard::from_slurm(slurm(2, 2, 2)).unwrap(),
+            shard_of_array(slurm(2, 2, 2)).unwrap(),
             Shard::new(1, 1).unwrap()
         );
         std::fs::remove_dir_all(&dir).unwrap();
@@ -240,5 +264,32 @@ mod tests {
         let missing = shard_of_task(|_| None, &record).unwrap_err();
         assert!(missing.message.contains("SLURM_ARRAY_TASK_ID is not set"));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn slurm_array_variables_give_the_shard() {
+        let env = |id: &'static str, min: &'static str| {
+            move |k: &str| match k {
+                "SLURM_ARRAY_TASK_ID" => Some(id.to_string()),
+                "SLURM_ARRAY_TASK_COUNT" => Some("3".to_string()),
+                "SLURM_ARRAY_TASK_MIN" => Some(min.to_string()),
+                _ => None,
+            }
+        };
+        assert_eq!(
+            shard_of_array(env("0", "0")).unwrap(),
+            Shard::new(1, 3).unwrap()
+        );
+        assert_eq!(
+            shard_of_array(env("3", "1")).unwrap(),
+            Shard::new(3, 3).unwrap()
+        );
+        assert!(shard_of_array(env("4", "1")).is_err());
+        assert!(
+            shard_of_array(|_| None)
+                .unwrap_err()
+                .message
+                .contains("SLURM_ARRAY_TASK_ID")
+        );
     }
 }

@@ -14,9 +14,9 @@ use ringside_arena::records::merge as merging;
 use ringside_arena::records::row::GameRow;
 use ringside_arena::records::sidecar::read_sidecar;
 use ringside_arena::run::conduct::{Conduct, Conductor, Phase, conduct, write_summary_files};
-use ringside_arena::run::experiment;
 use ringside_arena::run::plan::{PlanBuilder, Shard};
 use ringside_arena::run::runner::{Observer, RunReport, run_to_csv, thread_count};
+use ringside_arena::run::{experiment, slurm};
 use ringside_engine::registry::AnyGame;
 
 use crate::cli::{
@@ -141,7 +141,7 @@ impl Drop for Progress {
 fn shard(arg: Option<&str>) -> Result<Option<Shard>> {
     match arg {
         None => Ok(None),
-        Some("auto") => Shard::from_slurm(|name| std::env::var(name).ok()).map(Some),
+        Some("auto") => slurm::shard_of_array(|name| std::env::var(name).ok()).map(Some),
         Some(text) => Shard::parse(text).map(Some),
     }
 }
@@ -310,8 +310,7 @@ pub fn merge(args: &MergeArgs) -> Result<()> {
 
 /// Runs `arena slurm-shard`.
 pub fn slurm_shard(args: &SlurmShardArgs) -> Result<()> {
-    let shard =
-        ringside_arena::run::slurm::shard_of_task(|name| std::env::var(name).ok(), &args.record)?;
+    let shard = slurm::shard_of_task(|name| std::env::var(name).ok(), &args.record)?;
     print(&format!("{shard}\n"))
 }
 
