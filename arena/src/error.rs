@@ -55,6 +55,18 @@ pub enum Setting {
     VerifyGames,
     /// The ply of a picture.
     Ply,
+    /// The depth of a tuning run's leaf searches.
+    LeafDepth,
+    /// A weight a Texel fit holds fixed.
+    FixedWeight,
+    /// A net's hidden units a view.
+    HiddenWidth,
+    /// A training run's step size.
+    StepSize,
+    /// A training run's positions a batch.
+    Batch,
+    /// The evaluation a tuning run starts from.
+    Eval,
 }
 
 impl Setting {
@@ -72,6 +84,12 @@ impl Setting {
             Setting::Pairs => "pairs",
             Setting::VerifyGames => "verification games",
             Setting::Ply => "ply",
+            Setting::LeafDepth => "leaf search depth",
+            Setting::FixedWeight => "fixed weight",
+            Setting::HiddenWidth => "hidden width",
+            Setting::StepSize => "step size",
+            Setting::Batch => "batch",
+            Setting::Eval => "evaluation",
         }
     }
 }

@@ -196,6 +196,28 @@ fn eval_net_without_a_shipped_net_or_with_a_broken_file_is_one_line_and_exit_2()
         ],
         "--loss must be chance or logit",
     );
+    // The library names each setting in words; the binary names the flag the user typed.
+    let out_dir = path(&dir.join("n")).to_string();
+    for (flags, expected) in [
+        (&["--hidden", "0"][..], "--hidden must be from 1 to"),
+        (
+            &["--rate", "0"][..],
+            "--rate must be a positive number, not 0",
+        ),
+        (&["--batch", "0"][..], "--batch must be at least 1"),
+        (
+            &["--eval", "net"][..],
+            "--eval must be material, rich or tuned",
+        ),
+        (
+            &["--leaf-depth", "0", "--children", "4"][..],
+            "--leaf-depth: searching children",
+        ),
+    ] {
+        let mut args = vec!["tune", "net", path(&games), "--out", &out_dir];
+        args.extend_from_slice(flags);
+        refused(&args, expected);
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -100,22 +100,31 @@ pub fn run_net(run: &NetRun, mut progress: impl FnMut(&Epoch)) -> Result<NetOutc
         ));
     }
     if !(1..=ringside_agents::net::MAX_HIDDEN).contains(&run.hidden) {
-        return Err(Error::setting(format!(
-            "--hidden must be from 1 to {}, not {}",
-            ringside_agents::net::MAX_HIDDEN,
-            run.hidden
-        )));
+        return Err(Error::about(
+            Setting::HiddenWidth,
+            format_args!(
+                "must be from 1 to {}, not {}",
+                ringside_agents::net::MAX_HIDDEN,
+                run.hidden
+            ),
+        ));
     }
     let t = &run.train;
-    if !(t.rate > 0.0 && t.rate.is_finite()) || t.batch == 0 {
-        return Err(Error::setting(format!(
-            "--rate must be a positive number and --batch at least 1, not {} and {}",
-            t.rate, t.batch
-        )));
+    if !(t.rate > 0.0 && t.rate.is_finite()) {
+        return Err(Error::about(
+            Setting::StepSize,
+            format_args!("must be a positive number, not {}", t.rate),
+        ));
+    }
+    if t.batch == 0 {
+        return Err(Error::about(Setting::Batch, "must be at least 1 position"));
     }
     if run.eval.kind == ringside_agents::EvalKind::Net {
-        return Err(Error::setting(
-            "--eval must be a linear evaluation (material, rich or tuned): its K sets the net's scale",
+        return Err(Error::about(
+            Setting::Eval,
+            format_args!(
+                "must be a linear one (material, rich or tuned): its K sets the net's scale"
+            ),
         ));
     }
     let first = run
@@ -130,8 +139,11 @@ pub fn run_net(run: &NetRun, mut progress: impl FnMut(&Epoch)) -> Result<NetOutc
         ..LeafSearch::leaf(run.leaf_depth, run.eval.clone())
     });
     if (run.children > 0 || run.keep_searched) && leaf.is_none() {
-        return Err(Error::setting(
-            "--children and --keep-searched need a leaf search (--leaf-depth 1 or more)",
+        return Err(Error::about(
+            Setting::LeafDepth,
+            format_args!(
+                ": searching children or keeping the searched position needs a depth of 1 or more"
+            ),
         ));
     }
     let mut data = extract(&run.files, &run.filter, leaf.as_ref(), Some(&shape))?;

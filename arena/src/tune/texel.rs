@@ -52,7 +52,7 @@ use rayon::prelude::*;
 use ringside_engine::registry::{AnyGame, GameVisitor};
 use ringside_engine::{Features, Game, MAX_FEATURES, Player, seeded_rng};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Setting};
 use crate::records::games_csv::{Gather, read_games_gathering};
 use crate::records::row::GameRow;
 use crate::records::sidecar::read_sidecar;
@@ -228,8 +228,11 @@ pub fn blend_labels(positions: &mut Positions, k: f64, lambda: f64) -> Result<()
         return Ok(());
     }
     if positions.scores.len() != positions.labels.len() {
-        return Err(Error::setting(
-            "a label blended with the search needs the search's values: give a leaf search (--leaf-depth 1 or more)",
+        return Err(Error::about(
+            Setting::LeafDepth,
+            format_args!(
+                ": a label blended with the search (λ below 1) needs the search's values: give a depth of 1 or more"
+            ),
         ));
     }
     for (y, &v) in positions.labels.iter_mut().zip(&positions.scores) {

@@ -96,11 +96,14 @@ pub fn run_texel(run: &TexelRun, mut progress: impl FnMut(&FitStep)) -> Result<T
     options.fixed = vec![false; start.len()];
     for (name, value) in &run.fix {
         let j = data.names.iter().position(|n| n == name).ok_or_else(|| {
-            Error::setting(format!(
-                "--fix {name}: {} has no such feature; its features: {}",
-                data.game,
-                data.names.join(", ")
-            ))
+            Error::about(
+                Setting::FixedWeight,
+                format_args!(
+                    "{name}: {} has no such feature; its features: {}",
+                    data.game,
+                    data.names.join(", ")
+                ),
+            )
         })?;
         options.fixed[j] = true;
         if let Some(v) = value {

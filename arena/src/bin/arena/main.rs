@@ -128,6 +128,12 @@ fn flag(setting: Setting) -> &'static str {
         Setting::Pairs => "--pairs",
         Setting::VerifyGames => "--verify-games",
         Setting::Ply => "--ply",
+        Setting::LeafDepth => "--leaf-depth",
+        Setting::FixedWeight => "--fix",
+        Setting::HiddenWidth => "--hidden",
+        Setting::StepSize => "--rate",
+        Setting::Batch => "--batch",
+        Setting::Eval => "--eval",
         _ => "",
     }
 }
