@@ -309,6 +309,13 @@ impl crate::Features for Ikabegama {
         Some(&TUNED)
     }
 
+    /// The net of side 9 with nests 6 apart, the board it was trained and checked on
+    /// (results/nets/ikabegama-mixed/, made by `experiments/net-game.sh ikabegama-mixed`): it
+    /// beats `eval=tuned` at equal depth.
+    fn shipped_net(&self) -> Option<&'static [u8]> {
+        (self.board.side() == 9 && self.nest_distance() == 6).then_some(NET)
+    }
+
     /// - `material`: the player's tokens.
     /// - `growths`: empty cells next to the player's tokens (each a growth).
     /// - `jumps`: jumps the player has (a token and an empty cell two cells away).
@@ -379,6 +386,9 @@ impl crate::options::Registered for Ikabegama {
         }
     }
 }
+
+/// The shipped net of side 9, nests 6 apart ([`crate::Features::shipped_net`]).
+const NET: &[u8] = include_bytes!("net.rsnet");
 
 #[cfg(test)]
 mod tests;
