@@ -3,7 +3,7 @@
 # out of Hexxagon's, experiments/net-hexxagon.sh; step 2 says how it differs). Seeds are fixed here, per game, before
 # any of them was played; the checks' seeds are never used in training.
 #
-#   experiments/net-game.sh rin|life|advance|ikabegama|ikabegama-mixed|havannah|breakthrough|othello|connect_four [STEP]
+#   experiments/net-game.sh rin|life|advance|ikabegama|ikabegama-mixed|havannah|havannah-cells|breakthrough|othello|connect_four [STEP]
 #
 # STEP: selfplay, train, depth, time (the checks), depth2, time2 (their replications),
 # time-long, time-long2 (equal time over the issue's 800 games, seeds base+25 and base+26),
@@ -39,6 +39,8 @@ case "$name" in
   ikabegama-mixed) game=ikabegama:distance=6,side=9; games=20000; per=15; depth=2; tgames=200; ms=20; kids=8; base=5020; ties=,ties=random
              opponent=alphabeta:depth=2,eval=net,net=results/nets/ikabegama/net.rsnet ;;
   havannah)  game=havannah:size=6;             games=6000;  per=10; depth=1; tgames=200; ms=20; kids=8; base=4980; ties=,ties=random; leaf=1 ;;
+  havannah-cells) game=havannah:size=6;        games=6000;  per=10; depth=1; tgames=200; ms=20; kids=8; base=5060; leaf=1
+             from=havannah; features= ;;
   breakthrough) game=breakthrough;             games=10000; per=10; depth=2; tgames=200; ms=20; kids=8; base=4780 ;;
   othello)   game=othello;                     games=10000; per=10; depth=2; tgames=200; ms=20; kids=8; base=4820 ;;
   connect_four) game=connect_four;             games=10000; per=10; depth=2; tgames=200; ms=20; kids=8; base=4860 ;;
@@ -55,6 +57,10 @@ esac
 ties=${ties:-} # appended to the self-play agents' spec
 opponent=${opponent:-alphabeta:depth=2,eval=tuned} # the second self-play agent, before $ties
 leaf=${leaf:-2} # the teacher's search depth
+# Havannah's features cost 93 times the net (results/nets/README.md): `havannah-cells` is the
+# net of the same data (`from`) without them (`features` empty), for equal time.
+from=${from:-$name} # whose self-play data
+features=${features---features} # --features, or empty for a net of the cells alone
 # ARENA=PATH runs a binary built beforehand (so that a long queue is not rebuilt under it).
 if [ -z "${ARENA:-}" ]; then cargo build --release --bin arena; fi
 arena=${ARENA:-target/release/arena}
@@ -66,11 +72,11 @@ mkdir -p "$data" "$checks"
 selfplay() {
   $arena match --game "$game" --agents "alphabeta:depth=2,eval=tuned$ties" "$opponent$ties" \
     --games "$games" --opening-plies 8 --ply-cap 1000 --seed $((base + 1)) --threads 2 \
-    --out "$data/$name-selfplay.csv"
+    --out "$data/$from-selfplay.csv"
 }
 train() {
-  $arena tune net "$data/$name-selfplay.csv" --out "$out" \
-    --skip-plies 8 --per-game "$per" --leaf-depth "$leaf" --children "$kids" --keep-searched --lambda 0 --features \
+  $arena tune net "$data/$from-selfplay.csv" --out "$out" \
+    --skip-plies 8 --per-game "$per" --leaf-depth "$leaf" --children "$kids" --keep-searched --lambda 0 $features \
     --rate 0.0005 --epochs 30 --threads 2
 }
 check() { # FILE SEED GAMES BUDGET
@@ -95,6 +101,6 @@ case "$step" in
   time-long2) time_check 6 800 ;;
   check) depth_check 1; time_check 3 ;;
   replicate) depth_check 2; time_check 4 ;;
-  all) [ -f "$data/$name-selfplay.csv" ] || selfplay; [ -f "$net" ] || train; depth_check 1; time_check 3 ;;
+  all) [ -f "$data/$from-selfplay.csv" ] || selfplay; [ -f "$net" ] || train; depth_check 1; time_check 3 ;;
   *) echo "unknown step: $step" >&2; exit 2 ;;
 esac
