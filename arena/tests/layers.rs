@@ -7,8 +7,12 @@
 //! file and the module it imports; the test fails on a new one, and on a listed one that is
 //! gone, so the list only shrinks.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::Path;
+
+use common::files_under;
 
 /// Imports of a module from a higher layer that remain, as `file → module` (paths under src/,
 /// without `.rs`).
@@ -40,13 +44,12 @@ fn layer(module: &str) -> usize {
     }
 }
 
-/// Every `.rs` file under `dir`, as paths relative to `root` without `.rs` (`x/mod` as `x`).
-fn modules(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let p = entry.unwrap().path();
-        if p.is_dir() {
-            modules(root, &p, out);
-        } else if p.extension().is_some_and(|e| e == "rs") {
+/// Every `.rs` file under `root`, as a path relative to it without `.rs` (`x/mod` as `x`),
+/// with its text.
+fn modules(root: &Path) -> Vec<(String, String)> {
+    files_under(root, ".rs")
+        .into_iter()
+        .map(|p| {
             let rel = p
                 .strip_prefix(root)
                 .unwrap()
@@ -56,9 +59,9 @@ fn modules(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) {
                 .trim_end_matches(".rs")
                 .trim_end_matches("/mod")
                 .to_string();
-            out.push((name, std::fs::read_to_string(&p).unwrap()));
-        }
-    }
+            (name, std::fs::read_to_string(&p).unwrap())
+        })
+        .collect()
 }
 
 /// The modules `text` imports by `crate::a::b` paths outside comments and before its tests,
@@ -93,8 +96,7 @@ fn imports(text: &str) -> BTreeSet<String> {
 #[test]
 fn no_module_imports_a_layer_above_its_own_or_a_module_that_imports_it() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut found = Vec::new();
-    modules(&src, &src, &mut found);
+    let mut found = modules(&src);
     found.retain(|(name, _)| !name.starts_with("bin") && name != "lib");
     assert!(found.len() > 30, "{} modules", found.len());
     let names: BTreeSet<&str> = found.iter().map(|(n, _)| n.as_str()).collect();

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{ok, path, refused, scratch, text};
+use common::{files_under, ok, path, refused, scratch, text};
 
 fn play(out: &std::path::Path, agents: [&str; 2], seed: &str) {
     ok(&[
@@ -55,26 +55,13 @@ fn a_missing_file_is_one_line_and_exit_2() {
     refused(&["verdicts", "no/such/file.csv"], "no/such/file.csv");
 }
 
-/// Every `*.settings.json` under `dir`, depth first.
-fn sidecars(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let p = entry.unwrap().path();
-        if p.is_dir() {
-            sidecars(&p, out);
-        } else if p.to_string_lossy().ends_with(".csv.settings.json") {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn every_committed_run_still_reads_its_settings_so_its_verdicts_can_be_recomputed() {
     // A moved net file (or a renamed option) would leave a committed run that `arena summary`
     // and `arena verdicts` can no longer read: the sidecar names each agent, and a net by path
     // and content.
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../results");
-    let mut found = Vec::new();
-    sidecars(&root, &mut found);
+    let found = files_under(&root, ".csv.settings.json");
     assert!(found.len() > 100, "{} sidecars", found.len());
     std::env::set_current_dir(root.parent().unwrap()).unwrap();
     let broken: Vec<String> = found

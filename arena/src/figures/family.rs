@@ -101,28 +101,54 @@ impl FamilyTest {
     }
 }
 
-/// The family of `tests` (label, first agent, second agent, pairs), each adjusted over all.
+/// One set of pairs tested within its family.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Adjusted {
+    /// The first agent's Elo from the pairs, with its 95% interval.
+    pub elo: (f64, f64, f64),
+    /// The p-value of the one test ([`Penta::p_value`]).
+    pub p: f64,
+    /// That p adjusted by Holm over all the tests given.
+    pub holm: f64,
+}
+
+/// Each of `pentas` tested, with Holm's adjustment over all of them (a study's tests and
+/// `arena verdicts` both read their families so).
 #[must_use]
-pub fn family(tests: Vec<(String, String, String, Penta)>) -> Vec<FamilyTest> {
-    let m = tests.len();
-    let p: Vec<f64> = tests.iter().map(|t| t.3.p_value()).collect();
-    let adjusted = holm(&p);
-    tests
-        .into_iter()
-        .zip(p.into_iter().zip(adjusted))
-        .map(|((label, a, b, penta), (p, holm))| {
+pub fn adjusted(pentas: &[Penta]) -> Vec<Adjusted> {
+    let p: Vec<f64> = pentas.iter().map(Penta::p_value).collect();
+    pentas
+        .iter()
+        .zip(p.iter().zip(holm(&p)))
+        .map(|(penta, (&p, holm))| {
             let (e, lo, hi) = penta.elo_interval();
-            FamilyTest {
-                label,
-                a,
-                b,
-                penta,
+            Adjusted {
                 // Adding zero turns the −0 of an even score into +0 for printing.
                 elo: (e + 0.0, lo + 0.0, hi + 0.0),
                 p,
                 holm,
-                detectable: detectable_elo(&penta, ALPHA / m.max(1) as f64, POWER),
             }
+        })
+        .collect()
+}
+
+/// The family of `tests` (label, first agent, second agent, pairs), each adjusted over all.
+#[must_use]
+pub fn family(tests: Vec<(String, String, String, Penta)>) -> Vec<FamilyTest> {
+    let level = ALPHA / tests.len().max(1) as f64;
+    let pentas: Vec<Penta> = tests.iter().map(|t| t.3).collect();
+    tests
+        .into_iter()
+        .zip(adjusted(&pentas))
+        .map(|((label, a, b, penta), t)| FamilyTest {
+            label,
+            a,
+            b,
+            penta,
+            elo: t.elo,
+            p: t.p,
+            holm: t.holm,
+            detectable: detectable_elo(&penta, level, POWER),
         })
         .collect()
 }

@@ -12,11 +12,12 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::error::Result;
+use crate::figures::family::adjusted;
 use crate::figures::metrics::{Estimate, Metric, number};
 use crate::figures::plot::{
     Bars, Dot, Labels, dot_plot_svg, histogram_of_counts, histogram_panels_svg, interval_plot_svg,
 };
-use crate::figures::stats::{Penta, holm};
+use crate::figures::stats::Penta;
 use crate::figures::summary::{Distinct, Lengths, Tally, ratings};
 use crate::records::durable::write_atomically;
 use crate::run::plan::RunPlan;
@@ -103,23 +104,15 @@ pub fn tests(measured: &[CellMetrics]) -> Vec<Test> {
     let tested: Vec<usize> = (0..measured.len())
         .filter(|&i| !measured[i].self_play)
         .collect();
-    let p: Vec<f64> = tested
-        .iter()
-        .map(|&i| measured[i].penta.p_value())
-        .collect();
-    let adjusted = holm(&p);
+    let pentas: Vec<Penta> = tested.iter().map(|&i| measured[i].penta).collect();
     tested
         .iter()
-        .enumerate()
-        .map(|(k, &i)| {
-            // Adding zero turns the −0 of an even score into +0 for printing.
-            let (e, lo, hi) = measured[i].penta.elo_interval();
-            Test {
-                index: i,
-                elo: (e + 0.0, lo + 0.0, hi + 0.0),
-                p: p[k],
-                holm: adjusted[k],
-            }
+        .zip(adjusted(&pentas))
+        .map(|(&i, t)| Test {
+            index: i,
+            elo: t.elo,
+            p: t.p,
+            holm: t.holm,
         })
         .collect()
 }

@@ -85,9 +85,7 @@ impl TaskArray {
             count,
         })
     }
-}
 
-impl TaskArray {
     /// Refuses an array that is not contiguous (`--array=1-N` or `0-N`, no step or list).
     fn contiguous(&self, var: &impl Fn(&str) -> Option<String>) -> Result<()> {
         let contiguous = self.max - self.min + 1 == self.count

@@ -122,9 +122,7 @@ pub fn run_net(run: &NetRun, mut progress: impl FnMut(&Epoch)) -> Result<NetOutc
     if run.eval.kind == ringside_agents::EvalKind::Net {
         return Err(Error::about(
             Setting::Eval,
-            format_args!(
-                "must be a linear one (material, rich or tuned): its K sets the net's scale"
-            ),
+            "must be a linear one (material, rich or tuned): its K sets the net's scale",
         ));
     }
     let first = run
@@ -141,9 +139,7 @@ pub fn run_net(run: &NetRun, mut progress: impl FnMut(&Epoch)) -> Result<NetOutc
     if (run.children > 0 || run.keep_searched) && leaf.is_none() {
         return Err(Error::about(
             Setting::LeafDepth,
-            format_args!(
-                ": searching children or keeping the searched position needs a depth of 1 or more"
-            ),
+            ": searching children or keeping the searched position needs a depth of 1 or more",
         ));
     }
     let mut data = extract(&run.files, &run.filter, leaf.as_ref(), Some(&shape))?;

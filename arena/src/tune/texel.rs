@@ -230,9 +230,7 @@ pub fn blend_labels(positions: &mut Positions, k: f64, lambda: f64) -> Result<()
     if positions.scores.len() != positions.labels.len() {
         return Err(Error::about(
             Setting::LeafDepth,
-            format_args!(
-                ": a label blended with the search (λ below 1) needs the search's values: give a depth of 1 or more"
-            ),
+            ": a label blended with the search (λ below 1) needs the search's values: give a depth of 1 or more",
         ));
     }
     for (y, &v) in positions.labels.iter_mut().zip(&positions.scores) {

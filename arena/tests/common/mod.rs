@@ -33,6 +33,23 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// Every file under `dir` (depth first) whose name ends with `suffix`.
+pub fn files_under(dir: &Path, suffix: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let p = entry.unwrap().path();
+            if p.is_dir() {
+                folders.push(p);
+            } else if p.to_string_lossy().ends_with(suffix) {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
 /// Runs `arena` and requires success.
 pub fn ok(args: &[&str]) -> Output {
     let o = arena(args);
