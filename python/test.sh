@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Python package's tests on a fresh machine: a virtual environment (target/python-venv,
 # or $RINGSIDE_VENV) with the package installed from this repository as the README says,
-# its test requirements from PyPI, then pytest, then mypy --strict. The tests compare against the release
+# its test requirements and PyTorch (for the worked learner's smoke test) from PyPI, then
+# pytest, then mypy --strict. The tests compare against the release
 # `arena` binary, which the README's test command (cargo test --workspace --release) builds.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -9,7 +10,7 @@ venv="${RINGSIDE_VENV:-$root/target/python-venv}"
 python="${PYTHON:-python3}"
 [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
 "$venv/bin/pip" install --quiet --upgrade pip
-"$venv/bin/pip" install --quiet "$root/python[test]"
+"$venv/bin/pip" install --quiet "$root/python[test,learn]"
 cargo build --release --quiet -p ringside-arena --bin arena --manifest-path "$root/Cargo.toml"
 cd "$root/python"
 "$venv/bin/python" -m pytest -q tests

@@ -62,6 +62,7 @@ pub mod eval;
 pub mod fault;
 pub mod faulty;
 pub mod gtp;
+pub mod host;
 pub mod mcts;
 pub mod net;
 pub mod random;
@@ -140,6 +141,8 @@ pub enum AnyAgent<G: Game> {
     Faulty(faulty::FaultyAgent<G>),
     /// An engine outside the process, over GTP.
     Gtp(Box<GtpAgent<G>>),
+    /// An agent of the program embedding Ringside.
+    Host(Box<host::HostSeat<G>>),
 }
 
 impl<G: Game + Features> Agent<G> for AnyAgent<G> {
@@ -151,6 +154,7 @@ impl<G: Game + Features> Agent<G> for AnyAgent<G> {
             AnyAgent::Mcts(a) => a.choose(state),
             AnyAgent::Faulty(a) => a.choose(state),
             AnyAgent::Gtp(a) => a.choose(state),
+            AnyAgent::Host(a) => a.choose(state),
         }
     }
 
@@ -158,14 +162,17 @@ impl<G: Game + Features> Agent<G> for AnyAgent<G> {
     fn try_choose(&mut self, state: &G) -> Result<Decision<G::Move>, AgentFault> {
         match self {
             AnyAgent::Gtp(a) => a.try_choose(state),
+            AnyAgent::Host(a) => a.try_choose(state),
             other => Ok(other.choose(state)),
         }
     }
 
     #[inline]
     fn observe(&mut self, before: &G, mv: G::Move) {
-        if let AnyAgent::Gtp(a) = self {
-            a.observe(before, mv);
+        match self {
+            AnyAgent::Gtp(a) => a.observe(before, mv),
+            AnyAgent::Host(a) => a.observe(before, mv),
+            _ => {}
         }
     }
 }
@@ -214,6 +221,13 @@ impl AgentSpec {
                     });
                 }
                 AnyAgent::Gtp(Box::new(GtpAgent::new(s.clone())))
+            }
+            AgentSpec::Host(name) => {
+                let factory = host::factory(name).ok_or_else(|| SpecError {
+                    kind: SpecErrorKind::UnknownAgent,
+                    reason: host::missing(name),
+                })?;
+                AnyAgent::Host(Box::new(host::HostSeat::new(factory(seed))))
             }
         })
     }

@@ -405,3 +405,27 @@ fn think_reports_one_decision_and_its_cost() {
         "iters must be at least 1",
     );
 }
+
+#[test]
+fn a_host_agent_in_the_binary_is_refused_before_any_file_is_written() {
+    let dir = std::env::temp_dir().join(format!("ringside-host-refused-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("games.csv");
+    assert_refused(
+        &[
+            "match",
+            "--game",
+            "rin:size=6",
+            "--agents",
+            "host:name=policy",
+            "random",
+            "--games",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "no agent named 'policy' is registered",
+    );
+    assert!(!out.exists());
+    assert!(!dir.join("games.csv.settings.json").exists());
+}

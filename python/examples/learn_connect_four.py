@@ -9,9 +9,11 @@ The learner plays both seats (half the games each) against an opponent searched 
 ``mcts:iters=50``. The policy is a small convolutional network over the observation planes
 (7 × 6 × 7) with a policy head (illegal actions masked out of the softmax) and a value head,
 trained by PPO (clipped objective, GAE). At the end the greedy policy plays 200 fresh games
-against each opponent (100 a seat) and the script prints W-D-L, the score and its 95% Wilson
-interval; ``--out`` gets the training curve (``curve.csv``, ``curve.svg``) and the scores
-(``evaluation.md``).
+against each opponent in a ``ringside.match`` (a Python player beside an agent spec;
+colour-swapped pairs) and the script prints W-D-L, the score and its 95% Wilson interval;
+``--out`` gets the training curve (``curve.csv``, ``curve.svg``), the scores
+(``evaluation.md``), the weights (``policy.pt``) and each match's games
+(``games-random.csv``, ``games-mcts-iters=50.csv``: ``arena summary`` reads them).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import argparse
 import math
 import os
 import time
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -99,25 +101,34 @@ def wilson(score: float, n: int, z: float = 1.96) -> Tuple[float, float]:
     return centre - half, centre + half
 
 
-def evaluate(net: Policy, opponent: str, games: int, seed: int) -> Dict[str, float]:
-    """The greedy policy against ``opponent``: ``games`` games, half a seat, fresh seeds."""
-    wins = draws = losses = 0
-    for seat in (0, 1):
-        env = rg.make_vec(GAME, games // 2, opponent=opponent, seat=seat, seed=seed + seat)
-        obs, info = env.reset(seed=seed + seat)
-        mask = info["action_mask"]
-        finished = np.zeros(games // 2, dtype=bool)
-        while not finished.all():
-            with torch.no_grad():
-                dist, _ = net(torch.as_tensor(obs, dtype=torch.float32), torch.as_tensor(mask))
-            actions = dist.probs.argmax(dim=-1).numpy()
-            obs, reward, terminated, truncated, info = env.step(actions)
-            mask = info["action_mask"]
-            done = (terminated | truncated) & ~finished
-            wins += int((reward[done] > 0).sum())
-            losses += int((reward[done] < 0).sum())
-            draws += int((reward[done] == 0).sum())
-            finished |= done
+class Greedy:
+    """The trained network as a player of ``ringside.match``: the most probable legal action
+    of the position it is given."""
+
+    name = "ppo"
+
+    def __init__(self, net: Policy):
+        self.net = net
+
+    def choose(self, state: ringside.State) -> int:
+        player = state.current_player()
+        obs = torch.as_tensor(state.observation_tensor(player), dtype=torch.float32)[None]
+        mask = torch.as_tensor(state.legal_actions_mask(player).astype(bool))[None]
+        with torch.no_grad():
+            dist, _ = self.net(obs, mask)
+        return int(dist.probs.argmax(dim=-1).item())
+
+
+def evaluate(
+    net: Policy, opponent: str, games: int, seed: int, out: Optional[str] = None
+) -> Dict[str, float]:
+    """The greedy policy against ``opponent`` in a ``ringside.match``: ``games`` games in
+    colour-swapped pairs, seeds the training never used; the games go into ``out``."""
+    table = ringside.match(GAME, [Greedy(net), opponent], games=games, seed=seed, out=out)
+    rows = table.to_dict("records") if hasattr(table, "to_dict") else table
+    wins = sum(1 for r in rows if r["winner_agent"] == 0)
+    losses = sum(1 for r in rows if r["winner_agent"] == 1)
+    draws = len(rows) - wins - losses
     n = wins + draws + losses
     score = (wins + 0.5 * draws) / n
     lo, hi = wilson(score, n)
@@ -286,14 +297,19 @@ def main() -> None:
     games = 8 if args.smoke else 200
     lines = [
         f"Connect Four, masked PPO, {seconds / 60:.1f} min of training on this machine, "
-        f"{steps:,} learner moves; the greedy policy, {games} games an opponent "
-        "(half a seat, seeds the training never used):",
+        f"{steps:,} learner moves; the greedy policy in `ringside.match`, {games} games an "
+        "opponent (colour-swapped pairs, seeds the training never used):",
         "",
         "| opponent | W-D-L | score | 95% interval |",
         "|---|---|---|---|",
     ]
+    if args.out:
+        os.makedirs(args.out, exist_ok=True)
     for opponent in CURRICULUM:
-        r = evaluate(net, opponent, games, seed=args.seed + 1000)
+        games_csv = None
+        if args.out:
+            games_csv = os.path.join(args.out, f"games-{opponent.replace(':', '-')}.csv")
+        r = evaluate(net, opponent, games, seed=args.seed + 1000, out=games_csv)
         lines.append(
             f"| `{opponent}` | {r['w']:.0f}-{r['d']:.0f}-{r['l']:.0f} | {r['score']:.3f} "
             f"| [{r['lo']:.3f}, {r['hi']:.3f}] |"
@@ -302,6 +318,7 @@ def main() -> None:
     if args.out:
         os.makedirs(args.out, exist_ok=True)
         write_curve(args.out, curve)
+        torch.save(net.state_dict(), os.path.join(args.out, "policy.pt"))
         with open(os.path.join(args.out, "evaluation.md"), "w") as f:
             f.write("\n".join(lines) + "\n")
 

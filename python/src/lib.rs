@@ -8,15 +8,17 @@
 mod state;
 mod vecenv;
 
+use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
-use ringside_agents::AgentSpec;
+use ringside_agents::host::{HostAgent, HostFactory};
+use ringside_agents::{AgentFault, AgentSpec, FaultKind};
 use ringside_arena::figures::report;
 use ringside_arena::figures::summary::Tally;
 use ringside_arena::records::sidecar::read_sidecar;
@@ -349,15 +351,98 @@ impl Agent {
     }
 }
 
-/// Hands Ctrl-C to a run: asks the interpreter for pending signals every 100 ms.
+/// The first error a Python policy raised in a run, kept to raise once the run stopped.
+type PolicyError = Arc<Mutex<Option<PyErr>>>;
+
+/// A Python policy in a seat (`host:name=NAME`): called with a `_core.State` of the game so
+/// far, it answers an action number.
+struct PyPolicy {
+    policy: Py<PyAny>,
+    template: Box<dyn DynState>,
+    error: PolicyError,
+}
+
+impl HostAgent for PyPolicy {
+    fn choose(
+        &mut self,
+        start: &dyn Any,
+        moves: &[usize],
+        _state: &dyn Any,
+    ) -> Result<usize, AgentFault> {
+        let fault = |message: String| AgentFault {
+            kind: FaultKind::EngineCrash,
+            message,
+        };
+        let inner = self.template.replayed(start, moves).map_err(fault)?;
+        Python::attach(|py| {
+            let state = Py::new(py, State { inner })?;
+            self.policy.call1(py, (state,))?.extract::<usize>(py)
+        })
+        .map_err(|e| {
+            let message = format!("the Python policy raised {e}");
+            let mut first = self.error.lock().unwrap_or_else(PoisonError::into_inner);
+            first.get_or_insert(e);
+            fault(message)
+        })
+    }
+}
+
+/// Registers Python policies as host agents for one run, and removes them when dropped.
+struct Registered(Vec<String>);
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        for name in &self.0 {
+            ringside_agents::host::unregister(name);
+        }
+    }
+}
+
+/// Registers each `(name, policy)` for `game` (whose states it is given, capped at `ply_cap`).
+fn register_policies(
+    py: Python<'_>,
+    game: &AnyGame,
+    ply_cap: Option<u32>,
+    policies: Vec<(String, Py<PyAny>)>,
+    error: &PolicyError,
+) -> PyResult<Registered> {
+    let mut registered = Registered(Vec::new());
+    for (name, policy) in policies {
+        let template: Arc<dyn DynState> = Arc::from(start_of(game, ply_cap.unwrap_or(u32::MAX)));
+        let error = Arc::clone(error);
+        let policy = policy.clone_ref(py);
+        let factory: HostFactory = Arc::new(move |_seed| {
+            Box::new(PyPolicy {
+                policy: Python::attach(|py| policy.clone_ref(py)),
+                template: template.clone_box(),
+                error: Arc::clone(&error),
+            }) as Box<dyn HostAgent>
+        });
+        ringside_agents::host::register(&name, factory).map_err(value_error)?;
+        registered.0.push(name);
+    }
+    Ok(registered)
+}
+
+/// Hands Ctrl-C to a run: asks the interpreter for pending signals every 100 ms. A run with
+/// Python policies also stops once one of them raised.
 struct Signals {
     last: Cell<Instant>,
     error: RefCell<Option<PyErr>>,
+    policy_error: PolicyError,
 }
 
 impl Observer for Signals {
     fn interrupted(&self) -> bool {
         if self.error.borrow().is_some() {
+            return true;
+        }
+        if self
+            .policy_error
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_some()
+        {
             return true;
         }
         if self.last.get().elapsed() < Duration::from_millis(100) {
@@ -375,9 +460,12 @@ impl Observer for Signals {
 /// Plays a match (two agents), a round robin (more) or a gauntlet into the games CSV `out`,
 /// resuming it when it exists, exactly as `arena match` does. Returns (games already in the
 /// file, games played now, seconds playing them); Ctrl-C stops the run and raises
-/// `KeyboardInterrupt`.
+/// `KeyboardInterrupt`. `policies` are (name, callable) pairs that the agents
+/// `host:name=NAME` play: each callable is given a `_core.State` and answers an action. The
+/// first exception one raises loses its game (the row says so), stops the run after the games
+/// in play, and is raised here.
 #[pyfunction]
-#[pyo3(signature = (game, agents, out, games = 100, seed = 1, threads = None, ply_cap = None, opening_plies = 0, gauntlet = false))]
+#[pyo3(signature = (game, agents, out, games = 100, seed = 1, threads = None, ply_cap = None, opening_plies = 0, gauntlet = false, policies = Vec::new()))]
 #[allow(clippy::too_many_arguments)]
 fn run_match(
     py: Python<'_>,
@@ -390,7 +478,15 @@ fn run_match(
     ply_cap: Option<u32>,
     opening_plies: u32,
     gauntlet: bool,
+    policies: Vec<(String, Py<PyAny>)>,
 ) -> PyResult<(u64, u64, f64)> {
+    let policy_error: PolicyError = Arc::new(Mutex::new(None));
+    let _registered = if policies.is_empty() {
+        Registered(Vec::new())
+    } else {
+        let any = AnyGame::parse(game).map_err(|e| value_error(e.reason))?;
+        register_policies(py, &any, ply_cap, policies, &policy_error)?
+    };
     let builder = PlanBuilder::new(game);
     let builder = match agents.as_slice() {
         [a, b] if !gauntlet => builder.pairing(a, b),
@@ -407,9 +503,17 @@ fn run_match(
     let mut signals = Signals {
         last: Cell::new(Instant::now()),
         error: RefCell::new(None),
+        policy_error: Arc::clone(&policy_error),
     };
     let report = py.detach(|| run_to_csv(&plan, &out, threads, &mut signals));
     if let Some(e) = signals.error.into_inner() {
+        return Err(e);
+    }
+    if let Some(e) = policy_error
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .take()
+    {
         return Err(e);
     }
     let report = report.map_err(value_error)?;

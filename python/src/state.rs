@@ -113,6 +113,10 @@ pub trait DynState: Send + Sync {
     fn play_random(&mut self, rng: &mut GameRng) -> bool;
     /// Builds `spec`'s agent for this game, seeded with `seed`.
     fn build_agent(&self, spec: &AgentSpec, seed: u64) -> Result<Box<dyn DynAgent>, String>;
+    /// A state of this game from a position of its type behind `start` (the position before
+    /// the first move: one chance can draw) and the actions played since: what a host agent
+    /// hears ([`ringside_agents::host`]), as a state with its full history.
+    fn replayed(&self, start: &dyn Any, moves: &[usize]) -> Result<Box<dyn DynState>, String>;
 }
 
 /// An agent built for one game.
@@ -418,6 +422,31 @@ impl<G: Game + Features> DynState for Typed<G> {
             .build(&self.shared.starts[0], seed)
             .map_err(|e| e.to_string())?;
         Ok(Box::new(TypedAgent::<G> { agent }))
+    }
+
+    fn replayed(&self, start: &dyn Any, moves: &[usize]) -> Result<Box<dyn DynState>, String> {
+        let start = start
+            .downcast_ref::<G>()
+            .ok_or("a position of another game")?;
+        let mut typed = self.clone();
+        typed.reset();
+        if typed.state.is_none() {
+            let spec = start.spec();
+            let drawn = typed
+                .shared
+                .starts
+                .iter()
+                .position(|s| s.spec() == spec)
+                .ok_or_else(|| format!("{spec} is not a start of this game"))?;
+            typed.apply(drawn)?;
+        }
+        if typed.state.as_ref().map(Game::hash) != Some(start.hash()) {
+            return Err(format!("{} is not a start of this game", start.spec()));
+        }
+        for &action in moves {
+            typed.apply(action)?;
+        }
+        Ok(Box::new(typed))
     }
 }
 

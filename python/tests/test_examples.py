@@ -23,3 +23,13 @@ def test_the_connect_four_learner_trains_and_reports_its_scores(tmp_path: "os.Pa
     curve = open(os.path.join(tmp_path, "curve.csv")).read().splitlines()
     assert curve[0] == "steps,recent_score,opponent" and len(curve) >= 2
     assert open(os.path.join(tmp_path, "curve.svg")).read().startswith("<svg")
+    # The scores come from ringside.match with the policy as a Python player: its games
+    # files name it and read back as the arena reads them.
+    import ringside
+
+    for name in ("games-random.csv", "games-mcts-iters=50.csv"):
+        rows = ringside.read_games(os.path.join(tmp_path, name))
+        rows = rows.to_dict("records") if hasattr(rows, "to_dict") else rows
+        assert len(rows) == 8
+        assert all("host:name=ppo" in (r["first_spec"], r["second_spec"]) for r in rows)
+    assert os.path.getsize(os.path.join(tmp_path, "policy.pt")) > 0

@@ -308,6 +308,8 @@ pub enum AgentSpec {
     /// A person at `arena play`, whose moves are read, never chosen; it names that seat in a
     /// saved game. The arena refuses it in matches.
     Human,
+    /// An agent the embedding program registered under this name ([`crate::host`]).
+    Host(String),
     /// Random moves, then a planned fault at decision `at` (for testing harnesses).
     Faulty {
         /// What goes wrong.
@@ -338,6 +340,10 @@ pub fn agent_kinds() -> Vec<(&'static str, String)> {
         (
             "gtp",
             "cmd=PROGRAM ARGS (required; \"...\" around a value with commas), name=LABEL, coords=ringside|castro|hexgui (ringside), time_ms=N (10000), margin_ms=N (1000), setup=CMD;CMD".into(),
+        ),
+        (
+            "host",
+            "name=NAME (required): an agent the program embedding Ringside registered (a Python policy in ringside.match)".into(),
         ),
         (
             "mcts",
@@ -615,6 +621,9 @@ impl AgentSpec {
         let spec = match kind {
             "random" => AgentSpec::Random,
             "human" => AgentSpec::Human,
+            "host" => AgentSpec::Host(o.take("name").ok_or_else(|| {
+                error_of(SpecErrorKind::Missing, "host: name=NAME is required".into())
+            })?),
             "alphabeta" => {
                 let mut spec = AlphaBetaSpec {
                     eval: o.eval()?,
@@ -721,6 +730,7 @@ impl AgentSpec {
             AgentSpec::Faulty { .. } => "faulty",
             AgentSpec::Gtp(_) => "gtp",
             AgentSpec::Human => "human",
+            AgentSpec::Host(_) => "host",
         }
     }
 
@@ -731,7 +741,11 @@ impl AgentSpec {
         let eval = match self {
             AgentSpec::AlphaBeta(s) => &s.eval,
             AgentSpec::Mcts(s) => &s.eval,
-            AgentSpec::Random | AgentSpec::Faulty { .. } | AgentSpec::Gtp(_) | AgentSpec::Human => {
+            AgentSpec::Random
+            | AgentSpec::Faulty { .. }
+            | AgentSpec::Gtp(_)
+            | AgentSpec::Human
+            | AgentSpec::Host(_) => {
                 return None;
             }
         };
@@ -750,7 +764,11 @@ impl AgentSpec {
         let eval = match &mut spec {
             AgentSpec::AlphaBeta(s) => &mut s.eval,
             AgentSpec::Mcts(s) => &mut s.eval,
-            AgentSpec::Random | AgentSpec::Faulty { .. } | AgentSpec::Gtp(_) | AgentSpec::Human => {
+            AgentSpec::Random
+            | AgentSpec::Faulty { .. }
+            | AgentSpec::Gtp(_)
+            | AgentSpec::Human
+            | AgentSpec::Host(_) => {
                 return spec;
             }
         };
@@ -829,7 +847,7 @@ impl AgentSpec {
     pub fn chooses_listed_moves(&self) -> bool {
         !matches!(
             self,
-            AgentSpec::Faulty { .. } | AgentSpec::Gtp(_) | AgentSpec::Human
+            AgentSpec::Faulty { .. } | AgentSpec::Gtp(_) | AgentSpec::Human | AgentSpec::Host(_)
         )
     }
 
@@ -842,7 +860,7 @@ impl AgentSpec {
         match self {
             AgentSpec::Random | AgentSpec::Mcts(_) | AgentSpec::Faulty { .. } => true,
             AgentSpec::AlphaBeta(s) => s.random_ties,
-            AgentSpec::Gtp(_) | AgentSpec::Human => false,
+            AgentSpec::Gtp(_) | AgentSpec::Human | AgentSpec::Host(_) => false,
         }
     }
 
@@ -851,7 +869,7 @@ impl AgentSpec {
     pub fn uses_time(&self) -> bool {
         match self {
             AgentSpec::Random | AgentSpec::Faulty { .. } => false,
-            AgentSpec::Gtp(_) | AgentSpec::Human => true,
+            AgentSpec::Gtp(_) | AgentSpec::Human | AgentSpec::Host(_) => true,
             AgentSpec::AlphaBeta(s) => s.time.is_some(),
             AgentSpec::Mcts(s) => s.time.is_some(),
         }
@@ -976,6 +994,7 @@ impl fmt::Display for AgentSpec {
         match self {
             AgentSpec::Random => f.write_str("random"),
             AgentSpec::Human => f.write_str("human"),
+            AgentSpec::Host(name) => write!(f, "host:{}", quote_item(&format!("name={name}"))),
             AgentSpec::Gtp(s) => {
                 write!(f, "gtp:{}", quote_item(&format!("cmd={}", s.cmd)))?;
                 if let Some(name) = &s.name {
@@ -1082,7 +1101,7 @@ mod tests {
         let err = |t: &str| AgentSpec::parse(t).unwrap_err().reason;
         assert_eq!(
             err("minimax"),
-            "unknown agent 'minimax'; agents: random, human, alphabeta, faulty, gtp, mcts"
+            "unknown agent 'minimax'; agents: random, human, alphabeta, faulty, gtp, host, mcts"
         );
         assert!(err("faulty").contains("panic_at=N or illegal_at=N"));
         assert!(err("faulty:panic_at=1").contains("decision 2 or later"));

@@ -734,13 +734,18 @@ fn spell_out_weights(game: &AnyGame, spec: &AgentSpec) -> AgentSpec {
 }
 
 /// Checks that every agent can be built for the game (a weights file may name features the
-/// game lacks).
+/// game lacks). Host agents are checked when a run plays (`run::runner`), not here: a plan
+/// that names one is read back by programs that never registered it.
 fn check_agents_build(game: &AnyGame, agents: &[PlannedAgent]) -> Result<()> {
     struct Check<'a>(&'a [PlannedAgent]);
     impl GameVisitor for Check<'_> {
         type Output = Result<()>;
         fn visit<G: Game + Features>(self, start: G) -> Self::Output {
-            for a in self.0 {
+            for a in self
+                .0
+                .iter()
+                .filter(|a| !matches!(a.spec, AgentSpec::Host(_)))
+            {
                 a.spec
                     .build(&start, 0)
                     .map_err(|e| Error::setting(format!("agent '{}': {e}", a.label)))?;

@@ -107,6 +107,29 @@ fn pending<'a>(plan: &'a RunPlan, done: &'a IdSet) -> impl Iterator<Item = u64> 
 /// A finished game and, when asked for, its facts for the metrics.
 type Finished = (GameRow, Option<GameFacts>);
 
+/// Refuses agents that cannot take a seat in a run: a person (who plays only at `arena play`)
+/// and a host agent nobody registered.
+fn check_seats(plan: &RunPlan) -> Result<()> {
+    if let Some(a) = plan.agents.iter().find(|a| a.spec == AgentSpec::Human) {
+        return Err(Error::setting(format!(
+            "agent '{}': a person plays only at `arena play`",
+            a.label
+        )));
+    }
+    for a in &plan.agents {
+        if let AgentSpec::Host(name) = &a.spec
+            && !ringside_agents::host::registered(name)
+        {
+            return Err(Error::setting(format!(
+                "agent '{}': {}",
+                a.label,
+                ringside_agents::host::missing(name)
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Plays the games `ids` yields on `threads` workers; `take` receives each finished row (with
 /// its metrics' facts when `facts` is set, gathered on the worker) on the calling thread and
 /// returns whether to stop. Returns how many rows `take` received.
@@ -126,12 +149,7 @@ pub fn play_ids(
         take: &'a mut dyn FnMut(GameRow, Option<GameFacts>) -> Result<bool>,
         flush: &'a mut dyn FnMut() -> Result<()>,
     }
-    if let Some(a) = plan.agents.iter().find(|a| a.spec == AgentSpec::Human) {
-        return Err(Error::setting(format!(
-            "agent '{}': a person plays only at `arena play`",
-            a.label
-        )));
-    }
+    check_seats(plan)?;
     impl<I: Iterator<Item = u64> + Send> GameVisitor for Play<'_, I> {
         type Output = Result<u64>;
         fn visit<G: Game + Features>(self, start: G) -> Result<u64> {
@@ -225,6 +243,7 @@ pub fn run_to_csv(
     observer: &mut dyn Observer,
 ) -> Result<RunReport> {
     thread_count(threads)?;
+    check_seats(plan)?;
     let existing = open_games(plan, path)?;
     continue_run(plan, path, existing, threads, observer)
 }

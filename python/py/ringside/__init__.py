@@ -18,8 +18,9 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 import tempfile
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -35,6 +36,7 @@ __all__ = [
     "game_options",
     "load_game",
     "match",
+    "Policy",
     "read_games",
     "summary",
     "DEFAULT_PLY_CAP",
@@ -432,6 +434,15 @@ class VecEnv:
         return self.n
 
 
+def _seat(choose: Callable[[State], int], game: Game) -> Callable[["_core.State"], int]:
+    """``choose`` as the core calls it: with the core's state, wrapped as a :class:`State`."""
+
+    def call(inner: "_core.State") -> int:
+        return int(choose(State(inner, game)))
+
+    return call
+
+
 def _table(text: str) -> Any:
     """CSV text as a pandas DataFrame, or as a list of dicts without pandas."""
     try:
@@ -467,9 +478,28 @@ def summary(path: Union[str, "os.PathLike[str]"]) -> Any:
     return _table(_core.summary_csv(os.fspath(path)))
 
 
+#: A Python player for :func:`match`: a callable given a :class:`State` (a player to move)
+#: that answers the action to play, or an object with such a ``choose`` method.
+Policy = Union[Callable[[State], int], Any]
+
+
+def _policy_name(policy: Any, taken: List[str]) -> str:
+    """The name a Python player is recorded under (``host:name=NAME``): its ``name``
+    attribute, else its ``__name__``, else its class's name, made a plain word and unique
+    among ``taken``."""
+    name = getattr(policy, "name", None)
+    if not isinstance(name, str):
+        name = getattr(policy, "__name__", None) or type(policy).__name__
+    name = re.sub(r"[^A-Za-z0-9_.-]", "_", str(name)) or "policy"
+    unique, k = name, 2
+    while unique in taken:
+        unique, k = f"{name}-{k}", k + 1
+    return unique
+
+
 def match(
     game: Union[Game, str],
-    agents: Sequence[str],
+    agents: Sequence[Union[str, Policy]],
     games: int = 100,
     seed: int = 1,
     threads: Optional[int] = None,
@@ -489,15 +519,39 @@ def match(
     the same settings resumes it; without, they go into a temporary file that is removed.
     ``table=False`` returns only what the run did: ``{"resumed", "played", "seconds"}``. Ctrl-C stops the run after the games in play and keeps what was
     written.
+
+    An agent may also be a Python player (a :data:`Policy`): a callable given a
+    :class:`State` with a player to move, answering a legal action, or an object with a
+    ``choose(state)`` method. It plays as ``host:name=NAME`` (its ``name`` attribute, else
+    its ``__name__``), which is what the games table records; the arena checks each of its
+    moves, and an action that is not legal loses the game (reason ``illegal_move``). An
+    exception it raises loses that game too, stops the run after the games in play and is
+    raised from this call. Its calls take the interpreter's lock, so such a match plays one
+    move at a time however many ``threads`` it has.
     """
     spec = game.spec() if isinstance(game, Game) else str(game)
     if isinstance(game, Game) and ply_cap is None:
         ply_cap = game.max_game_length()
+    loaded = game if isinstance(game, Game) else None
+    specs: List[str] = []
+    policies: List[Tuple[str, Callable[["_core.State"], int]]] = []
+    for agent in agents:
+        if isinstance(agent, str):
+            specs.append(agent)
+            continue
+        choose = agent.choose if hasattr(agent, "choose") else agent
+        if not callable(choose):
+            raise ValueError(f"agent {agent!r}: expected a spec, a callable or an object with choose")
+        if loaded is None:
+            loaded = Game(spec, ply_cap)
+        name = _policy_name(agent, [n for n, _ in policies])
+        policies.append((name, _seat(choose, loaded)))
+        specs.append(f"host:name={name}")
 
     def run(path: str) -> Any:
         # Ctrl-C comes back as KeyboardInterrupt, raised by the core once the run stopped.
         resumed, played, seconds = _core.run_match(
-            spec, list(agents), path, games, seed, threads, ply_cap, opening_plies, gauntlet
+            spec, specs, path, games, seed, threads, ply_cap, opening_plies, gauntlet, policies
         )
         if not table:
             return dict(resumed=resumed, played=played, seconds=seconds)

@@ -2,7 +2,7 @@
 which wraps these; this stub lets type checkers follow it through."""
 
 from os import PathLike
-from typing import Dict, List, Optional, Tuple, Union
+from typing import Callable, Dict, List, Optional, Tuple, Union
 
 DEFAULT_PLY_CAP: int
 CHANNELS: int
@@ -79,6 +79,7 @@ def run_match(
     ply_cap: Optional[int] = None,
     opening_plies: int = 0,
     gauntlet: bool = False,
+    policies: List[Tuple[str, Callable[[State], int]]] = ...,
 ) -> Tuple[int, int, float]: ...
 def summary_csv(path: Union[str, PathLike[str]]) -> str: ...
 def games() -> List[Tuple[str, str, str]]: ...
