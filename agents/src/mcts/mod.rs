@@ -154,6 +154,14 @@
 //! subtree between moves. With an iteration budget the result depends only on the seed, never
 //! on scheduling: the trees share nothing while they search.
 //!
+//! # Several playouts a leaf (`rollouts=K`)
+//! Each iteration descends the tree once and then plays `K` playouts from the new leaf, each
+//! backed up to the root on its own (visits, rewards, AMAF, MAST and replies), as Castro's
+//! `rollouts` option does (Ewalds 2012 measured 5 best on Havannah): the descent and the
+//! expansion are paid once for `K` results. An iteration budget (`iters=N`) counts descents,
+//! so the root gets `N·K` visits. The leaf's position is copied once an iteration to restart
+//! each playout.
+//!
 //! # `preset=strong`
 //! [`crate::spec::STRONG_PRESET`]: the configuration measured strongest against Castro at
 //! equal time (`results/mcts-enhancements/`): Castro's own schedule and knowledge, with
@@ -433,7 +441,6 @@ impl<G: Game + Features> Mcts<G> {
         self.path.clear();
         self.path.push(0);
         let mut node = 0;
-        let rave = self.spec.rave.is_some();
         let record = self.records_line();
         self.line.clear();
         loop {
@@ -469,29 +476,44 @@ impl<G: Game + Features> Mcts<G> {
         self.deepest = self.deepest.max(self.path.len() as u32 - 1);
 
         let leaf = self.nodes[node];
-        let rewards = if leaf.proven != UNPROVEN {
+        if leaf.proven != UNPROVEN {
             let winner = (leaf.proven < DRAW).then(|| Player::new(leaf.proven as usize));
-            self.rewards(
+            let rewards = self.rewards(
                 winner,
                 state.ply() - root_ply + u32::from(leaf.proven_distance),
-            )
-        } else {
+            );
+            self.back_up(rewards);
+            return;
+        }
+        // With `rollouts=K`, K playouts from the same leaf, each credited and backed up on
+        // its own; the line keeps the tree's moves for each.
+        let tree_line = self.line.len();
+        let leaf_state = (self.spec.rollouts > 1).then(|| state.clone());
+        for k in 0..self.spec.rollouts {
+            if k > 0 {
+                state.clone_from(leaf_state.as_ref().expect("kept for rollouts"));
+                self.line.truncate(tree_line);
+            }
             let depth = state.ply() - root_ply;
             let cap = match self.spec.playout_cap {
                 Some(cap) => cap,
                 None => FULL_PLAYOUT_PLIES.saturating_sub(depth),
             };
-            let played = self.playout(&mut state, cap);
-            match played {
+            let rewards = match self.playout(&mut state, cap) {
                 Some(outcome) => self.rewards(outcome.winner(), state.ply() - root_ply),
                 None => {
                     let r = (self.eval.evaluate(&state, Player::ZERO) / 4.0).tanh();
                     [r, -r]
                 }
-            }
-        };
+            };
+            self.back_up(rewards);
+        }
+    }
 
-        if rave {
+    /// Credits one playout's `rewards` (each player's) to the iteration's path, its AMAF
+    /// statistics, MAST and the reply tables.
+    fn back_up(&mut self, rewards: [f64; 2]) {
+        if self.spec.rave.is_some() {
             self.credit_amaf(rewards);
         }
         if self.spec.policy == Policy::Mast {

@@ -1076,3 +1076,39 @@ fn a_search_from_a_late_ply_of_an_endless_game_counts_its_lines_from_the_root() 
     let finished = m.wins[0].n + m.wins[1].n;
     assert!(finished > 20.0, "{finished} of 40 playouts finished");
 }
+
+#[test]
+fn several_rollouts_a_leaf_back_up_each_playout_and_credit_amaf_for_each() {
+    let start = Havannah::new(5, false).unwrap();
+    let visits = |text: &str| {
+        let mut mcts = agent(text, &start, 4);
+        mcts.root = Some(start.clone());
+        mcts.reroot(&start);
+        for _ in 0..50 {
+            mcts.iterate();
+        }
+        let root = mcts.nodes[0];
+        let first = root.first_child as usize;
+        let below: u32 = (first..first + usize::from(root.children))
+            .map(|i| mcts.nodes[i].visits)
+            .sum();
+        let amaf: u32 = mcts.amaf[first..first + usize::from(root.children)]
+            .iter()
+            .map(|a| a.visits)
+            .sum();
+        (root.visits, below, amaf)
+    };
+    let (one, below_one, amaf_one) = visits("mcts:rave=500");
+    let (three, below_three, amaf_three) = visits("mcts:rave=500,rollouts=3");
+    // 50 descents: one playout each, or three, each backed up to the root through the child
+    // the descent took.
+    assert_eq!((one, three), (50, 150));
+    assert_eq!((below_one, below_three), (50, 150));
+    // Each playout credits the root's children whose moves its mover played: about three
+    // times as many credits.
+    assert!(amaf_three > 2 * amaf_one, "{amaf_one} {amaf_three}");
+    // The option prints only when it is not 1, so older specs are unchanged.
+    let spec = |t: &str| crate::AgentSpec::parse(t).unwrap().to_string();
+    assert!(!spec("mcts").contains("rollouts"));
+    assert!(spec("mcts:rollouts=5").contains("rollouts=5"));
+}

@@ -40,6 +40,7 @@ impl Default for MctsSpec {
             threads: 1,
             order: ChildOrder::Random,
             per_move: false,
+            rollouts: 1,
         }
     }
 }
@@ -371,6 +372,19 @@ pub const OPTIONS: &[OptionDef<MctsSpec>] = &[
         source: "Ludii's SkillTrace",
         set: |s, v| s.per_move = on(v),
         print: |s| s.per_move.then(|| "per_move=on".to_string()),
+    },
+    OptionDef {
+        key: "rollouts",
+        takes: Takes::Whole {
+            min: 1,
+            max: Some(64),
+            unit: "",
+        },
+        default: "1",
+        help: "playouts from each new leaf of an iteration, each backed up on its own",
+        source: "Ewalds 2012 (Castro's -O)",
+        set: |s, v| s.rollouts = v.whole() as u32,
+        print: |s| (s.rollouts > 1).then(|| format!("rollouts={}", s.rollouts)),
     },
 ];
 

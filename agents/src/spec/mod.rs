@@ -278,6 +278,8 @@ pub struct MctsSpec {
     /// `iters` counts a legal move: the search runs `iters` × the legal moves at the root
     /// (Ludii's SkillTrace gives its UCT players that many).
     pub per_move: bool,
+    /// Playouts from each new leaf, each backed up on its own (Castro's `rollouts`).
+    pub rollouts: u32,
 }
 
 /// RAVE's schedule: the weight `β` of a child's AMAF mean against its own mean, for `n`
