@@ -25,7 +25,7 @@ impl HostAgent for Highest {
     ) -> Result<usize, AgentFault> {
         let start = start.downcast_ref::<Rin>().expect("a Rin start");
         let state = state.downcast_ref::<Rin>().expect("a Rin state");
-        let mut replayed = start.clone();
+        let mut replayed = *start;
         for &action in moves {
             let mut legal = Vec::new();
             replayed.legal_moves(&mut legal);
@@ -73,7 +73,7 @@ fn a_registered_host_agent_is_told_the_game_and_its_move_is_played() {
     let start = Rin::new(6).unwrap();
     let mut agent = spec.build(&start, 77).unwrap();
     // Three opening moves heard, then a decision: the move with the highest number.
-    let mut state = start.clone();
+    let mut state = start;
     let mut rng = seeded_rng(5, 0);
     let mut scratch = Vec::new();
     for _ in 0..3 {
