@@ -199,11 +199,28 @@ impl AgentSpec {
             AgentSpec::AlphaBeta(s) => AnyAgent::AlphaBeta(Box::new(
                 AlphaBeta::new(s.clone(), Evaluator::new(&s.eval, state)?).seeded(rng),
             )),
-            AgentSpec::Mcts(s) => AnyAgent::Mcts(Box::new(Mcts::new(
-                s.clone(),
-                Evaluator::new(&s.eval, state)?,
-                rng,
-            ))),
+            AgentSpec::Mcts(s) => {
+                let terms = state.knowledge_terms();
+                if let Some(name) = s.know_terms.keys().find(|n| !terms.contains(&n.as_str())) {
+                    return Err(SpecError {
+                        kind: SpecErrorKind::BadValue,
+                        reason: format!(
+                            "mcts: know.{name}: {} has no knowledge term '{name}' (it has: {})",
+                            state.name(),
+                            if terms.is_empty() {
+                                "none".to_string()
+                            } else {
+                                terms.join(", ")
+                            }
+                        ),
+                    });
+                }
+                AnyAgent::Mcts(Box::new(Mcts::new(
+                    s.clone(),
+                    Evaluator::new(&s.eval, state)?,
+                    rng,
+                )))
+            }
             AgentSpec::Gtp(s) => {
                 if !s.coords.fits(state) {
                     return Err(SpecError {

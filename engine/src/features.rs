@@ -82,6 +82,18 @@ pub trait Features: Game {
         0.0
     }
 
+    /// The names of the separate terms of move knowledge the game offers, which a search
+    /// weighs one by one (MCTS `know.NAME=W`); none by default.
+    fn knowledge_terms(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Term `k` (an index into [`Features::knowledge_terms`]) of the knowledge of `mv` for
+    /// the player to move, read as [`Features::move_knowledge`] is: no copy, no allocation.
+    fn knowledge_term(&self, _mv: Self::Move, _k: usize) -> f64 {
+        0.0
+    }
+
     /// A move the player to move should answer the last move with at once in a playout, read
     /// from the position without playing anything: Havannah saves a two-cell link the last
     /// stone broke into. `None` (the default) leaves the choice to the playout policy.

@@ -84,6 +84,12 @@
 //! valued `F + W·K(m)`, so knowledge orders the first visits. 4 bytes a node (a parallel
 //! array, allocated only with `know` above 0). Games without knowledge answer 0.
 //!
+//! `know.NAME=W` weighs one of the game's named terms ([`Features::knowledge_terms`]:
+//! Havannah's are Castro's `connect`, `bridge`, `reply`, `local` and `size`), so a spec can
+//! set each as Castro's options do. With any named term, `W·K(m)` above becomes
+//! `know·K(m) + Σ W_NAME·T_NAME(m)`, read once at expansion like `K`; a name the game lacks
+//! is refused when the agent is built.
+//!
 //! # Playout policies (`policy=random|mast|eval`, `epsilon=ε`)
 //! - `mast`: Move-Average Sampling Technique (Finnsson and Björnsson, "Simulation-based
 //!   approach to general game playing", AAAI 2008), ε-greedy as in Tak, Winands and
@@ -370,6 +376,10 @@ pub struct Mcts<G: Game> {
     /// when off).
     know: Vec<f32>,
     spare_know: Vec<f32>,
+    /// `know.NAME=W`: each named term's index in the game's list and its weight, found at
+    /// the first expansion.
+    know_terms: Vec<(usize, f64)>,
+    terms_found: bool,
     /// A copy of a position for testing moves (decisive moves, priors, the eval policy).
     probe: Option<G>,
     /// Root parallelism: the other trees (`threads - 1`).
@@ -411,8 +421,25 @@ impl<G: Game + Features> Mcts<G> {
             spare_prior: Vec::new(),
             know: Vec::new(),
             spare_know: Vec::new(),
+            know_terms: Vec::new(),
+            terms_found: false,
             probe: None,
             helpers: Vec::new(),
+        }
+    }
+
+    /// Whether children carry move knowledge (`know` or `know.NAME`).
+    fn knows(&self) -> bool {
+        self.spec.know > 0.0 || !self.spec.know_terms.is_empty()
+    }
+
+    /// What a child's stored knowledge is multiplied by: `know`'s weight, or 1 when named
+    /// terms are weighed (the stored value is then the whole weighted sum).
+    fn know_scale(&self) -> f64 {
+        if self.spec.know_terms.is_empty() {
+            self.spec.know
+        } else {
+            1.0
         }
     }
 

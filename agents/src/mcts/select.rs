@@ -109,7 +109,7 @@ impl<G: Game + Features> Mcts<G> {
             // Most moves know nothing: no square root for them.
             return 0.0;
         }
-        self.spec.know * f64::from(self.know[i]) / f64::from(visits.max(1)).sqrt()
+        self.know_scale() * f64::from(self.know[i]) / f64::from(visits.max(1)).sqrt()
     }
 
     /// The root's child whose move is `mv`, if the root is expanded.

@@ -11,7 +11,8 @@ impl<G: Game + Features> Mcts<G> {
         self.nodes.push(Node::new(NOBODY));
         restart(&mut self.amaf, self.spec.rave.is_some());
         restart(&mut self.prior, self.spec.bias > 0.0);
-        restart(&mut self.know, self.spec.know > 0.0);
+        let knows = self.knows();
+        restart(&mut self.know, knows);
     }
 
     /// Keeps the subtree of `state` if the last search reached it, else starts afresh.
@@ -126,7 +127,7 @@ impl<G: Game + Features> Mcts<G> {
         if self.spec.bias > 0.0 {
             self.prior.extend(self.ranked.iter().map(|c| c.prior));
         }
-        if self.spec.know > 0.0 {
+        if self.knows() {
             self.know.extend(self.ranked.iter().map(|c| c.know));
         }
         if self.spec.decisive != Decisive::Off {
@@ -202,6 +203,13 @@ impl<G: Game + Features> Mcts<G> {
     /// child, `know·K + bias·H` (ties keep the shuffled order); with `order=list` they stay
     /// in the move list's order.
     pub(super) fn rank_children(&mut self, state: &G, mover: Player) {
+        if !self.terms_found {
+            let names = state.knowledge_terms();
+            self.know_terms = (self.spec.know_terms.iter())
+                .filter_map(|(name, &w)| Some((names.iter().position(|n| n == name)?, w)))
+                .collect();
+            self.terms_found = true;
+        }
         let random = self.spec.order == ChildOrder::Random;
         if random {
             self.legal.shuffle(&mut self.rng);
@@ -214,10 +222,23 @@ impl<G: Game + Features> Mcts<G> {
             } else {
                 0.0
             };
-            let know = if self.spec.know > 0.0 {
-                state.move_knowledge(mv) as f32
+            let know = if self.know_terms.is_empty() {
+                if self.spec.know > 0.0 {
+                    state.move_knowledge(mv) as f32
+                } else {
+                    0.0
+                }
             } else {
-                0.0
+                // With named terms the stored value is the whole weighted sum.
+                let mut k = if self.spec.know > 0.0 {
+                    self.spec.know * state.move_knowledge(mv)
+                } else {
+                    0.0
+                };
+                for &(term, w) in &self.know_terms {
+                    k += w * state.knowledge_term(mv, term);
+                }
+                k as f32
             };
             self.ranked.push(Child {
                 mv,
@@ -226,8 +247,8 @@ impl<G: Game + Features> Mcts<G> {
                 place: k as u32,
             });
         }
-        if random && (self.spec.bias > 0.0 || self.spec.know > 0.0) {
-            let (bias, know) = (self.spec.bias, self.spec.know);
+        if random && (self.spec.bias > 0.0 || self.knows()) {
+            let (bias, know) = (self.spec.bias, self.know_scale());
             let key = |c: &Child<G::Move>| know * f64::from(c.know) + bias * f64::from(c.prior);
             // The place breaks ties, so this unstable (allocation-free) sort is stable.
             self.ranked

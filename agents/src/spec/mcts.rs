@@ -41,6 +41,7 @@ impl Default for MctsSpec {
             order: ChildOrder::Random,
             per_move: false,
             rollouts: 1,
+            know_terms: std::collections::BTreeMap::new(),
         }
     }
 }

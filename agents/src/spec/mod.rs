@@ -280,7 +280,13 @@ pub struct MctsSpec {
     pub per_move: bool,
     /// Playouts from each new leaf, each backed up on its own (Castro's `rollouts`).
     pub rollouts: u32,
+    /// Weights of the game's named knowledge terms (`know.NAME=W`,
+    /// [`ringside_engine::Features::knowledge_terms`]), added to `know`'s.
+    pub know_terms: BTreeMap<String, f64>,
 }
+
+/// The prefix of a knowledge term's weight: `know.reply=0.05`.
+pub const KNOW_PREFIX: &str = "know.";
 
 /// RAVE's schedule: the weight `β` of a child's AMAF mean against its own mean, for `n`
 /// visits and equivalence `K`.
@@ -652,6 +658,22 @@ impl AgentSpec {
                     eval: o.eval()?,
                     ..MctsSpec::default()
                 };
+                let keys: Vec<String> = o
+                    .items
+                    .iter()
+                    .filter(|(k, _)| k.starts_with(KNOW_PREFIX))
+                    .map(|(k, _)| k.clone())
+                    .collect();
+                for key in keys {
+                    let w: f64 = o.number(&key, "a number")?.unwrap_or_default();
+                    if !w.is_finite() || key.len() == KNOW_PREFIX.len() {
+                        return Err(error(format!(
+                            "mcts: {key} needs a term's name and a finite weight"
+                        )));
+                    }
+                    spec.know_terms
+                        .insert(key[KNOW_PREFIX.len()..].to_string(), w);
+                }
                 o.table(mcts::OPTIONS, &mut spec)?;
                 mcts::finish(&mut spec)?;
                 AgentSpec::Mcts(spec)
@@ -812,6 +834,10 @@ impl AgentSpec {
             }
             AgentSpec::Mcts(s) => {
                 let mut s = s.clone();
+                if let Some(name) = key.strip_prefix(KNOW_PREFIX) {
+                    s.know_terms.insert(name.to_string(), value);
+                    return Ok(AgentSpec::Mcts(s));
+                }
                 set_in("mcts", mcts::OPTIONS, &mut s, key, value, |s| &mut s.eval)?;
                 mcts::finish(&mut s)?;
                 Ok(AgentSpec::Mcts(s))
@@ -1025,7 +1051,13 @@ impl fmt::Display for AgentSpec {
             AgentSpec::AlphaBeta(s) => {
                 write!(f, "alphabeta:{}", options::print(alphabeta::OPTIONS, s))
             }
-            AgentSpec::Mcts(s) => write!(f, "mcts:{}", options::print(mcts::OPTIONS, s)),
+            AgentSpec::Mcts(s) => {
+                write!(f, "mcts:{}", options::print(mcts::OPTIONS, s))?;
+                for (name, w) in &s.know_terms {
+                    write!(f, ",{KNOW_PREFIX}{name}={w}")?;
+                }
+                Ok(())
+            }
         }
     }
 }

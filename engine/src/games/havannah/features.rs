@@ -36,6 +36,45 @@ const FEATURES: [Feature; 6] = [
 const FAR: u16 = u16::MAX;
 
 impl Havannah {
+    /// The number of steps between cells `a` and `b` on the board's grid.
+    fn cell_distance(&self, a: usize, b: usize) -> u32 {
+        let d = self.geometry().diameter as i32;
+        let (ax, ay) = (a as i32 % d, a as i32 / d);
+        let (bx, by) = (b as i32 % d, b as i32 / d);
+        let (dx, dy) = (ax - bx, ay - by);
+        // Neighbours differ by (±1, 0), (0, ±1) or ±(1, 1).
+        ((dx.abs() + dy.abs() + (dx - dy).abs()) / 2) as u32
+    }
+
+    /// How near cell `c` is to a stone of `me`: 3 beside one, 2 a bridge away (two common
+    /// neighbours, both on the board), 1 at distance 2 otherwise, 0 farther.
+    fn locality(&self, c: usize, me: u8) -> u8 {
+        let g = self.geometry();
+        let around = &g.neighbours[c];
+        let own = |n: u16| n != NONE && self.owner[n as usize] == me;
+        if around.iter().any(|&n| own(n)) {
+            return 3;
+        }
+        let mut best = 0;
+        for k in 0..6 {
+            let (a, b) = (around[k], around[(k + 1) % 6]);
+            if a == NONE || b == NONE {
+                continue;
+            }
+            // The cell beside both `a` and `b` that is not `c`: a bridge away from `c`.
+            for &n in &g.neighbours[a as usize] {
+                if n != NONE && n as usize != c && g.neighbours[b as usize].contains(&n) && own(n) {
+                    return 2;
+                }
+            }
+            // Any other neighbour of a neighbour: distance 2.
+            if g.neighbours[a as usize].iter().any(|&n| own(n)) {
+                best = 1;
+            }
+        }
+        best
+    }
+
     /// Whether a stone of the mover on the empty cell `c` keeps a two-cell link the last stone
     /// (the opponent's) broke into: `c` and the last stone are the link's two cells when the
     /// cells on both sides of `c`, in the ring around the last stone, are the mover's or off
@@ -227,6 +266,49 @@ impl crate::Features for Havannah {
         0.4 * touched + if self.answers_intrusion(c) { 0.5 } else { 0.0 }
     }
 
+    /// Castro's knowledge terms, each in its own units (Castro's `add_knowledge`). The
+    /// thesis's combination (connect 20, bridge 100, local reply 5, locality 3, size 2, in
+    /// hundredths of a reward in [0, 1]) is `know.connect=0.4,know.bridge=2,know.reply=0.1,
+    /// know.local=0.06,know.size=0.04` in Ringside's rewards, which span [−1, 1]:
+    /// - `connect`: the corners and edges the mover's group through `mv` would touch;
+    /// - `bridge`: 1 when `mv` answers an intrusion into a two-cell link (`move_knowledge`);
+    /// - `reply`: `4 − d` for a cell at distance `d < 4` from the last stone, else 0;
+    /// - `local`: 3 beside a stone of the mover's, 2 a bridge away from one (two common
+    ///   neighbours), 1 at distance 2, else 0;
+    /// - `size`: the stones of the group a stone on `mv` would make, itself included.
+    fn knowledge_terms(&self) -> &'static [&'static str] {
+        &KNOWLEDGE_TERMS
+    }
+
+    fn knowledge_term(&self, mv: Cell, k: usize) -> f64 {
+        let c = mv.0 as usize;
+        if self.outcome.is_some() || !self.on_board(mv) || self.owner[c] != EMPTY {
+            return 0.0;
+        }
+        let me = self.to_move.index() as u8;
+        match k {
+            0 => {
+                let j = self.joined_by(c, me);
+                f64::from(j.corners.count_ones() + j.edges.count_ones())
+            }
+            1 => f64::from(u8::from(self.answers_intrusion(c))),
+            2 if self.moves_made > 0 => {
+                let d = self.cell_distance(c, self.last_move as usize);
+                f64::from(4u32.saturating_sub(d))
+            }
+            3 => f64::from(self.locality(c, me)),
+            4 => {
+                let j = self.joined_by(c, me);
+                let stones: u32 = j.roots[..j.groups]
+                    .iter()
+                    .map(|&r| u32::from(self.group_size[r as usize]))
+                    .sum();
+                f64::from(1 + stones)
+            }
+            _ => 0.0,
+        }
+    }
+
     /// The other cell of a two-cell link the last stone broke into (see `move_knowledge`),
     /// scanning the ring around the last stone from place `start % 6`: Castro's
     /// `rolloutpattern`, the bridge-saving reply of Havannah playouts (Lorentz, "Improving
@@ -242,6 +324,9 @@ impl crate::Features for Havannah {
             .map(|k| Cell(ring[k]))
     }
 }
+
+/// The names of Havannah's knowledge terms, in the order of `knowledge_term`'s `k`.
+const KNOWLEDGE_TERMS: [&str; 5] = ["connect", "bridge", "reply", "local", "size"];
 
 /// The weights of `eval=tuned` (see [`crate::Features::tuned_weights`]): Texel-fitted to
 /// alpha-beta self-play, `material` held at 1 (results/tuned/havannah/: the command, the fit and

@@ -688,3 +688,45 @@ fn castro_text_with_no_letter_or_a_number_past_26_passes_through_unchanged() {
         );
     }
 }
+
+#[test]
+fn knowledge_terms_measure_reach_reply_locality_and_group_size() {
+    use crate::Features;
+    // Size 4: White d4 (the centre), Black the corner a1; White to move.
+    let mut h = Havannah::new(4, false).unwrap();
+    play(&mut h, "d4 a1");
+    assert_eq!(
+        h.knowledge_terms(),
+        ["connect", "bridge", "reply", "local", "size"]
+    );
+    let term = |cell: &str, name: &str| {
+        let k = h.knowledge_terms().iter().position(|t| *t == name).unwrap();
+        h.knowledge_term(h.parse_move(cell).unwrap(), k)
+    };
+    // reply: 4 − the distance to the last stone, a1: b2 is beside it, c3 two away, e4 four.
+    assert_eq!(term("b2", "reply"), 3.0);
+    assert_eq!(term("c3", "reply"), 2.0);
+    assert_eq!(term("e4", "reply"), 0.0);
+    // local: beside d4 (e4), a bridge away (e3: d4 and e3 share e4 and d3), distance 2
+    // otherwise (f4 shares only e4), farther (the corner a4).
+    assert_eq!(term("e4", "local"), 3.0);
+    assert_eq!(term("e3", "local"), 2.0);
+    assert_eq!(term("f4", "local"), 1.0);
+    assert_eq!(term("a4", "local"), 0.0);
+    // size: the group a stone would make; connect: the corners and edges it would touch.
+    assert_eq!(term("e4", "size"), 2.0);
+    assert_eq!(term("a4", "size"), 1.0);
+    assert_eq!(term("a4", "connect"), 1.0);
+    assert_eq!(term("e4", "connect"), 0.0);
+    // No link was broken into: no bridge answer anywhere; a taken cell knows nothing.
+    assert_eq!(term("e4", "bridge"), 0.0);
+    for name in ["connect", "reply", "local", "size"] {
+        assert_eq!(term("d4", name), 0.0, "{name}");
+    }
+    // The bridge term is move_knowledge's answer to an intrusion: Black takes b3 between
+    // White's b2 and c4, and c3 saves the link.
+    let mut h = Havannah::new(4, false).unwrap();
+    play(&mut h, "b2 g7 c4 b3");
+    let bridge = h.knowledge_term(h.parse_move("c3").unwrap(), 1);
+    assert_eq!(bridge, 1.0);
+}

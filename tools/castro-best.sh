@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Castro at its best (issue 46): Castro against itself under the settings of its author's thesis
+# (Ewalds 2012, chapter on playing), then Ringside's strongest MCTS against the best found.
+#
+#   tools/castro-best.sh OUT STEP
+#
+# Steps (each a games CSV in OUT, resumable: run the same step again to finish it):
+#   s6       size 6: the thesis's combination without mate-in-one (`user`, the settings
+#            issue 46 tried first) against Castro's defaults, the full thesis combination
+#            (mate-in-one on: -w 3 -W -1) and `user` without distance knowledge (-D 0)
+#   s8       size 8: `user` against the defaults and against `user` without distance
+#   strong6  size 6: mcts:preset=strong against the best of s6 (BEST6, default `user`)
+#   strong8  size 8: mcts:preset=strong against the best of s8 (BEST8, default `user`)
+#   ideas6   size 6: the thesis's ideas Ringside has, one by one, against mcts:preset=strong
+#            (a gauntlet): Castro's constant RAVE equivalence (-d 0: rave_grow=0), five
+#            playouts a leaf (-O 5: rollouts=5) and the thesis's knowledge but distance
+#            (-c 20 -b 100 -l 5 -y 3 -S 2: the named terms in Ringside's reward units)
+# Every match: 0.25 s a move, one thread an engine, 200 games a pairing in colour-swapped pairs
+# after 2 random opening plies, seeds fixed here before any game was played. Two games run at
+# a time (--threads 2), each engine thinking only on its own turn, so each has a core.
+# Needs Castro (tools/castro-build.sh; CASTRO_BIN=PATH for another) and a release arena
+# (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
+# `arena verdicts FILE...` the tests.
+set -euo pipefail
+out=${1:?usage: tools/castro-best.sh OUT s6|s8|strong6|strong8|ideas6}
+step=${2:?usage: tools/castro-best.sh OUT s6|s8|strong6|strong8|ideas6}
+root=$(cd "$(dirname "$0")/.." && pwd)
+arena=${ARENA:-$root/target/release/arena}
+bin=${CASTRO_BIN:-/tmp/castro/castro}
+[[ -x $bin ]] || bin=$("$root/tools/castro-build.sh")
+mkdir -p "$out"
+
+# Castro's player_params for each configuration (`player_params` with no arguments lists them).
+declare -A params=(
+    [default]=""
+    [thesis]="-e 0 -f 500 -d 0 -k 1 -m 2 -a 1 -O 5 -b 100 -c 20 -y 3 -l 5 -S 2 -D 2 -R -0.7 -G 3 -w 3 -W -1"
+    [user]="-e 0 -f 500 -d 0 -k 1 -m 2 -a 1 -O 5 -b 100 -c 20 -y 3 -l 5 -S 2 -D 2 -R -0.7 -G 3 -w 0"
+    [user-d0]="-e 0 -f 500 -d 0 -k 1 -m 2 -a 1 -O 5 -b 100 -c 20 -y 3 -l 5 -S 2 -D 0 -R -0.7 -G 3 -w 0"
+)
+
+# The thesis's knowledge weights (Castro's hundredths of a reward in [0, 1], doubled for
+# Ringside's rewards in [-1, 1]), as MCTS's named knowledge terms.
+thesis_know="know.connect=0.4,know.bridge=2,know.reply=0.1,know.local=0.06,know.size=0.04"
+
+castro() { # NAME: the gtp agent spec of that configuration
+    echo "gtp:cmd=$bin,name=castro-$1,coords=castro,time_ms=250,setup=time -m 0.25 -g 0 -f 0;player_params -t 1 ${params[$1]}"
+}
+
+match() { # NAME SIZE SEED AGENT... (two agents: a match; more: a gauntlet of the first)
+    local name=$1 size=$2 seed=$3
+    shift 3
+    local extra=()
+    (($# > 2)) && extra=(--gauntlet)
+    "$arena" match --game "havannah:size=$size" --agents "$@" "${extra[@]}" --games 200 \
+        --threads 2 --seed "$seed" --opening-plies 2 --out "$out/$name.csv"
+}
+
+case $step in
+    s6) match castro-s6 6 4601 "$(castro user)" "$(castro default)" "$(castro thesis)" \
+        "$(castro user-d0)" ;;
+    s8) match castro-s8 8 4602 "$(castro user)" "$(castro default)" "$(castro user-d0)" ;;
+    strong6) match strong-s6 6 4611 mcts:time_ms=250,preset=strong "$(castro "${BEST6:-user}")" ;;
+    strong8) match strong-s8 8 4612 mcts:time_ms=250,preset=strong "$(castro "${BEST8:-user}")" ;;
+    ideas6) match ideas-s6 6 4621 mcts:time_ms=250,preset=strong \
+        mcts:time_ms=250,preset=strong,rave_grow=0 mcts:time_ms=250,preset=strong,rollouts=5 \
+        "mcts:time_ms=250,preset=strong,know=0,$thesis_know" ;;
+    *) echo "tools/castro-best.sh: unknown step '$step' (s6, s8, strong6, strong8, ideas6)" >&2; exit 2 ;;
+esac
