@@ -43,25 +43,46 @@ pub type HostFactory = Arc<dyn Fn(u64) -> Box<dyn HostAgent> + Send + Sync>;
 
 static HOSTS: Mutex<BTreeMap<String, HostFactory>> = Mutex::new(BTreeMap::new());
 
+/// Why a name could not be registered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RegisterError {
+    /// Not a plain word (letters, digits, `_`, `-`, `.`), so not writable in a spec.
+    NotAName(String),
+    /// Another agent has the name.
+    Taken(String),
+}
+
+impl std::fmt::Display for RegisterError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RegisterError::NotAName(name) => write!(
+                f,
+                "host: '{name}' is not a name (letters, digits, _, - and . only)"
+            ),
+            RegisterError::Taken(name) => {
+                write!(f, "host: an agent named '{name}' is registered already")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RegisterError {}
+
 /// Registers `factory` under `name`, so that `host:name=NAME` builds its agents.
 ///
 /// # Errors
-/// When `name` is not a plain word (letters, digits, `_`, `-`, `.`) or is registered already.
-pub fn register(name: &str, factory: HostFactory) -> Result<(), String> {
+/// When `name` is not a plain word or is registered already.
+pub fn register(name: &str, factory: HostFactory) -> Result<(), RegisterError> {
     if name.is_empty()
         || !name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
     {
-        return Err(format!(
-            "host: '{name}' is not a name (letters, digits, _, - and . only)"
-        ));
+        return Err(RegisterError::NotAName(name.to_string()));
     }
     let mut hosts = HOSTS.lock().unwrap_or_else(PoisonError::into_inner);
     if hosts.contains_key(name) {
-        return Err(format!(
-            "host: an agent named '{name}' is registered already"
-        ));
+        return Err(RegisterError::Taken(name.to_string()));
     }
     hosts.insert(name.to_string(), factory);
     Ok(())
