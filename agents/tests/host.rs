@@ -119,18 +119,14 @@ fn a_host_agent_that_names_no_legal_move_loses_by_an_illegal_move() {
 #[test]
 fn names_are_plain_words_and_unique() {
     let factory = || Arc::new(|_| Box::new(Nonsense) as Box<dyn HostAgent>);
-    assert!(
-        host::register("a,b", factory())
-            .unwrap_err()
-            .contains("not a name")
-    );
+    let err = host::register("a,b", factory()).unwrap_err();
+    assert_eq!(err, host::RegisterError::NotAName("a,b".into()));
+    assert!(err.to_string().contains("not a name"));
     assert!(host::register("", factory()).is_err());
     host::register("twice-test", factory()).unwrap();
-    assert!(
-        host::register("twice-test", factory())
-            .unwrap_err()
-            .contains("registered already")
-    );
+    let err = host::register("twice-test", factory()).unwrap_err();
+    assert_eq!(err, host::RegisterError::Taken("twice-test".into()));
+    assert!(err.to_string().contains("registered already"));
     host::unregister("twice-test");
     host::register("twice-test", factory()).unwrap();
     host::unregister("twice-test");
