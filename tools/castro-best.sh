@@ -8,13 +8,15 @@
 #   s6       size 6: the thesis's combination without mate-in-one (`user`, the settings
 #            issue 46 tried first) against Castro's defaults, the full thesis combination
 #            (mate-in-one on: -w 3 -W -1) and `user` without distance knowledge (-D 0)
+#   s6b      size 6, a fresh seed: `user-d0` (the best of s6) against `user` and the defaults
 #   s8       size 8: `user` against the defaults and against `user` without distance
-#   strong6  size 6: mcts:preset=strong against the best of s6 (BEST6, default `user`)
-#   strong8  size 8: mcts:preset=strong against the best of s8 (BEST8, default `user`)
+#   strong6  size 6: mcts:preset=strong against BEST6 (default `user`), into strong-s6-BEST6
+#   strong8  size 8: mcts:preset=strong against BEST8 (default `user`), into strong-s8-BEST8
 #   ideas6   size 6: the thesis's ideas Ringside has, one by one, against mcts:preset=strong
 #            (a gauntlet): Castro's constant RAVE equivalence (-d 0: rave_grow=0), five
-#            playouts a leaf (-O 5: rollouts=5) and the thesis's knowledge but distance
-#            (-c 20 -b 100 -l 5 -y 3 -S 2: the named terms in Ringside's reward units)
+#            playouts a leaf (-O 5: rollouts=5), the thesis's knowledge but distance
+#            (-c 20 -b 100 -l 5 -y 3 -S 2: the named terms in Ringside's reward units) and
+#            rings in playouts only until 70% of the empty cells are filled (-R -0.7)
 # Every match: 0.25 s a move, one thread an engine, 200 games a pairing in colour-swapped pairs
 # after 2 random opening plies, seeds fixed here before any game was played. Two games run at
 # a time (--threads 2), each engine thinking only on its own turn, so each has a core.
@@ -22,8 +24,8 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-out=${1:?usage: tools/castro-best.sh OUT s6|s8|strong6|strong8|ideas6}
-step=${2:?usage: tools/castro-best.sh OUT s6|s8|strong6|strong8|ideas6}
+out=${1:?usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6}
+step=${2:?usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6}
 root=$(cd "$(dirname "$0")/.." && pwd)
 arena=${ARENA:-$root/target/release/arena}
 bin=${CASTRO_BIN:-/tmp/castro/castro}
@@ -58,11 +60,15 @@ match() { # NAME SIZE SEED AGENT... (two agents: a match; more: a gauntlet of th
 case $step in
     s6) match castro-s6 6 4601 "$(castro user)" "$(castro default)" "$(castro thesis)" \
         "$(castro user-d0)" ;;
+    s6b) match castro-s6b 6 4603 "$(castro user-d0)" "$(castro user)" "$(castro default)" ;;
     s8) match castro-s8 8 4602 "$(castro user)" "$(castro default)" "$(castro user-d0)" ;;
-    strong6) match strong-s6 6 4611 mcts:time_ms=250,preset=strong "$(castro "${BEST6:-user}")" ;;
-    strong8) match strong-s8 8 4612 mcts:time_ms=250,preset=strong "$(castro "${BEST8:-user}")" ;;
+    strong6) match "strong-s6-${BEST6:-user}" 6 4611 mcts:time_ms=250,preset=strong \
+        "$(castro "${BEST6:-user}")" ;;
+    strong8) match "strong-s8-${BEST8:-user}" 8 4612 mcts:time_ms=250,preset=strong \
+        "$(castro "${BEST8:-user}")" ;;
     ideas6) match ideas-s6 6 4621 mcts:time_ms=250,preset=strong \
         mcts:time_ms=250,preset=strong,rave_grow=0 mcts:time_ms=250,preset=strong,rollouts=5 \
-        "mcts:time_ms=250,preset=strong,know=0,$thesis_know" ;;
-    *) echo "tools/castro-best.sh: unknown step '$step' (s6, s8, strong6, strong8, ideas6)" >&2; exit 2 ;;
+        "mcts:time_ms=250,preset=strong,know=0,$thesis_know" \
+        mcts:time_ms=250,preset=strong,ring_depth=0.7 ;;
+    *) echo "tools/castro-best.sh: unknown step '$step' (s6, s6b, s8, strong6, strong8, ideas6)" >&2; exit 2 ;;
 esac

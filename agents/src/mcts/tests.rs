@@ -1158,3 +1158,26 @@ fn named_knowledge_terms_weighed_as_know_one_search_exactly_as_know_one() {
         .unwrap_err();
     assert!(err.reason.contains("(it has: none)"), "{err}");
 }
+
+#[test]
+fn ring_depth_relaxes_playouts_only_so_the_tree_still_wins_by_a_ring() {
+    // Size 5: White's five stones round e5; d5 closes the ring. Even with rings ignored in
+    // every playout (depth 0), the tree plays by the rules and takes the ring.
+    let mut h = Havannah::new(5, false).unwrap();
+    for (w, b) in [
+        ("d4", "i6"),
+        ("e4", "i7"),
+        ("f5", "i8"),
+        ("f6", "h9"),
+        ("e6", "g9"),
+    ] {
+        h.play(h.parse_move(w).unwrap());
+        h.play(h.parse_move(b).unwrap());
+    }
+    let mut mcts = agent("mcts:iters=300,ring_depth=0", &h, 2);
+    assert_eq!(h.move_text(mcts.choose(&h).mv), "d5");
+    let spec = |t: &str| crate::AgentSpec::parse(t).unwrap().to_string();
+    assert!(spec("mcts:ring_depth=0.7").contains("ring_depth=0.7"));
+    assert!(!spec("mcts").contains("ring_depth"));
+    assert!(crate::AgentSpec::parse("mcts:ring_depth=1.5").is_err());
+}

@@ -41,6 +41,7 @@ impl Default for MctsSpec {
             order: ChildOrder::Random,
             per_move: false,
             rollouts: 1,
+            ring_depth: None,
             know_terms: std::collections::BTreeMap::new(),
         }
     }
@@ -386,6 +387,15 @@ pub const OPTIONS: &[OptionDef<MctsSpec>] = &[
         source: "Ewalds 2012 (Castro's -O)",
         set: |s, v| s.rollouts = v.whole() as u32,
         print: |s| (s.rollouts > 1).then(|| format!("rollouts={}", s.rollouts)),
+    },
+    OptionDef {
+        key: "ring_depth",
+        takes: Takes::Number(Bound::Unit),
+        default: "off",
+        help: "in playouts, Havannah's rings stop winning once this share of the empty cells is filled (Castro's -R -F)",
+        source: "Ewalds 2012",
+        set: |s, v| s.ring_depth = Some(v.number()),
+        print: |s| s.ring_depth.map(|d| format!("ring_depth={d}")),
     },
 ];
 

@@ -280,6 +280,9 @@ pub struct MctsSpec {
     pub per_move: bool,
     /// Playouts from each new leaf, each backed up on its own (Castro's `rollouts`).
     pub rollouts: u32,
+    /// The game's relaxed playout rule ([`ringside_engine::Features::ring_depth`]): Havannah's
+    /// rings stop winning once this share of the empty cells is filled in a playout.
+    pub ring_depth: Option<f64>,
     /// Weights of the game's named knowledge terms (`know.NAME=W`,
     /// [`ringside_engine::Features::knowledge_terms`]), added to `know`'s.
     pub know_terms: BTreeMap<String, f64>,

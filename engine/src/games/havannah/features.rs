@@ -280,6 +280,13 @@ impl crate::Features for Havannah {
         &KNOWLEDGE_TERMS
     }
 
+    /// Rings stop winning once `depth` of the empty cells now are filled (Castro's
+    /// `ringdepth` as a negative fraction); forks and bridges always win.
+    fn ring_depth(&mut self, depth: f64) {
+        let after = (depth.clamp(0.0, 1.0) * f64::from(self.empty_count)).ceil() as u16;
+        self.ring_cutoff = self.moves_made.saturating_add(after);
+    }
+
     fn knowledge_term(&self, mv: Cell, k: usize) -> f64 {
         let c = mv.0 as usize;
         if self.outcome.is_some() || !self.on_board(mv) || self.owner[c] != EMPTY {

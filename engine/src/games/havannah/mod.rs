@@ -147,6 +147,9 @@ pub struct Havannah {
     swap: bool,
     to_move: Player,
     outcome: Option<Outcome>,
+    /// In a playout under Castro's ring depth ([`crate::Features::ring_depth`]): the stones
+    /// placed after which a ring no longer wins (`NONE`: rings always win, the rules).
+    ring_cutoff: u16,
 }
 
 impl Default for Havannah {
@@ -201,6 +204,7 @@ impl Havannah {
             swap,
             to_move: Player::ZERO,
             outcome: None,
+            ring_cutoff: NONE,
         };
         for i in 0..g.diameter * g.diameter {
             h.parent[i] = i as u16;
@@ -496,7 +500,11 @@ impl Game for Havannah {
         self.hash ^= KEYS.piece(me as usize, c);
 
         let joined = self.joined_by(c, me);
-        let won = self.wins_with(c, me, &joined);
+        let mut won = self.wins_with(c, me, &joined);
+        if won && self.moves_made > self.ring_cutoff {
+            // A playout past its ring depth: only a fork or a bridge wins.
+            won = joined.edges.count_ones() >= 3 || joined.corners.count_ones() >= 2;
+        }
         // Join the mover's neighbouring groups, each once, by its root.
         for &r in &joined.roots[..joined.groups] {
             self.join(c, r as usize);

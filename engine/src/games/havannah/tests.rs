@@ -730,3 +730,35 @@ fn knowledge_terms_measure_reach_reply_locality_and_group_size() {
     let bridge = h.knowledge_term(h.parse_move("c3").unwrap(), 1);
     assert_eq!(bridge, 1.0);
 }
+
+#[test]
+fn past_its_ring_depth_a_playout_copy_ignores_rings_but_not_bridges() {
+    use crate::Features;
+    // Size 5: White five stones round e5, d5 to close the ring (Black elsewhere).
+    let before = white_builds(
+        5,
+        &["d4", "e4", "f5", "f6", "e6"],
+        &["i6", "i7", "i8", "h9", "g9"],
+    );
+    let d5 = before.parse_move("d5").unwrap();
+    // The rules: the ring wins.
+    let mut rules = before.clone();
+    rules.play(d5);
+    assert_eq!(rules.outcome(), Some(Outcome::Win(Player::ZERO)));
+    // A share of the empty cells larger than the one move: rings still count.
+    let mut early = before.clone();
+    early.ring_depth(0.5);
+    early.play(d5);
+    assert_eq!(early.outcome(), Some(Outcome::Win(Player::ZERO)));
+    // Depth 0: past it at once, the ring is ignored and the game goes on, Black to move.
+    let mut late = before.clone();
+    late.ring_depth(0.0);
+    late.play(d5);
+    assert_eq!(late.outcome(), None);
+    assert_eq!(late.to_move(), Some(Player::ONE));
+    // A bridge still wins past the depth: corners a1 and d1 along the top edge of size 4.
+    let mut h = white_builds(4, &["a1", "b1", "c1"], &["a4", "b5", "c6"]);
+    h.ring_depth(0.0);
+    h.play(h.parse_move("d1").unwrap());
+    assert_eq!(h.outcome(), Some(Outcome::Win(Player::ZERO)));
+}
