@@ -16,7 +16,8 @@
 #            (a gauntlet): Castro's constant RAVE equivalence (-d 0: rave_grow=0), five
 #            playouts a leaf (-O 5: rollouts=5), the thesis's knowledge but distance
 #            (-c 20 -b 100 -l 5 -y 3 -S 2: the named terms in Ringside's reward units) and
-#            rings in playouts only until 70% of the empty cells are filled (-R -0.7)
+#            rings in playouts only until 70% of the empty cells are filled (-R -0.7), and
+#            rings in playouts only with 3 stones from before the playout (-G 3)
 # Every match: 0.25 s a move, one thread an engine, 200 games a pairing in colour-swapped pairs
 # after 2 random opening plies, seeds fixed here before any game was played. Two games run at
 # a time (--threads 2), each engine thinking only on its own turn, so each has a core.
@@ -69,6 +70,6 @@ case $step in
     ideas6) match ideas-s6 6 4621 mcts:time_ms=250,preset=strong \
         mcts:time_ms=250,preset=strong,rave_grow=0 mcts:time_ms=250,preset=strong,rollouts=5 \
         "mcts:time_ms=250,preset=strong,know=0,$thesis_know" \
-        mcts:time_ms=250,preset=strong,ring_depth=0.7 ;;
+        mcts:time_ms=250,preset=strong,ring_depth=0.7 mcts:time_ms=250,preset=strong,ring_perm=3 ;;
     *) echo "tools/castro-best.sh: unknown step '$step' (s6, s6b, s8, strong6, strong8, ideas6)" >&2; exit 2 ;;
 esac

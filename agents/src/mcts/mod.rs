@@ -168,11 +168,13 @@
 //! so the root gets `N·K` visits. The leaf's position is copied once an iteration to restart
 //! each playout.
 //!
-//! # Relaxed playout rules (`ring_depth=F`)
+//! # Relaxed playout rules (`ring_depth=F`, `ring_perm=N`)
 //! Before each playout the iteration's copy of the position is told
 //! [`Features::ring_depth`]: in Havannah a ring made in the playout stops winning once a
 //! share `F` of the empty cells at the playout's start is filled (forks and bridges always
-//! win). Random play closes small rings that real play blocks, and MCTS takes those playouts
+//! win); and [`Features::ring_permanence`]: a ring made in the playout wins only when its
+//! group holds `N` stones from before the playout (Castro counts the ring's own stones; the
+//! group's count is at least that, so Ringside's rule is the more lenient). Random play closes small rings that real play blocks, and MCTS takes those playouts
 //! at their word (Ewalds 2012: `F = 0.7` scored 68% against plain rollouts on size 6 and 71% on
 //! size 7). Positions in the tree keep the rules: only playouts are relaxed. Other games
 //! ignore it.
@@ -537,6 +539,9 @@ impl<G: Game + Features> Mcts<G> {
             };
             if let Some(depth) = self.spec.ring_depth {
                 state.ring_depth(depth);
+            }
+            if self.spec.ring_perm > 0 {
+                state.ring_permanence(self.spec.ring_perm);
             }
             let rewards = match self.playout(&mut state, cap) {
                 Some(outcome) => self.rewards(outcome.winner(), state.ply() - root_ply),

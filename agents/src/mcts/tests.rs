@@ -1180,4 +1180,7 @@ fn ring_depth_relaxes_playouts_only_so_the_tree_still_wins_by_a_ring() {
     assert!(spec("mcts:ring_depth=0.7").contains("ring_depth=0.7"));
     assert!(!spec("mcts").contains("ring_depth"));
     assert!(crate::AgentSpec::parse("mcts:ring_depth=1.5").is_err());
+    let mut mcts = agent("mcts:iters=300,ring_depth=0,ring_perm=3", &h, 2);
+    assert_eq!(h.move_text(mcts.choose(&h).mv), "d5");
+    assert!(spec("mcts:ring_perm=3").contains("ring_perm=3"));
 }

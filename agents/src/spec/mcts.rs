@@ -42,6 +42,7 @@ impl Default for MctsSpec {
             per_move: false,
             rollouts: 1,
             ring_depth: None,
+            ring_perm: 0,
             know_terms: std::collections::BTreeMap::new(),
         }
     }
@@ -396,6 +397,19 @@ pub const OPTIONS: &[OptionDef<MctsSpec>] = &[
         source: "Ewalds 2012",
         set: |s, v| s.ring_depth = Some(v.number()),
         print: |s| s.ring_depth.map(|d| format!("ring_depth={d}")),
+    },
+    OptionDef {
+        key: "ring_perm",
+        takes: Takes::Whole {
+            min: 0,
+            max: Some(12),
+            unit: "",
+        },
+        default: "0",
+        help: "in playouts, Havannah's rings win only when their group holds this many stones from before the playout (Castro's -G)",
+        source: "Ewalds 2012",
+        set: |s, v| s.ring_perm = v.whole() as u32,
+        print: |s| (s.ring_perm > 0).then(|| format!("ring_perm={}", s.ring_perm)),
     },
 ];
 

@@ -283,6 +283,10 @@ pub struct MctsSpec {
     /// The game's relaxed playout rule ([`ringside_engine::Features::ring_depth`]): Havannah's
     /// rings stop winning once this share of the empty cells is filled in a playout.
     pub ring_depth: Option<f64>,
+    /// The game's relaxed playout rule ([`ringside_engine::Features::ring_permanence`]):
+    /// Havannah's rings made in a playout win only with this many stones from before it
+    /// (0: off).
+    pub ring_perm: u32,
     /// Weights of the game's named knowledge terms (`know.NAME=W`,
     /// [`ringside_engine::Features::knowledge_terms`]), added to `know`'s.
     pub know_terms: BTreeMap<String, f64>,

@@ -287,6 +287,20 @@ impl crate::Features for Havannah {
         self.ring_cutoff = self.moves_made.saturating_add(after);
     }
 
+    /// Rings made from here win only when their group holds `stones` stones of the ring's
+    /// owner placed before now. Castro counts the ring's own stones; Ringside's rings are
+    /// found without walking them, so the group's count stands in (at least the ring's: a
+    /// ring made of new stones on an old group counts the old ones).
+    fn ring_permanence(&mut self, stones: u32) {
+        self.ring_permanent = stones.min(u32::from(u8::MAX)) as u8;
+        self.permanent = [0; MAX_CELLS.div_ceil(64)];
+        for (cell, &owner) in self.owner.iter().enumerate() {
+            if owner == 0 || owner == 1 {
+                self.permanent[cell / 64] |= 1 << (cell % 64);
+            }
+        }
+    }
+
     fn knowledge_term(&self, mv: Cell, k: usize) -> f64 {
         let c = mv.0 as usize;
         if self.outcome.is_some() || !self.on_board(mv) || self.owner[c] != EMPTY {

@@ -150,6 +150,11 @@ pub struct Havannah {
     /// In a playout under Castro's ring depth ([`crate::Features::ring_depth`]): the stones
     /// placed after which a ring no longer wins (`NONE`: rings always win, the rules).
     ring_cutoff: u16,
+    /// In a playout under Castro's ring permanence ([`crate::Features::ring_permanence`]):
+    /// the stones a ring's group must hold from before the playout (0: any ring wins).
+    ring_permanent: u8,
+    /// The cells taken when the playout began, one bit a cell (with `ring_permanent` only).
+    permanent: [u64; MAX_CELLS.div_ceil(64)],
 }
 
 impl Default for Havannah {
@@ -205,6 +210,8 @@ impl Havannah {
             to_move: Player::ZERO,
             outcome: None,
             ring_cutoff: NONE,
+            ring_permanent: 0,
+            permanent: [0; MAX_CELLS.div_ceil(64)],
         };
         for i in 0..g.diameter * g.diameter {
             h.parent[i] = i as u16;
@@ -273,6 +280,27 @@ impl Havannah {
     }
 
     /// The root of `cell`'s group, without shortening the path (for `&self` queries).
+    /// The stones of `me` from before the playout ([`Havannah::permanent`]) in the groups a
+    /// stone would join: what a ring through it can hold at most.
+    fn permanent_stones(&self, me: u8, joined: &Joined) -> u32 {
+        if self.ring_permanent == 0 {
+            return u32::MAX;
+        }
+        let roots = &joined.roots[..joined.groups];
+        let mut count = 0;
+        for (w, &bits) in self.permanent.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let cell = 64 * w + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if self.owner[cell] == me && roots.contains(&(self.root_of(cell) as u16)) {
+                    count += 1;
+                }
+            }
+        }
+        count
+    }
+
     fn root_of(&self, cell: usize) -> usize {
         let mut root = cell;
         while self.parent[root] as usize != root {
@@ -501,9 +529,13 @@ impl Game for Havannah {
 
         let joined = self.joined_by(c, me);
         let mut won = self.wins_with(c, me, &joined);
-        if won && self.moves_made > self.ring_cutoff {
-            // A playout past its ring depth: only a fork or a bridge wins.
-            won = joined.edges.count_ones() >= 3 || joined.corners.count_ones() >= 2;
+        if won && (self.moves_made > self.ring_cutoff || self.ring_permanent > 0) {
+            // A playout under relaxed ring rules: a fork or a bridge wins; a ring only before
+            // the ring depth, and only when its group holds enough permanent stones.
+            let fork_or_bridge = joined.edges.count_ones() >= 3 || joined.corners.count_ones() >= 2;
+            won = fork_or_bridge
+                || (self.moves_made <= self.ring_cutoff
+                    && self.permanent_stones(me, &joined) >= u32::from(self.ring_permanent));
         }
         // Join the mover's neighbouring groups, each once, by its root.
         for &r in &joined.roots[..joined.groups] {

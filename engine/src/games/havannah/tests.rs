@@ -762,3 +762,31 @@ fn past_its_ring_depth_a_playout_copy_ignores_rings_but_not_bridges() {
     h.play(h.parse_move("d1").unwrap());
     assert_eq!(h.outcome(), Some(Outcome::Win(Player::ZERO)));
 }
+
+#[test]
+fn under_ring_permanence_a_ring_wins_only_with_enough_stones_from_before_the_playout() {
+    use crate::Features;
+    let before = white_builds(
+        5,
+        &["d4", "e4", "f5", "f6", "e6"],
+        &["i6", "i7", "i8", "h9", "g9"],
+    );
+    let d5 = before.parse_move("d5").unwrap();
+    // Five of White's stones were there before: a ring needing 3 or 5 wins, 6 does not.
+    for (stones, wins) in [(3, true), (5, true), (6, false)] {
+        let mut h = before.clone();
+        h.ring_permanence(stones);
+        h.play(d5);
+        assert_eq!(h.outcome().is_some(), wins, "{stones} permanent stones");
+    }
+    // A ring made wholly in the playout holds none: it does not win, and play goes on.
+    let mut h = Havannah::new(5, false).unwrap();
+    h.ring_permanence(1);
+    let filler = ["i6", "i7", "i8", "h9", "g9", "a3"];
+    for (w, b) in ["d4", "e4", "f5", "f6", "e6", "d5"].iter().zip(filler) {
+        h.play(h.parse_move(w).unwrap());
+        assert_eq!(h.outcome(), None, "{w}");
+        h.play(h.parse_move(b).unwrap());
+    }
+    assert_eq!(h.outcome(), None);
+}
