@@ -8,6 +8,8 @@
 #   s6       size 6: the thesis's combination without mate-in-one (`user`, the settings
 #            issue 46 tried first) against Castro's defaults, the full thesis combination
 #            (mate-in-one on: -w 3 -W -1) and `user` without distance knowledge (-D 0)
+#   ring6b   size 6, a fresh seed: ring_depth=0.7 (the one idea ideas6 showed) against the
+#            preset again, its replication
 #   s6b      size 6, a fresh seed: `user-d0` (the best of s6) against `user` and the defaults
 #   s8       size 8: `user` against the defaults and against `user` without distance
 #   strong6  size 6: mcts:preset=strong against BEST6 (default `user`), into strong-s6-BEST6
@@ -25,8 +27,8 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-out=${1:?usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6}
-step=${2:?usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6}
+out=${1:?usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ring6b}
+step=${2:?usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ring6b}
 root=$(cd "$(dirname "$0")/.." && pwd)
 arena=${ARENA:-$root/target/release/arena}
 bin=${CASTRO_BIN:-/tmp/castro/castro}
@@ -61,6 +63,8 @@ match() { # NAME SIZE SEED AGENT... (two agents: a match; more: a gauntlet of th
 case $step in
     s6) match castro-s6 6 4601 "$(castro user)" "$(castro default)" "$(castro thesis)" \
         "$(castro user-d0)" ;;
+    ring6b) match ring-s6b 6 4622 mcts:time_ms=250,preset=strong \
+        mcts:time_ms=250,preset=strong,ring_depth=0.7 ;;
     s6b) match castro-s6b 6 4603 "$(castro user-d0)" "$(castro user)" "$(castro default)" ;;
     s8) match castro-s8 8 4602 "$(castro user)" "$(castro default)" "$(castro user-d0)" ;;
     strong6) match "strong-s6-${BEST6:-user}" 6 4611 mcts:time_ms=250,preset=strong \
@@ -71,5 +75,5 @@ case $step in
         mcts:time_ms=250,preset=strong,rave_grow=0 mcts:time_ms=250,preset=strong,rollouts=5 \
         "mcts:time_ms=250,preset=strong,know=0,$thesis_know" \
         mcts:time_ms=250,preset=strong,ring_depth=0.7 mcts:time_ms=250,preset=strong,ring_perm=3 ;;
-    *) echo "tools/castro-best.sh: unknown step '$step' (s6, s6b, s8, strong6, strong8, ideas6)" >&2; exit 2 ;;
+    *) echo "tools/castro-best.sh: unknown step '$step' (s6, s6b, s8, strong6, strong8, ideas6, ring6b)" >&2; exit 2 ;;
 esac
