@@ -14,7 +14,6 @@
 
 use std::any::Any;
 use std::collections::BTreeMap;
-use std::marker::PhantomData;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use ringside_engine::Game;
@@ -125,7 +124,6 @@ pub struct HostSeat<G: Game> {
     start: Option<G>,
     moves: Vec<usize>,
     scratch: Vec<G::Move>,
-    _game: PhantomData<G>,
 }
 
 impl<G: Game> std::fmt::Debug for HostSeat<G> {
@@ -145,7 +143,6 @@ impl<G: Game> HostSeat<G> {
             start: None,
             moves: Vec::new(),
             scratch: Vec::new(),
-            _game: PhantomData,
         }
     }
 }

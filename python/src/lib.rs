@@ -358,7 +358,8 @@ type PolicyError = Arc<Mutex<Option<PyErr>>>;
 /// far, it answers an action number.
 struct PyPolicy {
     policy: Py<PyAny>,
-    template: Box<dyn DynState>,
+    /// The game's start, from which each position the policy is shown is replayed.
+    template: Arc<dyn DynState>,
     error: PolicyError,
 }
 
@@ -400,21 +401,20 @@ impl Drop for Registered {
 
 /// Registers each `(name, policy)` for `game` (whose states it is given, capped at `ply_cap`).
 fn register_policies(
-    py: Python<'_>,
     game: &AnyGame,
     ply_cap: Option<u32>,
     policies: Vec<(String, Py<PyAny>)>,
     error: &PolicyError,
 ) -> PyResult<Registered> {
     let mut registered = Registered(Vec::new());
+    let template: Arc<dyn DynState> = Arc::from(start_of(game, ply_cap.unwrap_or(u32::MAX)));
     for (name, policy) in policies {
-        let template: Arc<dyn DynState> = Arc::from(start_of(game, ply_cap.unwrap_or(u32::MAX)));
+        let template = Arc::clone(&template);
         let error = Arc::clone(error);
-        let policy = policy.clone_ref(py);
         let factory: HostFactory = Arc::new(move |_seed| {
             Box::new(PyPolicy {
                 policy: Python::attach(|py| policy.clone_ref(py)),
-                template: template.clone_box(),
+                template: Arc::clone(&template),
                 error: Arc::clone(&error),
             }) as Box<dyn HostAgent>
         });
@@ -485,7 +485,7 @@ fn run_match(
         Registered(Vec::new())
     } else {
         let any = AnyGame::parse(game).map_err(|e| value_error(e.reason))?;
-        register_policies(py, &any, ply_cap, policies, &policy_error)?
+        register_policies(&any, ply_cap, policies, &policy_error)?
     };
     let builder = PlanBuilder::new(game);
     let builder = match agents.as_slice() {

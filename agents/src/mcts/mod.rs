@@ -174,10 +174,10 @@
 //! share `F` of the empty cells at the playout's start is filled (forks and bridges always
 //! win); and [`Features::ring_permanence`]: a ring made in the playout wins only when its
 //! group holds `N` stones from before the playout (Castro counts the ring's own stones; the
-//! group's count is at least that, so Ringside's rule is the more lenient). Random play closes small rings that real play blocks, and MCTS takes those playouts
-//! at their word (Ewalds 2012: `F = 0.7` scored 68% against plain rollouts on size 6 and 71% on
-//! size 7). Positions in the tree keep the rules: only playouts are relaxed. Other games
-//! ignore it.
+//! group's count is at least that, so Ringside's rule is the more lenient). Random play
+//! closes small rings that real play blocks, and MCTS takes those playouts at their word
+//! (Ewalds 2012: `F = 0.7` scored 68% against plain rollouts on size 6 and 71% on size 7).
+//! Positions in the tree keep the rules: only playouts are relaxed. Other games ignore it.
 //!
 //! # `preset=strong`
 //! [`crate::spec::STRONG_PRESET`]: the configuration measured strongest against Castro at

@@ -222,7 +222,7 @@ impl<G: Game + Features> Mcts<G> {
             } else {
                 0.0
             };
-            let know = if self.know_terms.is_empty() {
+            let know = if self.spec.know_terms.is_empty() {
                 if self.spec.know > 0.0 {
                     state.move_knowledge(mv) as f32
                 } else {

@@ -451,23 +451,16 @@ impl Options<'_> {
                 )
             })?,
         };
-        let mut overrides = BTreeMap::new();
-        let keys: Vec<String> = self
-            .items
-            .iter()
-            .filter(|(k, _)| k.starts_with(WEIGHT_PREFIX))
-            .map(|(k, _)| k.clone())
-            .collect();
-        for key in keys {
-            let w: f64 = self.number(&key, "a number")?.unwrap_or_default();
-            if !w.is_finite() {
-                return Err(error(format!(
-                    "{}: {key} must be a finite number, not {w}",
-                    self.kind
-                )));
+        let agent = self.kind;
+        let overrides = self.prefixed(WEIGHT_PREFIX, |key, w| {
+            if w.is_finite() {
+                Ok(())
+            } else {
+                Err(error(format!(
+                    "{agent}: {key} must be a finite number, not {w}"
+                )))
             }
-            overrides.insert(key[WEIGHT_PREFIX.len()..].to_string(), w);
-        }
+        })?;
         if kind == EvalKind::Net && (weights_file.is_some() || !overrides.is_empty()) {
             return Err(error(format!(
                 "{}: a net has no feature weights: weights= and w.FEATURE= go with eval=material|rich|tuned",
@@ -537,6 +530,29 @@ impl Options<'_> {
     }
 
     /// Reads every option of `table` that was given into `spec`, checked.
+    /// Takes every item whose key starts with `prefix` (`w.`, `know.`), each value read as a
+    /// number and passed to `check` with its key, in the order given: the numbers by the
+    /// rest of their keys.
+    fn prefixed(
+        &mut self,
+        prefix: &str,
+        check: impl Fn(&str, f64) -> Result<(), SpecError>,
+    ) -> Result<BTreeMap<String, f64>, SpecError> {
+        let keys: Vec<String> = self
+            .items
+            .iter()
+            .filter(|(k, _)| k.starts_with(prefix))
+            .map(|(k, _)| k.clone())
+            .collect();
+        let mut numbers = BTreeMap::new();
+        for key in keys {
+            let w: f64 = self.number(&key, "a number")?.unwrap_or_default();
+            check(&key, w)?;
+            numbers.insert(key[prefix.len()..].to_string(), w);
+        }
+        Ok(numbers)
+    }
+
     fn table<S>(&mut self, table: &[options::OptionDef<S>], spec: &mut S) -> Result<(), SpecError> {
         for def in table {
             if let Some(text) = self.take(def.key) {
@@ -665,22 +681,15 @@ impl AgentSpec {
                     eval: o.eval()?,
                     ..MctsSpec::default()
                 };
-                let keys: Vec<String> = o
-                    .items
-                    .iter()
-                    .filter(|(k, _)| k.starts_with(KNOW_PREFIX))
-                    .map(|(k, _)| k.clone())
-                    .collect();
-                for key in keys {
-                    let w: f64 = o.number(&key, "a number")?.unwrap_or_default();
-                    if !w.is_finite() || key.len() == KNOW_PREFIX.len() {
-                        return Err(error(format!(
+                spec.know_terms = o.prefixed(KNOW_PREFIX, |key, w| {
+                    if w.is_finite() && key.len() > KNOW_PREFIX.len() {
+                        Ok(())
+                    } else {
+                        Err(error(format!(
                             "mcts: {key} needs a term's name and a finite weight"
-                        )));
+                        )))
                     }
-                    spec.know_terms
-                        .insert(key[KNOW_PREFIX.len()..].to_string(), w);
-                }
+                })?;
                 o.table(mcts::OPTIONS, &mut spec)?;
                 mcts::finish(&mut spec)?;
                 AgentSpec::Mcts(spec)

@@ -262,7 +262,7 @@ impl crate::Features for Havannah {
             return 0.0;
         }
         let j = self.joined_by(c, self.to_move.index() as u8);
-        let touched = f64::from(j.corners.count_ones() + j.edges.count_ones());
+        let touched = f64::from(j.reach());
         0.4 * touched + if self.answers_intrusion(c) { 0.5 } else { 0.0 }
     }
 
@@ -308,10 +308,7 @@ impl crate::Features for Havannah {
         }
         let me = self.to_move.index() as u8;
         match k {
-            0 => {
-                let j = self.joined_by(c, me);
-                f64::from(j.corners.count_ones() + j.edges.count_ones())
-            }
+            0 => f64::from(self.joined_by(c, me).reach()),
             1 => f64::from(u8::from(self.answers_intrusion(c))),
             2 if self.moves_made > 0 => {
                 let d = self.cell_distance(c, self.last_move as usize);

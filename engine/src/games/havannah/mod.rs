@@ -113,6 +113,20 @@ struct Joined {
     groups: usize,
 }
 
+impl Joined {
+    /// Whether the group a stone would make wins by a fork (three edges) or a bridge (two
+    /// corners): everything but a ring.
+    fn forks_or_bridges(&self) -> bool {
+        self.edges.count_ones() >= 3 || self.corners.count_ones() >= 2
+    }
+
+    /// The corners and edges the group would touch, counted together (Castro's
+    /// connectivity knowledge).
+    fn reach(&self) -> u32 {
+        self.corners.count_ones() + self.edges.count_ones()
+    }
+}
+
 /// The places (0 to 5 around a cell) whose bits are set in `mask`, in order: one step a set
 /// bit, the lowest first.
 fn places(mut mask: u8) -> impl Iterator<Item = usize> {
@@ -279,7 +293,6 @@ impl Havannah {
         false
     }
 
-    /// The root of `cell`'s group, without shortening the path (for `&self` queries).
     /// The stones of `me` from before the playout ([`Havannah::permanent`]) in the groups a
     /// stone would join: what a ring through it can hold at most.
     fn permanent_stones(&self, me: u8, joined: &Joined) -> u32 {
@@ -301,6 +314,7 @@ impl Havannah {
         count
     }
 
+    /// The root of `cell`'s group, without shortening the path (for `&self` queries).
     fn root_of(&self, cell: usize) -> usize {
         let mut root = cell;
         while self.parent[root] as usize != root {
@@ -372,8 +386,7 @@ impl Havannah {
 
     /// [`Havannah::wins_on`], from what the stone would join.
     fn wins_with(&self, c: usize, me: u8, j: &Joined) -> bool {
-        j.edges.count_ones() >= 3
-            || j.corners.count_ones() >= 2
+        j.forks_or_bridges()
             || j.rejoins
             || (j.flanked != 0 && self.rings_a_neighbour(c, me, j.flanked))
     }
@@ -532,8 +545,7 @@ impl Game for Havannah {
         if won && (self.moves_made > self.ring_cutoff || self.ring_permanent > 0) {
             // A playout under relaxed ring rules: a fork or a bridge wins; a ring only before
             // the ring depth, and only when its group holds enough permanent stones.
-            let fork_or_bridge = joined.edges.count_ones() >= 3 || joined.corners.count_ones() >= 2;
-            won = fork_or_bridge
+            won = joined.forks_or_bridges()
                 || (self.moves_made <= self.ring_cutoff
                     && self.permanent_stones(me, &joined) >= u32::from(self.ring_permanent));
         }

@@ -731,15 +731,20 @@ fn knowledge_terms_measure_reach_reply_locality_and_group_size() {
     assert_eq!(bridge, 1.0);
 }
 
+/// Size 5, White to move: five White stones round e5 (Black far off), d5 closes the ring.
+fn ring_open_at_d5() -> Havannah {
+    white_builds(
+        5,
+        &["d4", "e4", "f5", "f6", "e6"],
+        &["i6", "i7", "i8", "h9", "g9"],
+    )
+}
+
 #[test]
 fn past_its_ring_depth_a_playout_copy_ignores_rings_but_not_bridges() {
     use crate::Features;
     // Size 5: White five stones round e5, d5 to close the ring (Black elsewhere).
-    let before = white_builds(
-        5,
-        &["d4", "e4", "f5", "f6", "e6"],
-        &["i6", "i7", "i8", "h9", "g9"],
-    );
+    let before = ring_open_at_d5();
     let d5 = before.parse_move("d5").unwrap();
     // The rules: the ring wins.
     let mut rules = before.clone();
@@ -766,11 +771,7 @@ fn past_its_ring_depth_a_playout_copy_ignores_rings_but_not_bridges() {
 #[test]
 fn under_ring_permanence_a_ring_wins_only_with_enough_stones_from_before_the_playout() {
     use crate::Features;
-    let before = white_builds(
-        5,
-        &["d4", "e4", "f5", "f6", "e6"],
-        &["i6", "i7", "i8", "h9", "g9"],
-    );
+    let before = ring_open_at_d5();
     let d5 = before.parse_move("d5").unwrap();
     // Five of White's stones were there before: a ring needing 3 or 5 wins, 6 does not.
     for (stones, wins) in [(3, true), (5, true), (6, false)] {
