@@ -160,6 +160,22 @@
 //! subtree between moves. With an iteration budget the result depends only on the seed, never
 //! on scheduling: the trees share nothing while they search.
 //!
+//! # Tree parallelism (`parallel=tree`, `batch=B`)
+//! Chaslot, Winands and van den Herik, "Parallel Monte-Carlo tree search" (CG 2008), with
+//! virtual loss (Segal, "On the scalability of parallel UCT", CG 2010), its leaves batched
+//! as searches that evaluate leaves on an accelerator batch them. One tree; the
+//! search runs in rounds. A round descends `B` times from the root, one after another, each
+//! descent leaving a *virtual loss* on its path (a visit and a lost reward for each node's
+//! mover), so later descents of the round turn to other lines; the `B` leaves are dealt to
+//! the `N` threads in turn and played out at once; then the results are backed up in
+//! descent order, each lifting its virtual loss first. Selection, expansion and backing up
+//! stay on one thread (they write the tree); the playouts, the only part that touches no
+//! shared state, are what the threads share, so the speed-up is bounded by their share of
+//! an iteration. Each playout's generator is seeded at its descent from the agent's, so with
+//! an iteration budget the search is the same tree and the same move at any thread count
+//! (`parallel=tree,threads=1` is the batched search on one thread). `policy=mast` and
+//! `reply=` are refused with it: their tables learn from each playout before the next.
+//!
 //! # Several playouts a leaf (`rollouts=K`)
 //! Each iteration descends the tree once and then plays `K` playouts from the new leaf, each
 //! backed up to the root on its own (visits, rewards, AMAF, MAST and replies), as Castro's
@@ -184,6 +200,8 @@
 //! equal time (`results/mcts-enhancements/`): Castro's own schedule and knowledge, with
 //! `c = 0`, `K = 500 + 200·m` on the hyperbolic form, decisive moves in the tree and
 //! `know=1` (games without move knowledge get none). Options given beside it override it.
+//! `preset=strong2` ([`crate::spec::STRONG2_PRESET`]) adds `ring_depth=0.7`, measured
+//! stronger on Havannah 6 (`results/castro-best/`).
 
 //!
 //! # The modules
@@ -201,7 +219,9 @@ use rand::seq::SliceRandom;
 use ringside_engine::{Features, Game, GameRng, Outcome, Player, random_playout, seeded_rng};
 
 use crate::eval::Evaluator;
-use crate::spec::{ChildOrder, Decisive, FinalChoice, MctsSpec, Policy, RaveForm, Reply, Scoring};
+use crate::spec::{
+    ChildOrder, Decisive, FinalChoice, MctsSpec, Parallelism, Policy, RaveForm, Reply, Scoring,
+};
 use crate::{Agent, Decision, SearchStats};
 
 const UNEXPANDED: u32 = u32::MAX;
@@ -293,6 +313,16 @@ struct Child<M> {
     know: f32,
     /// Its place in the (shuffled) move list, which breaks ties of the ranking.
     place: u32,
+}
+
+/// How an iteration's line ended.
+#[derive(Debug, Clone, Copy)]
+enum Leaf {
+    /// Won (or drawn: `None`) `length` plies below the root, at a proven node or at the end
+    /// of a playout.
+    Ended { winner: Option<Player>, length: u32 },
+    /// Cut by the playout cap: the evaluation's reward for player 0.
+    Cut(f64),
 }
 
 /// One move of an iteration's line (tree moves, then playout moves).
@@ -395,6 +425,12 @@ pub struct Mcts<G: Game> {
     probe: Option<G>,
     /// Root parallelism: the other trees (`threads - 1`).
     helpers: Vec<Mcts<G>>,
+    /// Tree parallelism: the playout workers (one a thread; each at home between rounds).
+    rollers: Vec<Option<parallel::Roller<G>>>,
+    /// Tree parallelism: the round's slots, as (roller, slot), in descent order.
+    round: Vec<(usize, usize)>,
+    /// Tree parallelism: the search's root position, the start of every descent.
+    round_root: Option<G>,
 }
 
 impl<G: Game + Features> Mcts<G> {
@@ -436,6 +472,9 @@ impl<G: Game + Features> Mcts<G> {
             terms_found: false,
             probe: None,
             helpers: Vec::new(),
+            rollers: Vec::new(),
+            round: Vec::new(),
+            round_root: None,
         }
     }
 
@@ -476,6 +515,33 @@ impl<G: Game + Features> Mcts<G> {
     fn iterate(&mut self) {
         let mut state = self.root.clone().expect("a search has a root");
         let root_ply = state.ply();
+        let node = self.descend(&mut state);
+        let depth = state.ply() - root_ply;
+        if let Some(leaf) = self.proven_leaf(node, depth) {
+            let rewards = self.leaf_rewards(leaf);
+            self.back_up(rewards);
+            return;
+        }
+        // With `rollouts=K`, K playouts from the same leaf, each credited and backed up on
+        // its own; the line keeps the tree's moves for each.
+        let tree_line = self.line.len();
+        let leaf_state = (self.spec.rollouts > 1).then(|| state.clone());
+        for k in 0..self.spec.rollouts {
+            if k > 0 {
+                state.clone_from(leaf_state.as_ref().expect("kept for rollouts"));
+                self.line.truncate(tree_line);
+            }
+            let (mut roll, line) = self.roll();
+            let leaf = roll.play_leaf(&mut state, depth, line);
+            let rewards = self.leaf_rewards(leaf);
+            self.back_up(rewards);
+        }
+    }
+
+    /// Selection and expansion from the root, playing the tree's moves on `state` (the
+    /// root's position): fills the path and the line's tree moves; returns the leaf's node.
+    fn descend(&mut self, state: &mut G) -> usize {
+        let root_ply = state.ply();
         self.path.clear();
         self.path.push(0);
         let mut node = 0;
@@ -489,7 +555,7 @@ impl<G: Game + Features> Mcts<G> {
                 // A line this deep only grows in a cycle: score it by the evaluation.
                 break;
             }
-            if self.nodes[node].first_child == UNEXPANDED && !self.expand(node, &state) {
+            if self.nodes[node].first_child == UNEXPANDED && !self.expand(node, state) {
                 break;
             }
             let child = self.select(node);
@@ -512,45 +578,24 @@ impl<G: Game + Features> Mcts<G> {
             }
         }
         self.deepest = self.deepest.max(self.path.len() as u32 - 1);
+        node
+    }
 
+    /// The end of an iteration whose leaf `node`, `depth` plies below the root, is proven:
+    /// its winner at its proven distance; `None` when it is to be played out.
+    fn proven_leaf(&self, node: usize, depth: u32) -> Option<Leaf> {
         let leaf = self.nodes[node];
-        if leaf.proven != UNPROVEN {
-            let winner = (leaf.proven < DRAW).then(|| Player::new(leaf.proven as usize));
-            let rewards = self.rewards(
-                winner,
-                state.ply() - root_ply + u32::from(leaf.proven_distance),
-            );
-            self.back_up(rewards);
-            return;
-        }
-        // With `rollouts=K`, K playouts from the same leaf, each credited and backed up on
-        // its own; the line keeps the tree's moves for each.
-        let tree_line = self.line.len();
-        let leaf_state = (self.spec.rollouts > 1).then(|| state.clone());
-        for k in 0..self.spec.rollouts {
-            if k > 0 {
-                state.clone_from(leaf_state.as_ref().expect("kept for rollouts"));
-                self.line.truncate(tree_line);
-            }
-            let depth = state.ply() - root_ply;
-            let cap = match self.spec.playout_cap {
-                Some(cap) => cap,
-                None => FULL_PLAYOUT_PLIES.saturating_sub(depth),
-            };
-            if let Some(depth) = self.spec.ring_depth {
-                state.ring_depth(depth);
-            }
-            if self.spec.ring_perm > 0 {
-                state.ring_permanence(self.spec.ring_perm);
-            }
-            let rewards = match self.playout(&mut state, cap) {
-                Some(outcome) => self.rewards(outcome.winner(), state.ply() - root_ply),
-                None => {
-                    let r = (self.eval.evaluate(&state, Player::ZERO) / 4.0).tanh();
-                    [r, -r]
-                }
-            };
-            self.back_up(rewards);
+        (leaf.proven != UNPROVEN).then(|| Leaf::Ended {
+            winner: (leaf.proven < DRAW).then(|| Player::new(leaf.proven as usize)),
+            length: depth + u32::from(leaf.proven_distance),
+        })
+    }
+
+    /// Each player's reward for an iteration's end.
+    fn leaf_rewards(&mut self, leaf: Leaf) -> [f64; 2] {
+        match leaf {
+            Leaf::Ended { winner, length } => self.rewards(winner, length),
+            Leaf::Cut(r) => [r, -r],
         }
     }
 
@@ -585,19 +630,7 @@ impl<G: Game + Features> Mcts<G> {
     /// Searches `state` until `budget` iterations (if any) or `deadline` (if any), or until
     /// the root is proven; returns the iterations run.
     fn search(&mut self, state: &G, budget: Option<u64>, deadline: Option<Instant>) -> u64 {
-        self.reroot(state);
-        self.wins = [LengthStats::default(); 2];
-        self.deepest = 0;
-        if self.spec.policy == Policy::Mast {
-            if self.mast.is_empty() {
-                self.mast = vec![[Amaf::default(); 2]; state.move_index_count()];
-            }
-            // Older positions count half as much at each new move.
-            for a in self.mast.iter_mut().flatten() {
-                a.visits /= 2;
-                a.reward /= 2.0;
-            }
-        }
+        self.begin(state);
         let mut iterations = 0;
         // At least one iteration, so the root is expanded.
         loop {
@@ -612,6 +645,24 @@ impl<G: Game + Features> Mcts<G> {
             }
         }
         iterations
+    }
+
+    /// Readies a search of `state`: the tree rerooted (or restarted), the statistics of the
+    /// last search cleared, MAST's table halved.
+    fn begin(&mut self, state: &G) {
+        self.reroot(state);
+        self.wins = [LengthStats::default(); 2];
+        self.deepest = 0;
+        if self.spec.policy == Policy::Mast {
+            if self.mast.is_empty() {
+                self.mast = vec![[Amaf::default(); 2]; state.move_index_count()];
+            }
+            // Older positions count half as much at each new move.
+            for a in self.mast.iter_mut().flatten() {
+                a.visits /= 2;
+                a.reward /= 2.0;
+            }
+        }
     }
 }
 
@@ -631,10 +682,12 @@ impl<G: Game + Features> Agent<G> for Mcts<G> {
                 n
             }
         });
-        let iterations = if self.spec.threads > 1 {
-            self.search_in_parallel(state, budget, deadline)
-        } else {
-            self.search(state, budget, deadline)
+        let iterations = match self.spec.parallel {
+            Parallelism::Tree => self.search_tree(state, budget, deadline),
+            Parallelism::Root if self.spec.threads > 1 => {
+                self.search_in_parallel(state, budget, deadline)
+            }
+            Parallelism::Root => self.search(state, budget, deadline),
         };
         if self.nodes[0].first_child == UNEXPANDED {
             // The arena was too full to expand the root: fall back to a random move.

@@ -6,9 +6,7 @@ use super::*;
 impl<G: Game + Features> Mcts<G> {
     /// Whether iterations keep their line of moves (for RAVE, MAST or last good reply).
     pub(super) fn records_line(&self) -> bool {
-        self.spec.rave.is_some()
-            || self.spec.policy == Policy::Mast
-            || self.spec.reply != Reply::Off
+        records_line(&self.spec)
     }
 
     /// Last good reply: each move of the line by the iteration's winner becomes its mover's
@@ -34,106 +32,40 @@ impl<G: Game + Features> Mcts<G> {
         }
     }
 
-    /// A playout of at most `cap` plies by the playout policy, appending its moves to the
-    /// line when the line is kept; the outcome, or `None` when cut.
+    /// What a playout of this tree reads and writes, borrowed from the agent.
+    pub(super) fn roll(&mut self) -> (Roll<'_, G>, &mut Vec<Step<G::Move>>) {
+        let roll = Roll {
+            spec: &self.spec,
+            eval: &self.eval,
+            mast: &self.mast,
+            replies: &self.replies,
+            rng: &mut self.rng,
+            scratch: &mut self.scratch,
+            probe: &mut self.probe,
+            pattern_turn: &mut self.pattern_turn,
+        };
+        (roll, &mut self.line)
+    }
+
+    #[cfg(test)]
+    /// A playout of at most `cap` plies by the playout policy (see [`Roll::playout`]).
     pub(super) fn playout(&mut self, state: &mut G, cap: u32) -> Option<Outcome> {
-        let record = self.records_line();
-        if !record
-            && self.spec.decisive != Decisive::On
-            && self.spec.policy == Policy::Random
-            && !self.spec.pattern
-        {
-            return random_playout(state, &mut self.rng, &mut self.scratch, cap);
-        }
-        let mut played = 0;
-        loop {
-            if let Some(outcome) = state.outcome() {
-                return Some(outcome);
-            }
-            if played == cap {
-                return None;
-            }
-            let mover = state.to_move().expect("a live state has a mover");
-            let mv = self.playout_move(state, mover);
-            if record {
-                self.line.push(Step {
-                    index: state.move_index(mv) as u32,
-                    mover: mover.index() as u8,
-                    mv,
-                });
-            }
-            state.play_unchecked(mv);
-            played += 1;
-        }
+        let (mut roll, line) = self.roll();
+        roll.playout(state, cap, line)
     }
 
-    /// One playout move, the first of: a decisive or anti-decisive move (`decisive=on`), the
-    /// game's reply to the last move (`pattern=on`), the last good reply to the last move
-    /// (`reply=`), the policy's move.
+    #[cfg(test)]
+    /// One playout move (see [`Roll::playout_move`]), answering the line's last move.
     pub(super) fn playout_move(&mut self, state: &G, mover: Player) -> G::Move {
-        if self.spec.decisive == Decisive::On {
-            if let Some(mv) = self.decisive_move(state, mover) {
-                return mv;
-            }
-        }
-        if self.spec.pattern {
-            self.pattern_turn = self.pattern_turn.wrapping_add(1);
-            if let Some(mv) = state.playout_reply(self.pattern_turn) {
-                return mv;
-            }
-        }
-        if self.spec.reply != Reply::Off {
-            let stored = self
-                .line
-                .last()
-                .and_then(|before| self.replies.get(before.index as usize)?[mover.index()]);
-            if let Some(mv) = stored.filter(|&mv| state.is_legal(mv)) {
-                return mv;
-            }
-        }
-        let greedy =
-            self.spec.policy != Policy::Random && self.rng.random::<f64>() >= self.spec.epsilon;
-        if !greedy {
-            return state
-                .random_move(&mut self.rng, &mut self.scratch)
-                .expect("a state with no outcome has a legal move");
-        }
-        state.legal_moves(&mut self.scratch);
-        let (mut best, mut best_value, mut ties) = (self.scratch[0], f64::NEG_INFINITY, 0u32);
-        for k in 0..self.scratch.len() {
-            let mv = self.scratch[k];
-            let value = match self.spec.policy {
-                Policy::Mast => self.mast[state.move_index(mv)][mover.index()]
-                    .mean()
-                    .unwrap_or(0.0),
-                _ => {
-                    let probe = Self::after(&mut self.probe, state, mv);
-                    match probe.outcome() {
-                        Some(Outcome::Win(p)) if p == mover => f64::INFINITY,
-                        _ => self.eval.evaluate(probe, mover),
-                    }
-                }
-            };
-            // The best value; among equals, each equally likely (reservoir sampling).
-            if value > best_value {
-                (best, best_value, ties) = (mv, value, 1);
-            } else if value == best_value {
-                ties += 1;
-                if self.rng.random_range(0..ties) == 0 {
-                    best = mv;
-                }
-            }
-        }
-        best
+        let (mut roll, line) = self.roll();
+        roll.playout_move(state, mover, line.last())
     }
 
+    #[cfg(test)]
     /// A move that wins at once for `mover`, else one that takes the cell of an opponent's
     /// win at once (where the game can tell), else `None`.
     pub(super) fn decisive_move(&mut self, state: &G, mover: Player) -> Option<G::Move> {
-        state.legal_moves(&mut self.scratch);
-        Self::decisive_in(&mut self.probe, state, mover, &self.scratch).map(|t| match t {
-            Threat::Win(k) | Threat::Block(k) | Threat::Double(k) => self.scratch[k],
-        })
+        self.roll().0.decisive_move(state, mover)
     }
 
     /// RAVE: credits the AMAF statistics of the children of every path node whose move their
@@ -167,4 +99,169 @@ impl<G: Game + Features> Mcts<G> {
             self.last_played[step.index as usize] = [0; 2];
         }
     }
+}
+
+/// What one playout needs: the search's settings and the tables it reads, and the generator
+/// and scratch it writes. Borrowed from the agent ([`Mcts::roll`]), or owned by a thread of
+/// tree parallelism, whose playouts read no table (MAST and last good reply are refused
+/// there).
+pub(super) struct Roll<'a, G: Game> {
+    pub(super) spec: &'a MctsSpec,
+    pub(super) eval: &'a Evaluator,
+    /// MAST: the average reward of each move index for each player.
+    pub(super) mast: &'a [[Amaf; 2]],
+    /// Last good reply: by the previous move's index, each player's reply that last won.
+    pub(super) replies: &'a [[Option<G::Move>; 2]],
+    pub(super) rng: &'a mut GameRng,
+    pub(super) scratch: &'a mut Vec<G::Move>,
+    pub(super) probe: &'a mut Option<G>,
+    pub(super) pattern_turn: &'a mut usize,
+}
+
+impl<G: Game + Features> Roll<'_, G> {
+    /// Plays out a leaf reached `depth` plies below the root: the relaxed ring rules told to
+    /// the position, then a playout capped where an iteration's line would pass
+    /// [`FULL_PLAYOUT_PLIES`] (or at `playout_cap`); its end, or the evaluation's reward for
+    /// player 0 when cut.
+    pub(super) fn play_leaf(
+        &mut self,
+        state: &mut G,
+        depth: u32,
+        line: &mut Vec<Step<G::Move>>,
+    ) -> Leaf {
+        let cap = match self.spec.playout_cap {
+            Some(cap) => cap,
+            None => FULL_PLAYOUT_PLIES.saturating_sub(depth),
+        };
+        if let Some(fill) = self.spec.ring_depth {
+            state.ring_depth(fill);
+        }
+        if self.spec.ring_perm > 0 {
+            state.ring_permanence(self.spec.ring_perm);
+        }
+        let start = state.ply();
+        match self.playout(state, cap, line) {
+            Some(outcome) => Leaf::Ended {
+                winner: outcome.winner(),
+                length: depth + (state.ply() - start),
+            },
+            None => Leaf::Cut((self.eval.evaluate(state, Player::ZERO) / 4.0).tanh()),
+        }
+    }
+
+    /// A playout of at most `cap` plies by the playout policy, appending its moves to `line`
+    /// when the search keeps its lines; the outcome, or `None` when cut.
+    pub(super) fn playout(
+        &mut self,
+        state: &mut G,
+        cap: u32,
+        line: &mut Vec<Step<G::Move>>,
+    ) -> Option<Outcome> {
+        let record = records_line(self.spec);
+        if !record
+            && self.spec.decisive != Decisive::On
+            && self.spec.policy == Policy::Random
+            && !self.spec.pattern
+        {
+            return random_playout(state, self.rng, self.scratch, cap);
+        }
+        let mut played = 0;
+        loop {
+            if let Some(outcome) = state.outcome() {
+                return Some(outcome);
+            }
+            if played == cap {
+                return None;
+            }
+            let mover = state.to_move().expect("a live state has a mover");
+            let mv = self.playout_move(state, mover, line.last());
+            if record {
+                line.push(Step {
+                    index: state.move_index(mv) as u32,
+                    mover: mover.index() as u8,
+                    mv,
+                });
+            }
+            state.play_unchecked(mv);
+            played += 1;
+        }
+    }
+
+    /// One playout move, the first of: a decisive or anti-decisive move (`decisive=on`), the
+    /// game's reply to the last move (`pattern=on`), the last good reply to the last move
+    /// `before` (`reply=`), the policy's move.
+    pub(super) fn playout_move(
+        &mut self,
+        state: &G,
+        mover: Player,
+        before: Option<&Step<G::Move>>,
+    ) -> G::Move {
+        if self.spec.decisive == Decisive::On {
+            if let Some(mv) = self.decisive_move(state, mover) {
+                return mv;
+            }
+        }
+        if self.spec.pattern {
+            *self.pattern_turn = self.pattern_turn.wrapping_add(1);
+            if let Some(mv) = state.playout_reply(*self.pattern_turn) {
+                return mv;
+            }
+        }
+        if self.spec.reply != Reply::Off {
+            let stored =
+                before.and_then(|before| self.replies.get(before.index as usize)?[mover.index()]);
+            if let Some(mv) = stored.filter(|&mv| state.is_legal(mv)) {
+                return mv;
+            }
+        }
+        let greedy =
+            self.spec.policy != Policy::Random && self.rng.random::<f64>() >= self.spec.epsilon;
+        if !greedy {
+            return state
+                .random_move(self.rng, self.scratch)
+                .expect("a state with no outcome has a legal move");
+        }
+        state.legal_moves(self.scratch);
+        let (mut best, mut best_value, mut ties) = (self.scratch[0], f64::NEG_INFINITY, 0u32);
+        for k in 0..self.scratch.len() {
+            let mv = self.scratch[k];
+            let value = match self.spec.policy {
+                Policy::Mast => self.mast[state.move_index(mv)][mover.index()]
+                    .mean()
+                    .unwrap_or(0.0),
+                _ => {
+                    let probe = Mcts::after(self.probe, state, mv);
+                    match probe.outcome() {
+                        Some(Outcome::Win(p)) if p == mover => f64::INFINITY,
+                        _ => self.eval.evaluate(probe, mover),
+                    }
+                }
+            };
+            // The best value; among equals, each equally likely (reservoir sampling).
+            if value > best_value {
+                (best, best_value, ties) = (mv, value, 1);
+            } else if value == best_value {
+                ties += 1;
+                if self.rng.random_range(0..ties) == 0 {
+                    best = mv;
+                }
+            }
+        }
+        best
+    }
+
+    /// A move that wins at once for `mover`, else one that takes the cell of an opponent's
+    /// win at once (where the game can tell), else `None`.
+    pub(super) fn decisive_move(&mut self, state: &G, mover: Player) -> Option<G::Move> {
+        state.legal_moves(self.scratch);
+        Mcts::decisive_in(self.probe, state, mover, self.scratch).map(|t| match t {
+            Threat::Win(k) | Threat::Block(k) | Threat::Double(k) => self.scratch[k],
+        })
+    }
+}
+
+/// Whether iterations under `spec` keep their line of moves (for RAVE, MAST or last good
+/// reply).
+pub(super) fn records_line(spec: &MctsSpec) -> bool {
+    spec.rave.is_some() || spec.policy == Policy::Mast || spec.reply != Reply::Off
 }

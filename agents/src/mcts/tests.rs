@@ -1184,3 +1184,96 @@ fn ring_depth_relaxes_playouts_only_so_the_tree_still_wins_by_a_ring() {
     assert_eq!(h.move_text(mcts.choose(&h).mv), "d5");
     assert!(spec("mcts:ring_perm=3").contains("ring_perm=3"));
 }
+
+/// Each expanded node's visits against its children's: at least their sum (a node's own
+/// first visit, and a proven node's, end there), and the root's exactly the playouts
+/// backed up. What a virtual loss left on a path would break.
+fn visits_add_up(m: &Mcts<Havannah>, playouts: u32) {
+    assert_eq!(m.nodes[0].visits, playouts);
+    for (i, n) in m.nodes.iter().enumerate() {
+        assert!(n.reward.abs() <= f64::from(n.visits), "node {i}: {n:?}");
+        if n.first_child == UNEXPANDED {
+            continue;
+        }
+        let first = n.first_child as usize;
+        let below: u32 = (first..first + usize::from(n.children))
+            .map(|c| m.nodes[c].visits)
+            .sum();
+        assert!(n.visits >= below, "node {i}: {} < {below}", n.visits);
+    }
+}
+
+#[test]
+fn tree_parallelism_lifts_every_virtual_loss_and_counts_descents() {
+    let h = Havannah::new(5, false).unwrap();
+    // 500 descents: 15 rounds of 32 and one of 20.
+    let mut m = agent("mcts:iters=500,parallel=tree,threads=2,rave=500", &h, 7);
+    assert_eq!(m.choose(&h).stats.iterations, 500);
+    visits_add_up(&m, 500);
+    // With three playouts a descent, each backed up on its own.
+    let mut m = agent(
+        "mcts:iters=100,parallel=tree,threads=2,batch=9,rollouts=3,rave=500,know=1",
+        &h,
+        7,
+    );
+    assert_eq!(m.choose(&h).stats.iterations, 100);
+    visits_add_up(&m, 300);
+}
+
+#[test]
+fn tree_parallelism_searches_the_same_tree_whatever_the_thread_count() {
+    let spec = |threads: u32| {
+        format!(
+            "mcts:iters=700,parallel=tree,threads={threads},batch=24,rave=500,rave_form=hyp,\
+             rave_grow=200,c=0,know=1,decisive=tree,ring_depth=0.7"
+        )
+    };
+    let start = Havannah::new(5, false).unwrap();
+    let mut agents: Vec<_> = [1, 2, 3].map(|t| agent(&spec(t), &start, 11)).into();
+    let mut state = start.clone();
+    for _ in 0..6 {
+        let moves: Vec<_> = agents.iter_mut().map(|a| a.choose(&state).mv).collect();
+        assert!(moves.iter().all(|&mv| mv == moves[0]), "{moves:?}");
+        let trees: Vec<Vec<(u32, f64)>> = agents
+            .iter()
+            .map(|a| a.nodes.iter().map(|n| (n.visits, n.reward)).collect())
+            .collect();
+        assert!(trees.iter().all(|t| *t == trees[0]), "the same tree");
+        assert!(agents.iter().all(|a| a.moves == agents[0].moves));
+        state.play(moves[0]);
+    }
+    // A different seed searches differently: the equality above is not vacuous.
+    let mut other = agent(&spec(2), &start, 12);
+    other.choose(&start);
+    let mut first = agent(&spec(2), &start, 11);
+    first.choose(&start);
+    assert_ne!(
+        other.nodes.iter().map(|n| n.visits).collect::<Vec<_>>(),
+        first.nodes.iter().map(|n| n.visits).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn tree_parallelism_takes_the_win_in_one_without_decisive_moves() {
+    let h = bridge_threat(true);
+    let mut m = havannah_agent("mcts:iters=3000,parallel=tree,threads=2,rave=300");
+    let mv = m.choose(&h).mv;
+    assert_eq!(h.move_text(mv), "d1");
+}
+
+#[test]
+fn tree_parallelism_options_print_only_when_set_and_refuse_learnt_tables() {
+    let spec = |t: &str| crate::AgentSpec::parse(t).map(|s| s.to_string());
+    let plain = spec("mcts:threads=2").unwrap();
+    assert!(!plain.contains("parallel") && !plain.contains("batch"));
+    let tree = spec("mcts:threads=2,parallel=tree,batch=8").unwrap();
+    assert!(tree.contains("threads=2,") && tree.contains("parallel=tree,batch=8"));
+    assert_eq!(spec(&tree).unwrap(), tree);
+    for bad in [
+        "mcts:parallel=tree,policy=mast",
+        "mcts:parallel=tree,reply=lgrf",
+        "mcts:batch=8",
+    ] {
+        assert!(spec(bad).is_err(), "{bad}");
+    }
+}

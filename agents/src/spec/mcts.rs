@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use super::options::{Bound, OptionDef, Takes, Value};
 use super::{
-    ChildOrder, Decisive, EvalSpec, FinalChoice, MctsSpec, Policy, RaveForm, Reply, Scoring,
-    eval_text, score_text,
+    ChildOrder, Decisive, EvalSpec, FinalChoice, MctsSpec, Parallelism, Policy, RaveForm, Reply,
+    Scoring, eval_text, score_text,
 };
 
 impl Default for MctsSpec {
@@ -38,6 +38,8 @@ impl Default for MctsSpec {
             final_choice: FinalChoice::Visits,
             epsilon: 0.1,
             threads: 1,
+            parallel: Parallelism::Root,
+            batch: 32,
             order: ChildOrder::Random,
             per_move: false,
             rollouts: 1,
@@ -345,7 +347,7 @@ pub const OPTIONS: &[OptionDef<MctsSpec>] = &[
             unit: "",
         },
         default: "1",
-        help: "trees searched in parallel (root parallelism)",
+        help: "threads searching a move: as many trees (root parallelism), or one tree with parallel=tree",
         source: "Cazenave and Jouandeau 2007",
         set: |s, v| s.threads = v.whole() as u32,
         print: |s| (s.threads > 1).then(|| format!("threads={}", s.threads)),
@@ -411,6 +413,34 @@ pub const OPTIONS: &[OptionDef<MctsSpec>] = &[
         set: |s, v| s.ring_perm = v.whole() as u32,
         print: |s| (s.ring_perm > 0).then(|| format!("ring_perm={}", s.ring_perm)),
     },
+    OptionDef {
+        key: "parallel",
+        takes: Takes::Choice(&["root", "tree"]),
+        default: "root",
+        help: "with threads=N: N trees (root parallelism), or one tree whose leaves' playouts the threads share under virtual loss",
+        source: "Chaslot, Winands and van den Herik 2008",
+        set: |s, v| {
+            s.parallel = if v.word() == "tree" {
+                Parallelism::Tree
+            } else {
+                Parallelism::Root
+            }
+        },
+        print: |s| (s.parallel == Parallelism::Tree).then(|| "parallel=tree".to_string()),
+    },
+    OptionDef {
+        key: "batch",
+        takes: Takes::Whole {
+            min: 1,
+            max: Some(4096),
+            unit: "",
+        },
+        default: "32",
+        help: "with parallel=tree: descents a round, their playouts shared by the threads",
+        source: "",
+        set: |s, v| s.batch = v.whole() as u32,
+        print: |s| (s.batch != 32).then(|| format!("batch={}", s.batch)),
+    },
 ];
 
 /// What no single option can check: the defaults that depend on others.
@@ -422,6 +452,16 @@ pub(super) fn finish(spec: &mut MctsSpec) -> Result<(), super::SpecError> {
         return Err(super::error(
             "mcts: rave_form and rave_grow need rave=K".into(),
         ));
+    }
+    if spec.parallel == Parallelism::Tree
+        && (spec.policy == Policy::Mast || spec.reply != Reply::Off)
+    {
+        return Err(super::error(
+            "mcts: parallel=tree does not combine with policy=mast or reply= (their tables learn from every playout in turn)".into(),
+        ));
+    }
+    if spec.parallel == Parallelism::Root && spec.batch != 32 {
+        return Err(super::error("mcts: batch needs parallel=tree".into()));
     }
     Ok(())
 }
