@@ -14,6 +14,13 @@
 #   s8       size 8: `user` against the defaults and against `user` without distance
 #   strong6  size 6: mcts:preset=strong against BEST6 (default `user`), into strong-s6-BEST6
 #   strong8  size 8: mcts:preset=strong against BEST8 (default `user`), into strong-s8-BEST8
+#   final6   size 6: mcts:preset=strong2 (strong with ring_depth=0.7) against Castro's best
+#            (user-d0), into final-s6
+#   final8   size 8: mcts:preset=strong2 against BEST8 (default user-d0), into final-s8-BEST8
+#   par8     size 8, two threads a player, one game at a time: preset=strong2 with tree
+#            parallelism against it with root parallelism
+#   final8t2 size 8, two threads each, one game at a time: preset=strong2 with
+#            parallel=tree,threads=2 against BEST8 at -t 2, into final-s8t2-BEST8
 #   ideas6   size 6: the thesis's ideas Ringside has, one by one, against mcts:preset=strong
 #            (a gauntlet): Castro's constant RAVE equivalence (-d 0: rave_grow=0), five
 #            playouts a leaf (-O 5: rollouts=5), the thesis's knowledge but distance
@@ -27,8 +34,9 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-out=${1:?usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ring6b}
-step=${2:?usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ring6b}
+usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ring6b|final6|final8|par8|final8t2"
+out=${1:?$usage}
+step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
 arena=${ARENA:-$root/target/release/arena}
 bin=${CASTRO_BIN:-/tmp/castro/castro}
@@ -47,8 +55,10 @@ declare -A params=(
 # Ringside's rewards in [-1, 1]), as MCTS's named knowledge terms.
 thesis_know="know.connect=0.4,know.bridge=2,know.reply=0.1,know.local=0.06,know.size=0.04"
 
-castro() { # NAME: the gtp agent spec of that configuration
-    echo "gtp:cmd=$bin,name=castro-$1,coords=castro,time_ms=250,setup=time -m 0.25 -g 0 -f 0;player_params -t 1 ${params[$1]}"
+castro() { # NAME [THREADS]: the gtp agent spec of that configuration (one thread unless given)
+    local threads=${2:-1} label=castro-$1
+    ((threads > 1)) && label=$label-t$threads
+    echo "gtp:cmd=$bin,name=$label,coords=castro,time_ms=250,setup=time -m 0.25 -g 0 -f 0;player_params -t $threads ${params[$1]}"
 }
 
 match() { # NAME SIZE SEED AGENT... (two agents: a match; more: a gauntlet of the first)
@@ -57,7 +67,7 @@ match() { # NAME SIZE SEED AGENT... (two agents: a match; more: a gauntlet of th
     local extra=()
     (($# > 2)) && extra=(--gauntlet)
     "$arena" match --game "havannah:size=$size" --agents "$@" "${extra[@]}" --games 200 \
-        --threads 2 --seed "$seed" --opening-plies 2 --out "$out/$name.csv"
+        --threads "${GAMES_AT_ONCE:-2}" --seed "$seed" --opening-plies 2 --out "$out/$name.csv"
 }
 
 case $step in
@@ -75,5 +85,14 @@ case $step in
         mcts:time_ms=250,preset=strong,rave_grow=0 mcts:time_ms=250,preset=strong,rollouts=5 \
         "mcts:time_ms=250,preset=strong,know=0,$thesis_know" \
         mcts:time_ms=250,preset=strong,ring_depth=0.7 mcts:time_ms=250,preset=strong,ring_perm=3 ;;
-    *) echo "tools/castro-best.sh: unknown step '$step' (s6, s6b, s8, strong6, strong8, ideas6, ring6b)" >&2; exit 2 ;;
+    final6) match final-s6 6 4631 mcts:time_ms=250,preset=strong2 "$(castro user-d0)" ;;
+    final8) match "final-s8-${BEST8:-user-d0}" 8 4632 mcts:time_ms=250,preset=strong2 \
+        "$(castro "${BEST8:-user-d0}")" ;;
+    # Two threads a player: one game at a time, so each player has both cores on its turn.
+    par8) GAMES_AT_ONCE=1 match par-s8 8 4641 \
+        mcts:time_ms=250,preset=strong2,threads=2,parallel=tree \
+        mcts:time_ms=250,preset=strong2,threads=2 ;;
+    final8t2) GAMES_AT_ONCE=1 match "final-s8t2-${BEST8:-user-d0}" 8 4642 \
+        mcts:time_ms=250,preset=strong2,threads=2,parallel=tree "$(castro "${BEST8:-user-d0}" 2)" ;;
+    *) echo "tools/castro-best.sh: unknown step '$step' ($usage)" >&2; exit 2 ;;
 esac

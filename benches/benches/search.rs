@@ -47,7 +47,8 @@ fn mcts_iterations(c: &mut Criterion) {
 }
 
 /// Iterations per second of each MCTS option (issue 14), Havannah size 8 from the start, one
-/// search of 2,000 iterations without tree reuse; `plain` is UCT with random playouts.
+/// search of 2,000 iterations without tree reuse; `plain` is UCT with random playouts. The
+/// `strong2_*` rows compare one thread, root parallelism and tree parallelism (issue 46).
 fn mcts_options(c: &mut Criterion) {
     let start = Havannah::default();
     let mut group = c.benchmark_group("mcts_options_havannah8");
@@ -68,6 +69,24 @@ fn mcts_options(c: &mut Criterion) {
         ("eval_policy_rich", ",policy=eval,eval=rich", 2),
         ("threads2", ",threads=2", 2000),
         ("preset_strong", ",preset=strong", 2000),
+        ("preset_strong2", ",preset=strong2", 2000),
+        ("strong2_root2", ",preset=strong2,threads=2", 2000),
+        ("strong2_tree1", ",preset=strong2,parallel=tree", 2000),
+        (
+            "strong2_tree2",
+            ",preset=strong2,parallel=tree,threads=2",
+            2000,
+        ),
+        (
+            "strong2_tree2_batch8",
+            ",preset=strong2,parallel=tree,threads=2,batch=8",
+            2000,
+        ),
+        (
+            "strong2_tree2_batch128",
+            ",preset=strong2,parallel=tree,threads=2,batch=128",
+            2000,
+        ),
         (
             "preset_pattern_lgrf",
             ",preset=strong,pattern=on,reply=lgrf",
