@@ -21,6 +21,11 @@
 #            parallelism against it with root parallelism
 #   final8t2 size 8, two threads each, one game at a time: preset=strong2 with
 #            parallel=tree,threads=2 against BEST8 at -t 2, into final-s8t2-BEST8
+#   spsa6    size 6: SPSA (fishtest's) of preset=strong2's options at 0.25 s a move: the
+#            knowledge terms one by one (know=0 and the terms that make know=1: connect 0.4,
+#            bridge 0.5; local, reply and size from 0.05), RAVE's K and growth, the ring
+#            depth; 300 iterations of 2 pairs, then 200 games of the tuned against the start,
+#            into OUT/spsa-s6/ (seed 4651)
 #   ideas6   size 6: the thesis's ideas Ringside has, one by one, against mcts:preset=strong
 #            (a gauntlet): Castro's constant RAVE equivalence (-d 0: rave_grow=0), five
 #            playouts a leaf (-O 5: rollouts=5), the thesis's knowledge but distance
@@ -34,7 +39,7 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ring6b|final6|final8|par8|final8t2"
+usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ring6b|final6|final8|par8|final8t2|spsa6"
 out=${1:?$usage}
 step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -94,5 +99,13 @@ case $step in
         mcts:time_ms=250,preset=strong2,threads=2 ;;
     final8t2) GAMES_AT_ONCE=1 match "final-s8t2-${BEST8:-user-d0}" 8 4642 \
         mcts:time_ms=250,preset=strong2,threads=2,parallel=tree "$(castro "${BEST8:-user-d0}" 2)" ;;
+    spsa6) "$arena" tune spsa --game havannah:size=6 \
+        --agent mcts:time_ms=250,preset=strong2,know=0,know.connect=0.4,know.bridge=0.5,know.local=0.05,know.reply=0.05,know.size=0.05 \
+        --param know.connect,0.4,0,2,0.1 --param know.bridge,0.5,0,3,0.15 \
+        --param know.local,0.05,0,1,0.03 --param know.reply,0.05,0,1,0.03 \
+        --param know.size,0.05,0,1,0.03 --param rave,500,100,3000,100 \
+        --param rave_grow,200,0,800,50 --param ring_depth,0.7,0.3,1,0.08 \
+        --iterations 300 --pairs 2 --seed 4651 --opening-plies 2 --threads 2 \
+        --out "$out/spsa-s6" ;;
     *) echo "tools/castro-best.sh: unknown step '$step' ($usage)" >&2; exit 2 ;;
 esac
