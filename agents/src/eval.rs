@@ -28,9 +28,9 @@ impl Evaluator {
     pub fn new<G: Features>(spec: &EvalSpec, state: &G) -> Result<Evaluator, SpecError> {
         if spec.kind == EvalKind::Net {
             let net = resolve_net(spec, state)?;
-            let net = NetEvaluator::new(&net, state).map_err(|reason| SpecError {
+            let net = NetEvaluator::new(&net, state).map_err(|e| SpecError {
                 kind: SpecErrorKind::Net,
-                reason,
+                reason: e.to_string(),
             })?;
             return Ok(Evaluator {
                 weights: [0.0; MAX_FEATURES],

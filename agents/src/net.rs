@@ -256,24 +256,19 @@ impl Net {
     }
 
     /// Reads a net from its file format, checking its shape and that every weight is finite.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Net, String> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Net, NetError> {
         let mut r = Reader { bytes, at: 0 };
         if r.take(8)? != MAGIC {
-            return Err(
-                "not a Ringside net (version 1): the file does not start with RSNET".into(),
-            );
+            return Err(NetError::NotANet);
         }
         let len = r.u32()? as usize;
-        let game = String::from_utf8(r.take(len)?.to_vec())
-            .map_err(|_| "the game's spec is not UTF-8".to_string())?;
+        let game = String::from_utf8(r.take(len)?.to_vec()).map_err(|_| NetError::GameNotText)?;
         let (cells, planes, hidden) = (r.u32()? as usize, r.u32()? as usize, r.u32()? as usize);
         if cells == 0 || cells * 4 > usize::from(u16::MAX) || !(planes == 2 || planes == 4) {
-            return Err(format!(
-                "a net of {cells} cells and {planes} planes (cells 1 to 16383, planes 2 or 4)"
-            ));
+            return Err(NetError::Board { cells, planes });
         }
         if hidden == 0 || hidden > MAX_HIDDEN {
-            return Err(format!("a hidden width of {hidden} (1 to {MAX_HIDDEN})"));
+            return Err(NetError::Hidden(hidden));
         }
         let letters: [u8; 4] = r.take(4)?.try_into().expect("four bytes");
         let k = r.f32()?;
@@ -292,20 +287,13 @@ impl Net {
         let b2 = r.f32()?;
         shape.features = r.u32()? as usize;
         if shape.features > ringside_engine::MAX_FEATURES {
-            return Err(format!(
-                "{} features (at most {})",
-                shape.features,
-                ringside_engine::MAX_FEATURES
-            ));
+            return Err(NetError::Features(shape.features));
         }
         let u = (0..shape.features)
             .map(|_| r.f32())
             .collect::<Result<Vec<f32>, _>>()?;
         if r.at != bytes.len() {
-            return Err(format!(
-                "{} bytes after the net's last weight",
-                bytes.len() - r.at
-            ));
+            return Err(NetError::Trailing(bytes.len() - r.at));
         }
         let net = Net {
             shape,
@@ -319,11 +307,80 @@ impl Net {
         let all = net.w1.iter().chain(&net.b1).chain(&net.w2).chain(&net.u);
         if !k.is_finite() || k <= 0.0 || !b2.is_finite() || !all.into_iter().all(|w| w.is_finite())
         {
-            return Err("a weight or K is not a finite number".into());
+            return Err(NetError::NotFinite);
         }
         Ok(net)
     }
 }
+
+/// Why a net file or a net was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NetError {
+    /// The bytes do not start with [`MAGIC`].
+    NotANet,
+    /// The file ends before the net does.
+    EndsEarly,
+    /// Bytes follow the net's last weight.
+    Trailing(usize),
+    /// The game's spec in the file is not UTF-8.
+    GameNotText,
+    /// A board of this many cells and planes (cells 1 to 16383, planes 2 or 4).
+    Board {
+        /// Cells the file names.
+        cells: usize,
+        /// Input planes the file names.
+        planes: usize,
+    },
+    /// A hidden layer of this width (1 to [`MAX_HIDDEN`]).
+    Hidden(usize),
+    /// More features than [`MAX_FEATURES`].
+    Features(usize),
+    /// A weight, or K, that is not a finite number (K must also be above 0).
+    NotFinite,
+    /// The net reads another game or board than the one it is to evaluate.
+    OtherGame {
+        /// The game the net reads.
+        net_game: String,
+        /// Its cells.
+        net_cells: usize,
+        /// The game to evaluate.
+        game: String,
+        /// Its cells.
+        cells: usize,
+    },
+}
+
+impl fmt::Display for NetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetError::NotANet => write!(
+                f,
+                "not a Ringside net (version 1): the file does not start with RSNET"
+            ),
+            NetError::EndsEarly => write!(f, "the net file ends early"),
+            NetError::Trailing(n) => write!(f, "{n} bytes after the net's last weight"),
+            NetError::GameNotText => write!(f, "the game's spec is not UTF-8"),
+            NetError::Board { cells, planes } => write!(
+                f,
+                "a net of {cells} cells and {planes} planes (cells 1 to 16383, planes 2 or 4)"
+            ),
+            NetError::Hidden(h) => write!(f, "a hidden width of {h} (1 to {MAX_HIDDEN})"),
+            NetError::Features(n) => write!(f, "{n} features (at most {MAX_FEATURES})"),
+            NetError::NotFinite => write!(f, "a weight or K is not a finite number"),
+            NetError::OtherGame {
+                net_game,
+                net_cells,
+                game,
+                cells,
+            } => write!(
+                f,
+                "the net reads {net_game} ({net_cells} cells), not {game} ({cells} cells)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NetError {}
 
 /// Reads little-endian values from a byte slice.
 struct Reader<'a> {
@@ -332,19 +389,19 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
-    fn take(&mut self, n: usize) -> Result<&[u8], String> {
+    fn take(&mut self, n: usize) -> Result<&[u8], NetError> {
         let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
-        let end = end.ok_or_else(|| "the net file ends early".to_string())?;
+        let end = end.ok_or(NetError::EndsEarly)?;
         let slice = &self.bytes[self.at..end];
         self.at = end;
         Ok(slice)
     }
 
-    fn u32(&mut self) -> Result<u32, String> {
+    fn u32(&mut self) -> Result<u32, NetError> {
         Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4")))
     }
 
-    fn f32(&mut self) -> Result<f32, String> {
+    fn f32(&mut self) -> Result<f32, NetError> {
         Ok(f32::from_le_bytes(self.take(4)?.try_into().expect("4")))
     }
 }
@@ -391,7 +448,7 @@ struct Last {
 impl NetEvaluator {
     /// An evaluator of `net` for the game of `state`; refused when the net reads another game
     /// or another board.
-    pub fn new<G: Features>(net: &Net, state: &G) -> Result<NetEvaluator, String> {
+    pub fn new<G: Features>(net: &Net, state: &G) -> Result<NetEvaluator, NetError> {
         let expected = NetShape::of(state, net.shape.hidden, net.shape.planes == 4);
         let features = state.feature_set().len();
         if expected.game != net.shape.game
@@ -399,10 +456,12 @@ impl NetEvaluator {
             || expected.cells != net.shape.cells
             || expected.letters[..net.shape.planes] != net.shape.letters[..net.shape.planes]
         {
-            return Err(format!(
-                "the net reads {} ({} cells), not {} ({} cells)",
-                net.shape.game, net.shape.cells, expected.game, expected.cells
-            ));
+            return Err(NetError::OtherGame {
+                net_game: net.shape.game.clone(),
+                net_cells: net.shape.cells,
+                game: expected.game,
+                cells: expected.cells,
+            });
         }
         let fixed = |w: &f32| (w * QUANTUM).round() as i32;
         let quantized = Quantized {
@@ -546,22 +605,27 @@ mod tests {
         let game = Havannah::new(4, false).unwrap();
         let bytes = small_net(&game).to_bytes();
         let short = Net::from_bytes(&bytes[..bytes.len() - 1]).unwrap_err();
-        assert!(short.contains("ends early"), "{short}");
+        assert_eq!(short, NetError::EndsEarly);
+        assert!(short.to_string().contains("ends early"), "{short}");
         let long = Net::from_bytes(&[bytes.as_slice(), &[0]].concat()).unwrap_err();
-        assert!(long.contains("1 bytes after"), "{long}");
+        assert_eq!(long, NetError::Trailing(1));
         let wrong = Net::from_bytes(b"PK\x03\x04 not a net").unwrap_err();
-        assert!(wrong.contains("not a Ringside net"), "{wrong}");
+        assert!(wrong.to_string().contains("not a Ringside net"), "{wrong}");
         let mut nan = small_net(&game);
         nan.w2[3] = f32::NAN;
         let nan = Net::from_bytes(&nan.to_bytes()).unwrap_err();
-        assert!(nan.contains("finite"), "{nan}");
+        assert_eq!(nan, NetError::NotFinite);
     }
 
     #[test]
     fn a_net_for_another_board_is_refused() {
         let net = small_net(&Havannah::new(4, false).unwrap());
         let err = NetEvaluator::new(&net, &Havannah::new(5, false).unwrap()).unwrap_err();
-        assert!(err.contains("havannah:size=4"), "{err}");
+        assert!(
+            matches!(&err, NetError::OtherGame { net_cells: 37, .. }),
+            "{err}"
+        );
+        assert!(err.to_string().contains("havannah:size=4"), "{err}");
     }
 
     #[test]

@@ -545,7 +545,7 @@ impl Options<'_> {
                 "its content is {found:016x}, not {id:016x}, the net this spec names (the file changed since)"
             )));
         }
-        let net = crate::net::Net::from_bytes(&bytes).map_err(refused)?;
+        let net = crate::net::Net::from_bytes(&bytes).map_err(|e| refused(e.to_string()))?;
         Ok(NetRef {
             file: Some(path.clone()),
             id: Some(found),
