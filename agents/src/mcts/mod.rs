@@ -166,12 +166,13 @@
 //! as searches that evaluate leaves on an accelerator batch them. One tree; the
 //! search runs in rounds. A round descends `B` times from the root, one after another, each
 //! descent leaving a *virtual loss* on its path (a visit and a lost reward for each node's
-//! mover), so later descents of the round turn to other lines; the `B` leaves are dealt to
-//! the `N` threads in turn and played out at once; then the results are backed up in
-//! descent order, each lifting its virtual loss first. Selection, expansion and backing up
-//! stay on one thread (they write the tree); the playouts, the only part that touches no
-//! shared state, are what the threads share, so the speed-up is bounded by their share of
-//! an iteration. Each playout's generator is seeded at its descent from the agent's, so with
+//! mover), so later descents turn to other lines; its `B` leaves are played out, and the
+//! results are backed up in descent order, each lifting its virtual loss first. Rounds are
+//! pipelined: round `k + 1` is descended before round `k` is backed up. Selection, expansion
+//! and backing up write the tree and stay on one thread; the other `N − 1` threads play the
+//! rounds out (a round's leaves dealt to them in turn) while it works, so two threads
+//! overlap the tree's work with the playouts', and the speed-up is bounded by the larger
+//! of the two shares of an iteration. Each playout's generator is seeded at its descent from the agent's, so with
 //! an iteration budget the search is the same tree and the same move at any thread count
 //! (`parallel=tree,threads=1` is the batched search on one thread). `policy=mast` and
 //! `reply=` are refused with it: their tables learn from each playout before the next.
@@ -425,10 +426,11 @@ pub struct Mcts<G: Game> {
     probe: Option<G>,
     /// Root parallelism: the other trees (`threads - 1`).
     helpers: Vec<Mcts<G>>,
-    /// Tree parallelism: the playout workers (one a thread; each at home between rounds).
+    /// Tree parallelism: the playout workers of the two rounds in flight (each round's
+    /// share of workers in turn; a roller is at home between its round's playouts).
     rollers: Vec<Option<parallel::Roller<G>>>,
-    /// Tree parallelism: the round's slots, as (roller, slot), in descent order.
-    round: Vec<(usize, usize)>,
+    /// Tree parallelism: each of the two rounds' slots, as (roller, slot), in descent order.
+    round: [Vec<(usize, usize)>; 2],
     /// Tree parallelism: the search's root position, the start of every descent.
     round_root: Option<G>,
 }
@@ -473,7 +475,7 @@ impl<G: Game + Features> Mcts<G> {
             probe: None,
             helpers: Vec::new(),
             rollers: Vec::new(),
-            round: Vec::new(),
+            round: [Vec::new(), Vec::new()],
             round_root: None,
         }
     }

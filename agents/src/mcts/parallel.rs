@@ -2,7 +2,7 @@
 //! tree parallelism (one tree, rounds of descents under virtual loss whose playouts the
 //! threads share).
 
-use std::sync::mpsc::sync_channel;
+use std::sync::mpsc::{Receiver, RecvError, TryRecvError, sync_channel};
 
 use super::playout::Roll;
 use super::*;
@@ -52,12 +52,14 @@ impl<G: Game + Features> Mcts<G> {
     }
 
     /// Tree parallelism: rounds of `batch` descents (fewer in the last round of an
-    /// iteration budget), each leaving a virtual loss on its path; the leaves are dealt to
-    /// the `threads` playout workers in turn (descent `k` to worker `k mod threads`), each
-    /// playout seeded from the agent's generator at its descent; then every result is backed
-    /// up in descent order, its virtual loss lifted first. Every random choice is drawn in a
-    /// fixed order, so with an iteration budget the search is the same whatever the thread
-    /// count. Returns the iterations (descents) run.
+    /// iteration budget), each leaving a virtual loss on its path, played out by workers and
+    /// backed up in descent order, each lifting its virtual loss first. The rounds are
+    /// pipelined: round `k + 1` is descended before round `k` is backed up, so with two or
+    /// more threads this thread descends and backs up while the other threads play out (the
+    /// leaves of a round dealt to them in turn); on one thread it plays each round itself
+    /// in the same order of tree operations. Every playout is seeded at its descent, so with
+    /// an iteration budget the search is the same whatever the thread count. Returns the
+    /// iterations (descents) run.
     pub(super) fn search_tree(
         &mut self,
         state: &G,
@@ -66,22 +68,24 @@ impl<G: Game + Features> Mcts<G> {
     ) -> u64 {
         self.begin(state);
         let threads = self.spec.threads as usize;
-        while self.rollers.len() < threads {
+        // Playout workers a round: every thread but this one (this one, alone).
+        let workers = threads.saturating_sub(1).max(1);
+        while self.rollers.len() < 2 * workers {
             let roller = Roller::new(self.spec.clone(), self.eval.clone());
             self.rollers.push(Some(roller));
         }
         self.round_root.clone_from(&self.root);
         let batch = u64::from(self.spec.batch);
         let mut rollers = std::mem::take(&mut self.rollers);
-        let iterations = std::thread::scope(|scope| {
-            // One worker thread for each roller after the first, alive for this search; a
-            // roller (its slots and scratch) travels to its thread and back each round.
+        let descended = std::thread::scope(|scope| {
+            // One thread a worker, alive for this search; a roller (a round's share of
+            // leaves, and its scratch) travels to its thread and back.
             let links: Vec<_> = (1..threads)
                 .map(|_| {
                     let (go, jobs) = sync_channel::<Roller<G>>(1);
                     let (done, back) = sync_channel::<Roller<G>>(1);
                     scope.spawn(move || {
-                        for mut roller in jobs {
+                        while let Ok(mut roller) = receive(&jobs) {
                             roller.run();
                             if done.send(roller).is_err() {
                                 break;
@@ -91,45 +95,68 @@ impl<G: Game + Features> Mcts<G> {
                     (go, back)
                 })
                 .collect();
-            let mut iterations = 0;
+            let (mut descended, mut stop, mut in_flight) = (0u64, false, None);
+            let mut set = 0;
             loop {
-                let n = total.map_or(batch, |t| batch.min(t.saturating_sub(iterations).max(1)));
-                self.descend_round(&mut rollers, n);
-                for (roller, (go, _)) in rollers[1..].iter_mut().zip(&links) {
-                    let roller = roller.take().expect("every roller is home between rounds");
-                    go.send(roller).expect("a playout thread waits for work");
+                // Descend the next round (unless stopping) and send it to be played out ...
+                let n = if stop {
+                    0
+                } else {
+                    total.map_or(batch, |t| batch.min(t - descended))
+                };
+                let share = set * workers..(set + 1) * workers;
+                if n > 0 {
+                    self.descend_round(&mut rollers[share.clone()], set, n);
+                    descended += n;
+                    if links.is_empty() {
+                        rollers[share.start].as_mut().expect("home").run();
+                    } else {
+                        for (roller, (go, _)) in rollers[share].iter_mut().zip(&links) {
+                            let roller = roller.take().expect("every roller is home");
+                            go.send(roller).expect("a playout thread waits for work");
+                        }
+                    }
                 }
-                rollers[0].as_mut().expect("the first roller stays").run();
-                for (roller, (_, back)) in rollers[1..].iter_mut().zip(&links) {
-                    *roller = Some(back.recv().expect("a playout thread does not panic"));
+                // ... then back up the round before it, played meanwhile.
+                if let Some(before) = in_flight {
+                    let share = before * workers..(before + 1) * workers;
+                    if !links.is_empty() {
+                        for (roller, (_, back)) in rollers[share.clone()].iter_mut().zip(&links) {
+                            *roller = Some(receive(back).expect("a playout thread does not panic"));
+                        }
+                    }
+                    self.back_up_round(&mut rollers[share], before);
+                    let solved = self.spec.solver && self.nodes[0].proven != UNPROVEN;
+                    stop = stop
+                        || solved
+                        || total.is_some_and(|t| descended >= t)
+                        || deadline.is_some_and(|d| Instant::now() >= d);
                 }
-                self.back_up_round(&mut rollers);
-                iterations += n;
-                let solved = self.spec.solver && self.nodes[0].proven != UNPROVEN;
-                if solved || total.is_some_and(|t| iterations >= t) {
+                if n == 0 {
                     break;
                 }
-                if deadline.is_some_and(|d| Instant::now() >= d) {
-                    break;
-                }
+                in_flight = Some(set);
+                set ^= 1;
             }
-            iterations
+            descended
         });
         self.rollers = rollers;
-        iterations
+        descended
     }
 
-    /// `n` descents from the root, each into the next slot of roller `k mod threads`, with
-    /// virtual loss left on its path; `rollouts=K` gives a descent K slots.
-    fn descend_round(&mut self, rollers: &mut [Option<Roller<G>>], n: u64) {
-        let threads = rollers.len();
+    /// `n` descents from the root into the rollers of round `set` (descent `k` into the next
+    /// slot of roller `k` mod their number), each leaving virtual loss on its path;
+    /// `rollouts=K` gives a descent K slots.
+    fn descend_round(&mut self, rollers: &mut [Option<Roller<G>>], set: usize, n: u64) {
+        let workers = rollers.len();
         for roller in rollers.iter_mut() {
             roller.as_mut().expect("every roller is home").used = 0;
         }
-        self.round.clear();
+        let mut order = std::mem::take(&mut self.round[set]);
+        order.clear();
         let root = self.round_root.take().expect("a search has a root");
         for k in 0..n as usize {
-            let t = k % threads;
+            let t = k % workers;
             let roller = rollers[t].as_mut().expect("every roller is home");
             let j = roller.claim();
             let slot = &mut roller.slots[j];
@@ -146,7 +173,7 @@ impl<G: Game + Features> Mcts<G> {
             slot.path.clone_from(&self.path);
             slot.line.clone_from(&self.line);
             slot.lifts_loss = true;
-            self.round.push((t, j));
+            order.push((t, j));
             if let Some(leaf) = self.proven_leaf(node, depth) {
                 slot.leaf = leaf;
                 slot.pending = None;
@@ -164,16 +191,17 @@ impl<G: Game + Features> Mcts<G> {
                 to.lifts_loss = false;
                 to.pending = Some(depth);
                 to.seed = self.rng.random();
-                self.round.push((t, j2));
+                order.push((t, j2));
             }
         }
         self.round_root = Some(root);
+        self.round[set] = order;
     }
 
-    /// Backs up the round's results in descent order, lifting each descent's virtual loss.
-    fn back_up_round(&mut self, rollers: &mut [Option<Roller<G>>]) {
-        for r in 0..self.round.len() {
-            let (t, j) = self.round[r];
+    /// Backs up round `set`'s results in descent order, lifting each descent's virtual loss.
+    fn back_up_round(&mut self, rollers: &mut [Option<Roller<G>>], set: usize) {
+        let order = std::mem::take(&mut self.round[set]);
+        for &(t, j) in &order {
             let slot = &mut rollers[t].as_mut().expect("every roller is home").slots[j];
             std::mem::swap(&mut self.path, &mut slot.path);
             std::mem::swap(&mut self.line, &mut slot.line);
@@ -185,6 +213,7 @@ impl<G: Game + Features> Mcts<G> {
             std::mem::swap(&mut self.path, &mut slot.path);
             std::mem::swap(&mut self.line, &mut slot.line);
         }
+        self.round[set] = order;
     }
 
     /// Puts a virtual loss on every node of the path (a visit and a lost reward for its
@@ -202,6 +231,22 @@ impl<G: Game + Features> Mcts<G> {
             }
         }
     }
+}
+
+/// Tries to receive this many times, spinning, before sleeping on the channel: a round's
+/// hand-over is due within microseconds, and waking a sleeping thread costs tens of them.
+const SPINS: u32 = 1 << 16;
+
+/// The next message of `rx`, spinning a while before sleeping.
+fn receive<T>(rx: &Receiver<T>) -> Result<T, RecvError> {
+    for _ in 0..SPINS {
+        match rx.try_recv() {
+            Ok(message) => return Ok(message),
+            Err(TryRecvError::Empty) => std::hint::spin_loop(),
+            Err(TryRecvError::Disconnected) => return Err(RecvError),
+        }
+    }
+    rx.recv()
 }
 
 /// One playout worker of tree parallelism: its own copy of the settings and evaluation, its
