@@ -16,6 +16,8 @@
 #   strong8  size 8: mcts:preset=strong against BEST8 (default `user`), into strong-s8-BEST8
 #   final6   size 6: mcts:preset=strong2 (strong with ring_depth=0.7) against Castro's best
 #            (user-d0), into final-s6
+#   final6b  size 6: final6 again on a fresh seed (4633, fixed before it was played), its
+#            replication
 #   final8   size 8: mcts:preset=strong2 against BEST8 (default user-d0), into final-s8-BEST8
 #   par8     size 8, two threads a player, one game at a time: preset=strong2 with tree
 #            parallelism against it with root parallelism
@@ -39,7 +41,7 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ring6b|final6|final8|par8|final8t2|spsa6"
+usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ring6b|final6|final6b|final8|par8|final8t2|spsa6"
 out=${1:?$usage}
 step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -91,6 +93,7 @@ case $step in
         "mcts:time_ms=250,preset=strong,know=0,$thesis_know" \
         mcts:time_ms=250,preset=strong,ring_depth=0.7 mcts:time_ms=250,preset=strong,ring_perm=3 ;;
     final6) match final-s6 6 4631 mcts:time_ms=250,preset=strong2 "$(castro user-d0)" ;;
+    final6b) match final-s6b 6 4633 mcts:time_ms=250,preset=strong2 "$(castro user-d0)" ;;
     final8) match "final-s8-${BEST8:-user-d0}" 8 4632 mcts:time_ms=250,preset=strong2 \
         "$(castro "${BEST8:-user-d0}")" ;;
     # Two threads a player: one game at a time, so each player has both cores on its turn.
