@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Draws results/castro-best/castro-best.svg: every comparison of issue 46 as Elo with its 95%
+interval, one small panel a question, from `arena verdicts` (each file its own family, so the
+intervals are the ones the README's tables give).
+
+    python3 tools/castro_best_figure.py [ARENA] [OUT.svg]
+
+Each row is "challenger against baseline": a file whose first agent is the baseline is
+turned round (its Elo negated). Files not yet played are left out.
+"""
+
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DIR = os.path.join(ROOT, "results", "castro-best")
+
+# (panel title, [(file, flip: the first agent is the baseline)]), drawn top to bottom.
+PANELS = [
+    ("Castro against itself (one thread)", [
+        ("castro-s6.csv", False, "size 6"),
+        ("castro-s6b.csv", False, "size 6, replication"),
+        ("castro-s8.csv", False, "size 8"),
+    ]),
+    ("Ideas added to Ringside's preset=strong (size 6)", [
+        ("ideas-s6.csv", True, ""),
+        ("ring-s6b.csv", True, "replication"),
+    ]),
+    ("Two threads a player (size 8)", [
+        ("par-s8.csv", False, ""),
+    ]),
+    ("Ringside against Castro at its best", [
+        ("strong-s6-user.csv", False, "size 6"),
+        ("strong-s6-user-d0.csv", False, "size 6"),
+        ("final-s6.csv", False, "size 6"),
+        ("final-s6b.csv", False, "size 6, replication"),
+        ("final-s8-user-d0.csv", False, "size 8"),
+        ("final-s8t2-user-d0.csv", False, "size 8, 2 threads"),
+    ]),
+]
+
+ROW = re.compile(
+    r"^\| (?P<file>\S+)(?: #\d+)? \| `(?P<a>[^`]*)` \| `(?P<b>[^`]*)` \| (?P<pairs>\d+) \| "
+    r"(?P<elo>[-+]\d+\.\d) \[(?P<lo>[-+]\d+\.\d), (?P<hi>[-+]\d+\.\d)\]"
+)
+
+
+def short(spec):
+    """A reader's name for an agent spec."""
+    m = re.search(r"name=([^,]+)", spec)
+    if spec.startswith("gtp:") and m:
+        return m.group(1)
+    text = spec.removeprefix("mcts:").replace("time_ms=250,", "").replace("preset=", "")
+    thesis = "know=0,know.connect=0.4,know.bridge=2,know.reply=0.1,know.local=0.06,know.size=0.04"
+    text = text.replace(thesis, "the thesis's knowledge")
+    for preset in ("strong2,", "strong,"):
+        if text.startswith(preset):
+            return preset[:-1] + " + " + text[len(preset):].replace(",", ", ")
+    return text
+
+
+def rows(arena, name, flip, tag):
+    path = os.path.join(DIR, name)
+    if not os.path.exists(path):
+        return []
+    out = subprocess.run([arena, "verdicts", path], check=True, capture_output=True,
+                         text=True).stdout
+    found = []
+    for line in out.splitlines():
+        m = ROW.match(line)
+        if not m:
+            continue
+        a, b = short(m["a"]), short(m["b"])
+        elo, lo, hi = float(m["elo"]), float(m["lo"]), float(m["hi"])
+        if flip:
+            a, b, elo, lo, hi = b, a, -elo, -hi, -lo
+        label = f"{a} vs {b}" + (f" ({tag})" if tag else "")
+        found.append((label, elo, lo, hi, name))
+    return found
+
+
+def esc(text):
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def main():
+    arena = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "target/release/arena")
+    out = sys.argv[2] if len(sys.argv) > 2 else os.path.join(DIR, "castro-best.svg")
+    panels = [(title, [r for f, flip, tag in files for r in rows(arena, f, flip, tag)])
+              for title, files in PANELS]
+    panels = [(t, rs) for t, rs in panels if rs]
+    lo = min(r[2] for _, rs in panels for r in rs)
+    hi = max(r[3] for _, rs in panels for r in rs)
+    target = 400 * __import__("math").log10(0.6 / 0.4)  # a 60% score
+    lo, hi = min(lo, -50), max(hi, target + 10)
+    step = 50
+    lo, hi = step * ((lo // step)), step * (-(-hi // step))
+    width, left, right = 900, 430, 30
+    row_h, head_h, gap = 22, 26, 14
+    height = 40 + sum(head_h + row_h * len(rs) + gap for _, rs in panels) + 30
+    plot_w = width - left - right
+
+    def x(v):
+        return left + (v - lo) / (hi - lo) * plot_w
+
+    svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'font-family="sans-serif" font-size="12">',
+           f'<rect width="{width}" height="{height}" fill="white"/>',
+           f'<text x="{width / 2}" y="20" text-anchor="middle" font-size="14">Elo of the first '
+           'named (95% interval), 0.25 s a move, 200 games a comparison</text>']
+    y = 40
+    for title, rs in panels:
+        top = y + head_h
+        bottom = top + row_h * len(rs)
+        svg.append(f'<text x="10" y="{y + 16}" font-weight="bold">{esc(title)}</text>')
+        v = lo
+        while v <= hi:
+            svg.append(f'<line x1="{x(v):.1f}" y1="{top}" x2="{x(v):.1f}" y2="{bottom}" '
+                       'stroke="#e6e6e6"/>')
+            v += step
+        svg.append(f'<line x1="{x(0):.1f}" y1="{top}" x2="{x(0):.1f}" y2="{bottom}" '
+                   'stroke="#444" stroke-width="1.2"/>')
+        if "Castro at its best" in title:
+            svg.append(f'<line x1="{x(target):.1f}" y1="{top}" x2="{x(target):.1f}" '
+                       f'y2="{bottom}" stroke="#c0392b" stroke-dasharray="5,3"/>')
+            svg.append(f'<text x="{x(target) + 4:.1f}" y="{top + 11}" fill="#c0392b" '
+                       'font-size="11">target: 60%</text>')
+        for k, (label, elo, a, b, _) in enumerate(rs):
+            cy = top + row_h * k + row_h / 2
+            colour = "#1f77b4" if a > 0 or b < 0 else "#777"
+            svg.append(f'<text x="{left - 8}" y="{cy + 4:.1f}" text-anchor="end">'
+                       f'{esc(label)}</text>')
+            svg.append(f'<line x1="{x(a):.1f}" y1="{cy:.1f}" x2="{x(b):.1f}" y2="{cy:.1f}" '
+                       f'stroke="{colour}" stroke-width="2"/>')
+            svg.append(f'<circle cx="{x(elo):.1f}" cy="{cy:.1f}" r="4" fill="{colour}"/>')
+            svg.append(f'<text x="{x(b) + 6:.1f}" y="{cy + 4:.1f}" font-size="11" '
+                       f'fill="#333">{elo + 0.0:+.0f}</text>')
+        y = bottom + gap
+    v = lo
+    while v <= hi:
+        svg.append(f'<text x="{x(v):.1f}" y="{y + 12}" text-anchor="middle" '
+                   f'font-size="11">{v:+.0f}</text>')
+        v += step
+    svg.append(f'<text x="{left + plot_w / 2}" y="{y + 28}" text-anchor="middle">Elo '
+               '(blue: interval clear of 0)</text>')
+    svg.append("</svg>")
+    with open(out + ".tmp", "w") as f:
+        f.write("\n".join(svg) + "\n")
+    os.replace(out + ".tmp", out)
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()
