@@ -9,6 +9,7 @@ Each row is "challenger against baseline": a file whose first agent is the basel
 turned round (its Elo negated). Files not yet played are left out.
 """
 
+import math
 import os
 import re
 import subprocess
@@ -93,7 +94,7 @@ def main():
     panels = [(t, rs) for t, rs in panels if rs]
     lo = min(r[2] for _, rs in panels for r in rs)
     hi = max(r[3] for _, rs in panels for r in rs)
-    target = 400 * __import__("math").log10(0.6 / 0.4)  # a 60% score
+    target = 400 * math.log10(0.6 / 0.4)  # a 60% score
     lo, hi = min(lo, -50), max(hi, target + 10)
     step = 50
     lo, hi = step * ((lo // step)), step * (-(-hi // step))

@@ -172,10 +172,11 @@
 //! and backing up write the tree and stay on one thread; the other `N − 1` threads play the
 //! rounds out (a round's leaves dealt to them in turn) while it works, so two threads
 //! overlap the tree's work with the playouts', and the speed-up is bounded by the larger
-//! of the two shares of an iteration. Each playout's generator is seeded at its descent from the agent's, so with
-//! an iteration budget the search is the same tree and the same move at any thread count
-//! (`parallel=tree,threads=1` is the batched search on one thread). `policy=mast` and
-//! `reply=` are refused with it: their tables learn from each playout before the next.
+//! of the two shares of an iteration. Each playout's generator is seeded at its descent
+//! from the agent's, so with an iteration budget the search is the same tree and the same
+//! move at any thread count (`parallel=tree,threads=1` is the batched search on one
+//! thread). `policy=mast` and `reply=` are refused with it: their tables learn from each
+//! playout before the next.
 //!
 //! # Several playouts a leaf (`rollouts=K`)
 //! Each iteration descends the tree once and then plays `K` playouts from the new leaf, each

@@ -255,7 +255,6 @@ fn receive<T>(rx: &Receiver<T>) -> Result<T, RecvError> {
 pub(super) struct Roller<G: Game> {
     spec: MctsSpec,
     eval: Evaluator,
-    rng: GameRng,
     scratch: Vec<G::Move>,
     probe: Option<G>,
     slots: Vec<Slot<G>>,
@@ -285,7 +284,6 @@ impl<G: Game + Features> Roller<G> {
         Roller {
             spec,
             eval,
-            rng: seeded_rng(0, 0),
             scratch: Vec::new(),
             probe: None,
             slots: Vec::new(),
@@ -316,14 +314,14 @@ impl<G: Game + Features> Roller<G> {
             let Some(depth) = slot.pending.take() else {
                 continue;
             };
-            self.rng = seeded_rng(slot.seed, 0);
+            let mut rng = seeded_rng(slot.seed, 0);
             let mut pattern_turn = 0;
             let mut roll = Roll {
                 spec: &self.spec,
                 eval: &self.eval,
                 mast: &[],
                 replies: &[],
-                rng: &mut self.rng,
+                rng: &mut rng,
                 scratch: &mut self.scratch,
                 probe: &mut self.probe,
                 pattern_turn: &mut pattern_turn,

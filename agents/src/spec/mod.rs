@@ -321,14 +321,21 @@ pub enum RaveForm {
 
 /// The options `mcts:preset=strong` stands for (measured in `results/mcts-enhancements/`);
 /// options given beside it win.
-pub const STRONG_PRESET: &str = "c=0,rave=500,rave_form=hyp,rave_grow=200,decisive=tree,know=1";
+pub const STRONG_PRESET: &str = strong_preset!();
+
+/// The text of [`STRONG_PRESET`], written once for both presets built on it.
+macro_rules! strong_preset {
+    () => {
+        "c=0,rave=500,rave_form=hyp,rave_grow=200,decisive=tree,know=1"
+    };
+}
+use strong_preset;
 
 /// The options `mcts:preset=strong2` stands for: [`STRONG_PRESET`] with Havannah's rings
 /// in playouts only until 70% of the empty cells are filled (Ewalds 2012; +74 Elo over
 /// `strong` on size 6 at 0.25 s a move, replicated: `results/castro-best/`). A new name, so
 /// that records of `preset=strong` keep their meaning.
-pub const STRONG2_PRESET: &str =
-    "c=0,rave=500,rave_form=hyp,rave_grow=200,decisive=tree,know=1,ring_depth=0.7";
+pub const STRONG2_PRESET: &str = concat!(strong_preset!(), ",ring_depth=0.7");
 
 /// The presets by name, each the options it stands for.
 pub const PRESETS: &[(&str, &str)] = &[("strong", STRONG_PRESET), ("strong2", STRONG2_PRESET)];
