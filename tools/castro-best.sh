@@ -27,7 +27,10 @@
 #            knowledge terms one by one (know=0 and the terms that make know=1: connect 0.4,
 #            bridge 0.5; local, reply and size from 0.05), RAVE's K and growth, the ring
 #            depth; 300 iterations of 2 pairs, then 200 games of the tuned against the start,
-#            into OUT/spsa-s6/ (seed 4651)
+#            into OUT/spsa-s6/ (seed 4651). The learning rate r_end is 0.02, ten times
+#            fishtest's 0.002: with 1,200 games, a parameter whose move by c_end is worth
+#            20 Elo drifts about 3 c_end (at 0.002 it would move 0.3 c_end, too little for the
+#            check to see); the signal-to-noise ratio of the walk does not depend on r_end
 #   ideas6   size 6: the thesis's ideas Ringside has, one by one, against mcts:preset=strong
 #            (a gauntlet): Castro's constant RAVE equivalence (-d 0: rave_grow=0), five
 #            playouts a leaf (-O 5: rollouts=5), the thesis's knowledge but distance
@@ -104,10 +107,10 @@ case $step in
         mcts:time_ms=250,preset=strong2,threads=2,parallel=tree "$(castro "${BEST8:-user-d0}" 2)" ;;
     spsa6) "$arena" tune spsa --game havannah:size=6 \
         --agent mcts:time_ms=250,preset=strong2,know=0,know.connect=0.4,know.bridge=0.5,know.local=0.05,know.reply=0.05,know.size=0.05 \
-        --param know.connect,0.4,0,2,0.1 --param know.bridge,0.5,0,3,0.15 \
-        --param know.local,0.05,0,1,0.03 --param know.reply,0.05,0,1,0.03 \
-        --param know.size,0.05,0,1,0.03 --param rave,500,100,3000,100 \
-        --param rave_grow,200,0,800,50 --param ring_depth,0.7,0.3,1,0.08 \
+        --param know.connect,0.4,0,2,0.1,0.02 --param know.bridge,0.5,0,3,0.15,0.02 \
+        --param know.local,0.05,0,1,0.03,0.02 --param know.reply,0.05,0,1,0.03,0.02 \
+        --param know.size,0.05,0,1,0.03,0.02 --param rave,500,100,3000,100,0.02 \
+        --param rave_grow,200,0,800,50,0.02 --param ring_depth,0.7,0.3,1,0.08,0.02 \
         --iterations 300 --pairs 2 --seed 4651 --opening-plies 2 --threads 2 \
         --out "$out/spsa-s6" ;;
     *) echo "tools/castro-best.sh: unknown step '$step' ($usage)" >&2; exit 2 ;;
