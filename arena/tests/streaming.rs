@@ -7,8 +7,8 @@ mod common;
 use common::{ok, path, scratch, text};
 use rand::RngExt;
 use ringside_arena::figures::metrics::{
-    BOOTSTRAP_CLUSTERS, BOOTSTRAP_SAMPLES, Estimate, GameFacts, Metric, estimates, game_facts,
-    of_tally, quantile,
+    BOOTSTRAP_CLUSTERS, BOOTSTRAP_SAMPLES, Estimate, Facts, GameFacts, Metric, estimates,
+    game_facts, of_tally, quantile,
 };
 use ringside_arena::figures::report::markdown;
 use ringside_arena::figures::stats::{PairingResult, percentile, rate_groups};
@@ -207,10 +207,10 @@ fn a_file_of_several_chunks_reads_into_the_figures_of_the_rows_in_memory() {
     let mut streamed = Tally::new(&plan);
     let mut chunks = Vec::new();
     let mut lines = Vec::new();
-    let report = read_games_with(&csv, &plan, true, &mut |chunk| {
+    let report = read_games_with(&csv, &plan, &Facts, &mut |chunk| {
         chunks.push(chunk.len());
         for r in chunk {
-            streamed.add(&r.row, r.facts.as_ref());
+            streamed.add(&r.row, r.gathered.as_ref());
             lines.push(r.line);
         }
         Ok(())

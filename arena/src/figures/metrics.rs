@@ -60,6 +60,7 @@ use crate::error::{Error, Result};
 use crate::figures::plot::Bounds;
 use crate::figures::summary::Tally;
 use crate::records::row::{GameRow, Reason, Winner};
+use crate::records::sink::{Sink, Watch};
 use crate::records::validate::replay_row;
 use crate::run::plan::RunPlan;
 
@@ -118,8 +119,8 @@ pub fn game_facts(plan: &RunPlan, rows: &[GameRow]) -> Result<Vec<GameFacts>> {
             self.rows
                 .par_iter()
                 .map(|row| {
-                    replay_row(&start, self.plan, row, true)
-                        .map(|facts| facts.expect("facts were asked for"))
+                    replay_row(&start, self.plan, row, &Facts)
+                        .map(|facts| facts.expect("the watch finished"))
                         .map_err(|e| {
                             Error::corrupt(format!("game {} does not replay: {e}", row.id))
                         })
@@ -151,6 +152,25 @@ pub(crate) fn evaluation<G: Features>(
 /// Differences of evaluation this close to 0 are no lead: what is left of rounding when the
 /// features differ but their weighted differences cancel.
 const NO_LEAD: f64 = 1e-9;
+
+/// The metrics as a [`Sink`] of replays: each row's [`GameFacts`] (`Some` once its
+/// replay is finished).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Facts;
+
+impl Sink for Facts {
+    type Gathered = Option<GameFacts>;
+    type Watch<G: Game + Features> = FactsFold<G>;
+
+    fn watch<G: Game + Features>(
+        &self,
+        _: &G,
+        _: &GameRow,
+        first: Player,
+    ) -> std::result::Result<FactsFold<G>, String> {
+        Ok(FactsFold::new(first))
+    }
+}
 
 /// A game's facts gathered ply by ply as it is replayed: counts only, nothing a ply.
 #[derive(Debug)]
@@ -187,9 +207,13 @@ impl<G: Game + Features> FactsFold<G> {
             behind: [0; 2],
         }
     }
+}
+
+impl<G: Game + Features> Watch<G> for FactsFold<G> {
+    type Gathered = Option<GameFacts>;
 
     /// Counts the position `state`, where a move is about to be played.
-    pub fn before_move(&mut self, state: &G) {
+    fn before_move(&mut self, state: &G, _: u32) {
         let mover = state.to_move();
         if mover != self.last_mover {
             self.turns += 1;
@@ -220,9 +244,8 @@ impl<G: Game + Features> FactsFold<G> {
     }
 
     /// The facts of the game `row` records, whose every move went through
-    /// [`FactsFold::before_move`].
-    #[must_use]
-    pub fn finish(self, row: &GameRow) -> GameFacts {
+    /// [`Watch::before_move`].
+    fn finish(self, _: &G, row: &GameRow) -> Option<GameFacts> {
         let positions = self.positions;
         let per_position = |x: u64| {
             if positions == 0 {
@@ -239,7 +262,7 @@ impl<G: Game + Features> FactsFold<G> {
             Winner::Draw => None,
         };
         let a_won = row.winner_agent().map(|_| row.pairing_first_points() > 0.5);
-        GameFacts {
+        Some(GameFacts {
             pair: (row.slot.pairing, row.slot.pair),
             winner: row.winner,
             reason: row.reason,
@@ -250,7 +273,7 @@ impl<G: Game + Features> FactsFold<G> {
             decisions: per_position(self.choices),
             lead_changes: per_position(self.changes),
             drama,
-        }
+        })
     }
 }
 

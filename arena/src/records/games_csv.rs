@@ -22,10 +22,10 @@ use ringside_engine::registry::GameVisitor;
 use ringside_engine::{Features, Game};
 
 use crate::error::{Error, Result};
-use crate::figures::metrics::GameFacts;
 use crate::records::idset::IdSet;
 use crate::records::row::{GameRow, Reason, Winner};
-use crate::records::validate::{LeafSearch, Probe, Probed, replay_gathering};
+use crate::records::sink::Sink;
+use crate::records::validate::replay_row;
 use crate::run::plan::RunPlan;
 
 /// The columns, in order.
@@ -170,49 +170,32 @@ fn header_line() -> String {
 /// Rows read (and replayed in parallel) at a time: the reader's memory.
 pub const CHUNK_ROWS: usize = 4096;
 
-/// One row as read: its line in the file, the row, and the facts its replay gathered when
-/// they were asked for.
+/// One row as read: its line in the file, the row, and what a [`Sink`] gathered from its
+/// replay (`()` when nothing was asked for).
 #[derive(Debug, Clone)]
-pub struct ReadRow {
+pub struct ReadRow<T = ()> {
     /// The row's line in the file (the header is line 1).
     pub line: u64,
     /// The row.
     pub row: GameRow,
-    /// The metrics' facts from its replay, when asked for.
-    pub facts: Option<GameFacts>,
-    /// What the replay recorded at the plies [`Gather::features_at`] chose (empty unless
-    /// asked for): feature differences, with a leaf search ([`Gather::leaf`]) its values, and
-    /// with [`Gather::cells`] the cells.
-    pub probed: Probed,
+    /// What the sink gathered from the row's replay.
+    pub gathered: T,
 }
 
-impl ReadRow {
+impl<T: Default> ReadRow<T> {
     /// A row read at `line`, before its replay.
-    fn new(line: u64, row: GameRow) -> ReadRow {
+    fn new(line: u64, row: GameRow) -> ReadRow<T> {
         ReadRow {
             line,
             row,
-            facts: None,
-            probed: Probed::default(),
+            gathered: T::default(),
         }
     }
 }
 
-/// Which plies of a row to record the features at (sorted; ply 0 is the start).
-pub type PliesOf<'a> = &'a (dyn Fn(&GameRow) -> Vec<u32> + Sync);
-
-/// What a read gathers from each row's one replay, besides its checks.
-#[derive(Clone, Copy, Default)]
-pub struct Gather<'a> {
-    /// The metrics' facts.
-    pub facts: bool,
-    /// The positions a tuner fits: feature differences at the plies this chooses.
-    pub features_at: Option<PliesOf<'a>>,
-    /// A short search whose principal leaf replaces each of those positions.
-    pub leaf: Option<&'a LeafSearch>,
-    /// Record those positions' cells too, for a network's inputs.
-    pub cells: bool,
-}
+/// What a streaming read hands each chunk of rows to (with what the sink gathered from each);
+/// an error stops the read.
+pub type OnChunk<'a, T> = dyn FnMut(&[ReadRow<T>]) -> Result<()> + 'a;
 
 /// What a streaming read found besides the rows it handed over.
 #[derive(Debug, Clone, Default)]
@@ -227,7 +210,7 @@ pub struct ReadReport {
 /// row: for small files and single games. Long files go through [`read_games_with`].
 pub fn read_games(path: &Path, plan: &RunPlan) -> Result<GamesFile> {
     let mut rows = Vec::new();
-    let report = read_games_with(path, plan, false, &mut |chunk| {
+    let report = read_games_with(path, plan, &(), &mut |chunk| {
         rows.extend(chunk.iter().map(|r| r.row.clone()));
         Ok(())
     })?;
@@ -238,49 +221,33 @@ pub fn read_games(path: &Path, plan: &RunPlan) -> Result<GamesFile> {
 }
 
 /// Reads a games file in one streaming pass: each row is parsed, checked against `plan` and
-/// replayed once (in parallel, [`CHUNK_ROWS`] at a time; with `facts`, the replay also gathers
-/// the metrics' facts), then handed to `on_chunk` in file order. Memory follows the chunk, not
-/// the file. A bad row is an error naming the file, its line and the reason; an unfinished
-/// last line is reported in [`ReadReport::tail`] (a complete, valid last row without its
-/// newline is handed over too).
-pub fn read_games_with(
+/// replayed once (in parallel, [`CHUNK_ROWS`] at a time), its every position shown to
+/// `sink`, then handed to `on_chunk` in file order with what the sink gathered. Memory
+/// follows the chunk, not the file. A bad row is an error naming the file, its line and the
+/// reason; an unfinished last line is reported in [`ReadReport::tail`] (a complete, valid last
+/// row without its newline is handed over too).
+pub fn read_games_with<S: Sink>(
     path: &Path,
     plan: &RunPlan,
-    facts: bool,
-    on_chunk: &mut dyn FnMut(&[ReadRow]) -> Result<()>,
+    sink: &S,
+    on_chunk: &mut OnChunk<'_, S::Gathered>,
 ) -> Result<ReadReport> {
-    let gather = Gather {
-        facts,
-        features_at: None,
-        leaf: None,
-        cells: false,
-    };
-    read_games_gathering(path, plan, gather, on_chunk)
-}
-
-/// [`read_games_with`], gathering what `gather` asks for from each row's one replay.
-pub fn read_games_gathering(
-    path: &Path,
-    plan: &RunPlan,
-    gather: Gather<'_>,
-    on_chunk: &mut dyn FnMut(&[ReadRow]) -> Result<()>,
-) -> Result<ReadReport> {
-    struct Read<'a, 'g> {
+    struct Read<'a, S: Sink> {
         path: &'a Path,
         plan: &'a RunPlan,
-        gather: Gather<'g>,
-        on_chunk: &'a mut dyn FnMut(&[ReadRow]) -> Result<()>,
+        sink: &'a S,
+        on_chunk: &'a mut OnChunk<'a, S::Gathered>,
     }
-    impl GameVisitor for Read<'_, '_> {
+    impl<S: Sink> GameVisitor for Read<'_, S> {
         type Output = Result<ReadReport>;
         fn visit<G: Game + Features>(self, start: G) -> Result<ReadReport> {
-            read_file(&start, self.path, self.plan, self.gather, self.on_chunk)
+            read_file(&start, self.path, self.plan, self.sink, self.on_chunk)
         }
     }
     plan.game.visit(Read {
         path,
         plan,
-        gather,
+        sink,
         on_chunk,
     })
 }
@@ -310,12 +277,12 @@ fn split_tail(file: &mut File, len: u64, path: &Path) -> Result<(u64, Vec<u8>)> 
     Ok((0, rest))
 }
 
-fn read_file<G: Game + Features>(
+fn read_file<G: Game + Features, S: Sink>(
     start: &G,
     path: &Path,
     plan: &RunPlan,
-    gather: Gather<'_>,
-    on_chunk: &mut dyn FnMut(&[ReadRow]) -> Result<()>,
+    sink: &S,
+    on_chunk: &mut OnChunk<'_, S::Gathered>,
 ) -> Result<ReadReport> {
     let at = |line: u64, reason: &str| {
         Error::corrupt(format!("{}: line {line}: {reason}", path.display()))
@@ -362,7 +329,7 @@ fn read_file<G: Game + Features>(
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .from_reader(body);
-    let mut chunk: Vec<ReadRow> = Vec::with_capacity(CHUNK_ROWS);
+    let mut chunk: Vec<ReadRow<S::Gathered>> = Vec::with_capacity(CHUNK_ROWS);
     let mut bytes = csv::ByteRecord::new();
     let mut last_line = 1;
     loop {
@@ -385,18 +352,18 @@ fn read_file<G: Game + Features>(
         }
         chunk.push(ReadRow::new(line, row));
         if chunk.len() == CHUNK_ROWS {
-            replay_chunk(start, plan, gather, &mut chunk).map_err(|(l, r)| at(l, &r))?;
+            replay_chunk(start, plan, sink, &mut chunk).map_err(|(l, r)| at(l, &r))?;
             on_chunk(&chunk)?;
             chunk.clear();
         }
     }
-    replay_chunk(start, plan, gather, &mut chunk).map_err(|(l, r)| at(l, &r))?;
+    replay_chunk(start, plan, sink, &mut chunk).map_err(|(l, r)| at(l, &r))?;
     let line = last_line + 1;
     if !rest.is_empty() {
         let last = last_row(&rest, plan).filter(|row| !report.ids.contains(row.id));
         let replayed = last.and_then(|row| {
             let mut last = ReadRow::new(line, row);
-            replay_one(start, plan, gather, &mut last).ok()?;
+            replay_one(start, plan, sink, &mut last).ok()?;
             Some(last)
         });
         report.tail = match replayed {
@@ -418,37 +385,27 @@ fn read_file<G: Game + Features>(
 }
 
 /// Replays the rows of `chunk` in parallel; the error is the first bad row's line and why.
-fn replay_chunk<G: Game + Features>(
+fn replay_chunk<G: Game + Features, S: Sink>(
     start: &G,
     plan: &RunPlan,
-    gather: Gather<'_>,
-    chunk: &mut [ReadRow],
+    sink: &S,
+    chunk: &mut [ReadRow<S::Gathered>],
 ) -> std::result::Result<(), (u64, String)> {
     chunk
         .par_iter_mut()
-        .filter_map(|r| {
-            replay_one(start, plan, gather, r)
-                .err()
-                .map(|e| (r.line, e))
-        })
+        .filter_map(|r| replay_one(start, plan, sink, r).err().map(|e| (r.line, e)))
         .min_by_key(|(line, _)| *line)
         .map_or(Ok(()), Err)
 }
 
-/// Replays one row read, storing what `gather` asks for in it.
-fn replay_one<G: Game + Features>(
+/// Replays one row read, storing what `sink` gathered in it.
+fn replay_one<G: Game + Features, S: Sink>(
     start: &G,
     plan: &RunPlan,
-    gather: Gather<'_>,
-    r: &mut ReadRow,
+    sink: &S,
+    r: &mut ReadRow<S::Gathered>,
 ) -> std::result::Result<(), String> {
-    let plies = gather.features_at.map(|at| at(&r.row)).unwrap_or_default();
-    let probe = Probe {
-        plies: &plies,
-        leaf: gather.leaf,
-        cells: gather.cells,
-    };
-    r.facts = replay_gathering(start, plan, &r.row, gather.facts, probe, &mut r.probed)?;
+    r.gathered = replay_row(start, plan, &r.row, sink)?;
     Ok(())
 }
 

@@ -132,7 +132,7 @@ pub fn merge_with(
         };
         write_header(file)?;
         for (input, input_plan) in inputs.iter().zip(&input_plans) {
-            let read = read_games_with(input, input_plan, false, &mut |chunk| {
+            let read = read_games_with(input, input_plan, &(), &mut |chunk| {
                 for r in chunk {
                     if !ids.insert(r.row.id) {
                         return Err(Error::new(

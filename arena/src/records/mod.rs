@@ -1,4 +1,4 @@
-//! Games on disk: typed rows, the games CSV with its streaming reader, the replay that checks a row, the settings sidecar, finished ids, merging shards, durable writes, one writer per output.
+//! Games on disk: typed rows, the games CSV with its streaming reader, the replay that checks a row and the sink it reports to, the settings sidecar, finished ids, merging shards, durable writes, one writer per output.
 
 pub mod durable;
 pub mod games_csv;
@@ -7,4 +7,5 @@ pub mod lock;
 pub mod merge;
 pub mod row;
 pub mod sidecar;
+pub mod sink;
 pub mod validate;

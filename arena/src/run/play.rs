@@ -9,6 +9,7 @@ use ringside_engine::zobrist::splitmix64;
 use ringside_engine::{Features, Game, Player};
 
 use crate::records::row::{GameRow, Reason, Winner};
+use crate::records::sink::Watch;
 use crate::records::validate::pair_start;
 use crate::run::plan::{RunPlan, Seat};
 
@@ -50,11 +51,27 @@ pub fn agent_told<G: Game + Features>(
 /// # Panics
 /// If `id` is not a game of the plan.
 pub fn play_game<G: Game + Features>(start: &G, plan: &RunPlan, id: u64) -> GameRow {
+    play_watched(start, plan, id, |_, _| ()).0
+}
+
+/// [`play_game`], showing each position where a move is played to the watch `watch` makes
+/// (from the pair's start and its first mover), as a replay of the row would: what a sink
+/// gathers from a game it saw played, without replaying it.
+///
+/// # Panics
+/// If `id` is not a game of the plan.
+pub fn play_watched<G: Game + Features, W: Watch<G>>(
+    start: &G,
+    plan: &RunPlan,
+    id: u64,
+    watch: impl FnOnce(&G, Player) -> W,
+) -> (GameRow, W::Gathered) {
     let slot = plan
         .slot(id)
         .expect("the runner plays only the plan's games");
     let pair_seed = plan.pair_seed(slot);
     let (mut state, mut rng, first_colour) = pair_start(start, pair_seed);
+    let mut watch = watch(&state, first_colour);
     let game = state.spec();
     let (first_agent, second_agent) = plan.seated_agents(slot);
     let mut agent_of = [first_agent; 2];
@@ -89,6 +106,7 @@ pub fn play_game<G: Game + Features>(start: &G, plan: &RunPlan, id: u64) -> Game
         let mv = state
             .random_move(&mut rng, &mut scratch)
             .expect("a live game has a move");
+        watch.before_move(&state, opening);
         record(&state, mv, &mut moves);
         for p in &mut players {
             p.observe(&state, mv);
@@ -150,6 +168,7 @@ pub fn play_game<G: Game + Features>(start: &G, plan: &RunPlan, id: u64) -> Game
                 return (Some(mover.other()), Reason::IllegalMove);
             }
             debug_assert!(state.is_legal(decision.mv), "a listed move is legal");
+            watch.before_move(&state, state.ply() - start.ply());
             record(&state, decision.mv, &mut moves);
             for p in &mut players {
                 p.observe(&state, decision.mv);
@@ -167,7 +186,7 @@ pub fn play_game<G: Game + Features>(start: &G, plan: &RunPlan, id: u64) -> Game
 
     let (f, s) = (first_colour.index(), first_colour.other().index());
     let scores = state.scores();
-    GameRow {
+    let row = GameRow {
         id,
         slot,
         game,
@@ -192,5 +211,61 @@ pub fn play_game<G: Game + Features>(start: &G, plan: &RunPlan, id: u64) -> Game
         second_iterations: spent[s].iterations,
         moves,
         fault,
+    };
+    let gathered = watch.finish(&state, &row);
+    (row, gathered)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::figures::metrics::{Facts, FactsFold};
+    use crate::records::validate::replay_row;
+    use crate::run::plan::PlanBuilder;
+    use ringside_engine::registry::GameVisitor;
+
+    /// Every game of `plan`, played with the metrics watching, against the same row replayed:
+    /// the facts must be the same.
+    fn facts_while_played_match_the_replay(plan: &RunPlan) -> usize {
+        struct Visit<'a>(&'a RunPlan);
+        impl GameVisitor for Visit<'_> {
+            type Output = usize;
+            fn visit<G: Game + Features>(self, start: G) -> usize {
+                let plan = self.0;
+                let mut faults = 0;
+                for id in 0..plan.games_in_shard() {
+                    let (row, played) =
+                        play_watched(&start, plan, id, |_, first| FactsFold::new(first));
+                    let replayed = replay_row(&start, plan, &row, &Facts).unwrap();
+                    assert!(played.is_some());
+                    assert_eq!(played, replayed, "game {id}: {}", row.moves);
+                    faults += usize::from(row.reason.is_fault());
+                }
+                faults
+            }
+        }
+        plan.game.visit(Visit(plan))
+    }
+
+    #[test]
+    fn facts_gathered_while_playing_are_the_facts_of_the_replay() {
+        let plan = PlanBuilder::new("havannah:size=4")
+            .pairing("mcts:iters=30", "random")
+            .pairing("faulty:illegal_at=3", "random")
+            .pairing("faulty:panic_at=4", "alphabeta:depth=1")
+            .games(4)
+            .opening_plies(2)
+            .seed(11)
+            .build()
+            .unwrap();
+        // Most faulty games end by the fault (a few are won before it comes).
+        assert!(facts_while_played_match_the_replay(&plan) >= 4);
+        let capped = PlanBuilder::new("rin:size=6")
+            .pairing("random", "random")
+            .games(6)
+            .ply_cap(Some(9))
+            .build()
+            .unwrap();
+        assert_eq!(facts_while_played_match_the_replay(&capped), 0);
     }
 }

@@ -24,16 +24,15 @@ use ringside_engine::registry::GameVisitor;
 use ringside_engine::{Features, Game};
 
 use crate::error::{Error, Result};
-use crate::figures::metrics::GameFacts;
+use crate::figures::metrics::{Facts, FactsFold, GameFacts};
 use crate::figures::sprt::{Decision, Sprt};
 use crate::figures::summary::Tally;
 use crate::records::games_csv::{RowWriter, Tail, read_games_with};
 use crate::records::idset::IdSet;
 use crate::records::row::GameRow;
 use crate::records::sidecar::{Sidecar, read_sidecar, sidecar_path, write_sidecar};
-use crate::records::validate::replay_row;
 use crate::run::plan::RunPlan;
-use crate::run::play::play_game;
+use crate::run::play::play_watched;
 use crate::run::verify::{Reproducer, VerifyReport};
 
 /// How often the calling thread collects finished games. Polling, rather than blocking on
@@ -164,11 +163,10 @@ pub fn play_ids(
                         while !stop.load(Ordering::Relaxed) {
                             let next = ids.lock().map(|mut it| it.next()).unwrap_or(None);
                             let Some(id) = next else { break };
-                            let row = play_game(start, plan, id);
-                            // A played game replays; its facts come from the reader's replay.
-                            let facts = facts
-                                .then(|| replay_row(start, plan, &row, true).ok().flatten())
-                                .flatten();
+                            // A played game's facts are gathered as it is played.
+                            let (row, facts) = play_watched(start, plan, id, |_, first| {
+                                facts.then(|| FactsFold::new(first))
+                            });
                             if tx.send((row, facts)).is_err() {
                                 break;
                             }
@@ -366,9 +364,9 @@ pub fn open_games_with(plan: &RunPlan, path: &Path, reading: Reading<'_>) -> Res
         .verify
         .map(|(threads, observer)| Reproducer::new(plan, threads, observer, plan.games_in_shard()));
     let (tally, sprt) = (&mut opened.tally, &mut opened.sprt);
-    let read = read_games_with(path, plan, reading.facts, &mut |chunk| {
+    let read = read_games_with(path, plan, &reading.facts.then_some(Facts), &mut |chunk| {
         for r in chunk {
-            tally.add(&r.row, r.facts.as_ref());
+            tally.add(&r.row, r.gathered.as_ref());
             if let Some(s) = sprt.as_mut() {
                 s.add(&r.row);
             }

@@ -99,7 +99,7 @@ impl<'a> Reproducer<'a> {
     }
 
     /// [`Reproducer::check`] on rows as a read hands them over.
-    pub fn check_read(&mut self, plan: &RunPlan, rows: &[ReadRow]) -> Result<()> {
+    pub fn check_read<T>(&mut self, plan: &RunPlan, rows: &[ReadRow<T>]) -> Result<()> {
         self.check(plan, rows.iter().map(|r| &r.row))
     }
 

@@ -4,6 +4,7 @@
 
 pub mod net;
 pub mod net_run;
+pub mod probe;
 pub mod spsa;
 pub mod spsa_run;
 pub mod texel;

@@ -17,7 +17,7 @@ use crate::error::{Error, Result, Setting};
 use crate::figures::plot::{Labels, Series, write_line_plot};
 use crate::records::durable::{write_atomically, write_with};
 use crate::records::sidecar::read_sidecar;
-use crate::records::validate::LeafSearch;
+use crate::tune::probe::LeafSearch;
 
 /// The net file's name in the output folder.
 pub const NET_FILE: &str = "net.rsnet";

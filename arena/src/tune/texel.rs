@@ -53,11 +53,12 @@ use ringside_engine::registry::{AnyGame, GameVisitor};
 use ringside_engine::{Features, Game, MAX_FEATURES, Player, seeded_rng};
 
 use crate::error::{Error, Result, Setting};
-use crate::records::games_csv::{Gather, read_games_gathering};
+use crate::records::games_csv::read_games_with;
 use crate::records::row::GameRow;
 use crate::records::sidecar::read_sidecar;
-use crate::records::validate::{LeafSearch, pair_start};
+use crate::records::validate::pair_start;
 use crate::run::plan::RunPlan;
+use crate::tune::probe::{LeafSearch, Probe};
 use ringside_agents::net::NetShape;
 
 /// Positions per chunk of the parallel sums (fixed, so results do not depend on threads).
@@ -318,14 +319,13 @@ pub fn extract(
                     selection(row, filter).1
                 }
             };
-            let gather = Gather {
-                facts: false,
-                features_at: Some(&plies),
+            let probe = Probe {
+                plies_of: &plies,
                 leaf: self.leaf,
                 cells: self.net.is_some(),
             };
             let mut active = Vec::new();
-            read_games_gathering(self.file, self.plan, gather, &mut |chunk| {
+            read_games_with(self.file, self.plan, &probe, &mut |chunk| {
                 for r in chunk {
                     out.games.0 += 1;
                     if r.row.reason.is_fault() {
@@ -339,11 +339,11 @@ pub fn extract(
                     } else {
                         &mut out.train
                     };
-                    for (i, diffs) in r.probed.features.chunks(width).enumerate() {
-                        into.push(diffs, label, r.probed.scores.get(i).copied());
+                    for (i, diffs) in r.gathered.features.chunks(width).enumerate() {
+                        into.push(diffs, label, r.gathered.scores.get(i).copied());
                     }
                     if let Some(shape) = self.net {
-                        for cells in r.probed.cells.chunks_exact(shape.cells + 1) {
+                        for cells in r.gathered.cells.chunks_exact(shape.cells + 1) {
                             shape.active_inputs(&cells[..shape.cells], &mut active);
                             let inputs = &mut into.inputs;
                             inputs.active.extend_from_slice(&active);

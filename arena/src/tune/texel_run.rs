@@ -14,7 +14,7 @@ use super::texel::{FitOptions, FitStep, PositionFilter, blend_labels, extract, f
 use crate::error::{Error, Result, Setting};
 use crate::figures::plot::{Labels, Series, write_line_plot};
 use crate::records::durable::{write_atomically, write_with};
-use crate::records::validate::LeafSearch;
+use crate::tune::probe::LeafSearch;
 
 /// Everything a Texel run needs.
 #[derive(Debug, Clone)]

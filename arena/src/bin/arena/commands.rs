@@ -320,7 +320,7 @@ pub fn replay(args: &ReplayArgs) -> Result<()> {
         (Some(csv), Some(id)) => {
             let (plan, _) = read_sidecar(csv)?;
             let mut found = None;
-            read_games_with(csv, &plan, false, &mut |chunk| {
+            read_games_with(csv, &plan, &(), &mut |chunk| {
                 if let Some(r) = chunk.iter().find(|r| r.row.id == id) {
                     found = Some(r.row.clone());
                 }

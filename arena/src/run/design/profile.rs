@@ -12,7 +12,7 @@ use crate::error::Result;
 use crate::figures::clarity::{
     ClarityFacts, fit_scale, game_clarity, game_evaluations, pair_mean_interval,
 };
-use crate::figures::metrics::{Estimate, Metric, MetricFold, number};
+use crate::figures::metrics::{Estimate, Facts, Metric, MetricFold, number};
 use crate::figures::study::write_lengths_svg;
 use crate::figures::summary::{Lengths, PairingSummary};
 use crate::records::games_csv::read_games_with;
@@ -52,7 +52,7 @@ pub fn measure(runs: &[(&RunPlan, &Path)]) -> Result<(Option<f64>, Vec<Vec<Playe
     impl GameVisitor for Points<'_> {
         type Output = Result<()>;
         fn visit<G: Game + Features>(self, start: G) -> Self::Output {
-            read_games_with(self.path, self.plan, false, &mut |chunk| {
+            read_games_with(self.path, self.plan, &(), &mut |chunk| {
                 for read in chunk {
                     game_evaluations(&start, &read.row, self.out)?;
                 }
@@ -71,10 +71,10 @@ pub fn measure(runs: &[(&RunPlan, &Path)]) -> Result<(Option<f64>, Vec<Vec<Playe
         fn visit<G: Game + Features>(self, start: G) -> Self::Output {
             let pairings = self.plan.pairings.len();
             let mut profiles = vec![PlayerProfile::default(); pairings];
-            read_games_with(self.path, self.plan, true, &mut |chunk| {
+            read_games_with(self.path, self.plan, &Facts, &mut |chunk| {
                 for read in chunk {
                     let profile = &mut profiles[read.row.slot.pairing];
-                    if let Some(facts) = &read.facts {
+                    if let Some(facts) = &read.gathered {
                         profile.metrics.add(facts);
                     }
                     profile
