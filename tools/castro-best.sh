@@ -31,6 +31,9 @@
 #            fishtest's 0.002: with 1,200 games, a parameter whose move by c_end is worth
 #            20 Elo drifts about 3 c_end (at 0.002 it would move 0.3 c_end, too little for the
 #            check to see); the signal-to-noise ratio of the walk does not depend on r_end
+#   spsa6b   size 6: spsa6's result (rounded) against preset=strong2, its replication on a
+#            fresh seed (4652), fixed before play
+#   spsa6c   size 6: spsa6's result (rounded) against Castro user-d0 (seed 4653)
 #   ideas6   size 6: the thesis's ideas Ringside has, one by one, against mcts:preset=strong
 #            (a gauntlet): Castro's constant RAVE equivalence (-d 0: rave_grow=0), five
 #            playouts a leaf (-O 5: rollouts=5), the thesis's knowledge but distance
@@ -44,7 +47,7 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ring6b|final6|final6b|final8|par8|final8t2|spsa6"
+usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ring6b|final6|final6b|final8|par8|final8t2|spsa6|spsa6b|spsa6c"
 out=${1:?$usage}
 step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -52,6 +55,10 @@ arena=${ARENA:-$root/target/release/arena}
 bin=${CASTRO_BIN:-/tmp/castro/castro}
 [[ -x $bin ]] || bin=$("$root/tools/castro-build.sh")
 mkdir -p "$out"
+
+# SPSA's result (spsa6, seed 4651), rounded: strong2 with these knowledge weights, RAVE K and
+# growth, and ring depth.
+spsa_tuned="preset=strong2,know=0,know.connect=0.12,know.bridge=0.6,know.local=0.023,know.reply=0.021,know.size=0.005,rave=582,rave_grow=41,ring_depth=0.45"
 
 # Castro's player_params for each configuration (`player_params` with no arguments lists them).
 declare -A params=(
@@ -113,5 +120,7 @@ case $step in
         --param rave_grow,200,0,800,50,0.02 --param ring_depth,0.7,0.3,1,0.08,0.02 \
         --iterations 300 --pairs 2 --seed 4651 --opening-plies 2 --threads 2 \
         --out "$out/spsa-s6" ;;
+    spsa6b) match spsa-s6b 6 4652 "mcts:time_ms=250,$spsa_tuned" mcts:time_ms=250,preset=strong2 ;;
+    spsa6c) match spsa-s6c-user-d0 6 4653 "mcts:time_ms=250,$spsa_tuned" "$(castro user-d0)" ;;
     *) echo "tools/castro-best.sh: unknown step '$step' ($usage)" >&2; exit 2 ;;
 esac
