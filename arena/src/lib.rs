@@ -6,7 +6,8 @@
 //! ```
 //! use ringside_arena::figures::summary::Tally;
 //! use ringside_arena::run::plan::PlanBuilder;
-//! use ringside_arena::run::runner::{Silent, run_in_memory};
+//! use ringside_arena::run::pool::Silent;
+//! use ringside_arena::run::runner::run_in_memory;
 //!
 //! let plan = PlanBuilder::new("rin:size=6")
 //!     .pairing("mcts:iters=50", "random")
@@ -30,14 +31,17 @@
 //!
 //! - [`run`]: a run planned and played. `plan` (the checked plan and the one id → pairing,
 //!   pair, seat mapping), `experiment` and `sweep` (experiment files and their grids, one plan
-//!   a cell), `play` (one game, agent faults turned into lost games), `runner` (the parallel
-//!   run, resume, shards, the SPRT stop, Ctrl-C, opening a file in one pass), `verify`
-//!   (reproducing recorded games), `conduct` (an experiment from start to figures: what
+//!   a cell), `play` (one game, agent faults turned into lost games), `pool` (the worker
+//!   threads under every run, and the [`run::pool::Observer`] that hears of it), `runner`
+//!   (a run into a file or memory: resume, shards, the SPRT stop, Ctrl-C, opening a file in
+//!   one pass), `verify` (reproducing recorded games), `conduct` (an experiment from start to figures: what
 //!   `arena run` calls, reporting to a `Conductor`).
 //! - [`records`]: games on disk. `row` (one finished game, typed), `games_csv` (the CSV, its
 //!   streaming reader and its writer), `validate` (a row replayed against the rules and the
-//!   plan, gathering the metrics' facts), `sidecar` (the settings beside a CSV), `idset` (the
-//!   finished ids as runs), `merge` (joining shards), `durable` (write-then-rename).
+//!   plan), `sink` (what a replay reports each position to: the metrics and the tuners
+//!   implement it, so records know none of them), `sidecar` (the settings beside a CSV),
+//!   `idset` (the finished ids as runs), `merge` (joining shards), `durable`
+//!   (write-then-rename).
 //! - [`figures`]: what the games say. `stats` (Wilson, Elo, pentanomial, Bradley–Terry),
 //!   `sprt` (fishtest's test), `summary` (the per-pairing fold, [`figures::summary::Tally`]),
 //!   `metrics` (Ludii's game-design metrics and their bootstrap), `report` (Markdown and CSV),
@@ -47,7 +51,9 @@
 //!   at the board).
 //! - [`explore`]: one game at a time. `playouts` (random games counted), `position` (a game
 //!   replayed and shown), `think` (one decision and its cost).
-//! - [`tune`]: Texel tuning of evaluations and SPSA tuning of any numeric agent option.
+//! - [`tune`]: Texel tuning of evaluations (`probe`: the positions it fits, a sink of the
+//!   reader's replays), networks trained on the same positions, and SPSA tuning of any
+//!   numeric agent option.
 //!
 //! ## Layers
 //!

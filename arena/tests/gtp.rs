@@ -11,7 +11,8 @@ use ringside_agents::gtp::Coords;
 use ringside_arena::records::row::{GameRow, Reason};
 use ringside_arena::run::plan::{PlanBuilder, RunPlan};
 use ringside_arena::run::play::agent_seed;
-use ringside_arena::run::runner::{Silent, fault_log_path, run_in_memory};
+use ringside_arena::run::pool::Silent;
+use ringside_arena::run::runner::{fault_log_path, run_in_memory};
 use ringside_engine::registry::GAMES;
 
 const ARENA: &str = env!("CARGO_BIN_EXE_arena");

@@ -17,7 +17,8 @@ use ringside_arena::records::games_csv::{CHUNK_ROWS, read_games, read_games_with
 use ringside_arena::records::row::{Reason, Winner};
 use ringside_arena::records::sidecar::read_sidecar;
 use ringside_arena::run::plan::{PlanBuilder, Seat};
-use ringside_arena::run::runner::{Silent, run_in_memory};
+use ringside_arena::run::pool::Silent;
+use ringside_arena::run::runner::run_in_memory;
 use ringside_engine::seeded_rng;
 
 /// The bootstrap as it was before the fold: every resample a list of the pairs' games, each

@@ -844,7 +844,7 @@ struct StopAfter {
     seen: u64,
 }
 
-impl ringside_arena::run::runner::Observer for StopAfter {
+impl ringside_arena::run::pool::Observer for StopAfter {
     fn finished(&mut self, _row: &ringside_arena::records::row::GameRow) {
         self.seen += 1;
     }

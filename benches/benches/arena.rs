@@ -12,7 +12,8 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use ringside_arena::run::plan::PlanBuilder;
 use ringside_arena::run::play::play_game;
-use ringside_arena::run::runner::{Reading, Silent, open_games_with, run_to_csv};
+use ringside_arena::run::pool::Silent;
+use ringside_arena::run::runner::{Reading, open_games_with, run_to_csv};
 use ringside_engine::games::rin::Rin;
 use ringside_engine::{Game, random_playout, seeded_rng};
 use std::hint::black_box;

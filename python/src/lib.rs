@@ -23,7 +23,8 @@ use ringside_arena::figures::report;
 use ringside_arena::figures::summary::Tally;
 use ringside_arena::records::sidecar::read_sidecar;
 use ringside_arena::run::plan::PlanBuilder;
-use ringside_arena::run::runner::{Observer, run_to_csv};
+use ringside_arena::run::pool::Observer;
+use ringside_arena::run::runner::run_to_csv;
 use ringside_engine::Player;
 use ringside_engine::registry::{AnyGame, GAMES};
 

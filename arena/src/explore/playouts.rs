@@ -91,7 +91,7 @@ pub fn tally(
         return Err(Error::about(crate::Setting::Games, "must be at least 1"));
     }
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(crate::run::runner::thread_count(threads)?)
+        .num_threads(crate::run::pool::thread_count(threads)?)
         .build()
         .map_err(|e| Error::setting(format!("cannot start worker threads: {e}")))?;
     let job = Playouts {

@@ -364,7 +364,8 @@ mod tests {
     fn a_running_sprt_counts_the_complete_pairs_of_the_games_it_is_fed() {
         use crate::figures::summary::Tally;
         use crate::run::plan::PlanBuilder;
-        use crate::run::runner::{Silent, run_in_memory};
+        use crate::run::pool::Silent;
+        use crate::run::runner::run_in_memory;
         let plan = PlanBuilder::new("rin:size=6")
             .pairing("random", "mcts:iters=5")
             .games(10)

@@ -439,7 +439,8 @@ mod tests {
     fn pairings_lists_only_the_pairings_with_games() {
         use super::Tally;
         use crate::run::plan::PlanBuilder;
-        use crate::run::runner::{Silent, run_in_memory};
+        use crate::run::pool::Silent;
+        use crate::run::runner::run_in_memory;
         let plan = PlanBuilder::new("rin:size=6")
             .pairing("random", "random")
             .pairing("random", "mcts:iters=5")

@@ -17,9 +17,8 @@ use crate::figures::{metrics, report, study};
 use crate::records::durable::write_atomically;
 use crate::run::experiment::Experiment;
 use crate::run::plan::RunPlan;
-use crate::run::runner::{
-    Observer, Opened, Reading, RunReport, continue_run, is_finished, open_games_with, thread_count,
-};
+use crate::run::pool::{Observer, thread_count};
+use crate::run::runner::{Opened, Reading, RunReport, continue_run, is_finished, open_games_with};
 use crate::run::sweep::Sweep;
 use crate::run::verify::VerifyReport;
 

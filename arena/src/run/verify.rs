@@ -12,7 +12,7 @@ use crate::error::Result;
 use crate::records::games_csv::ReadRow;
 use crate::records::row::GameRow;
 use crate::run::plan::RunPlan;
-use crate::run::runner::{Observer, play_ids};
+use crate::run::pool::{Observer, play_ids};
 
 /// What a reproduction found.
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -29,7 +29,8 @@ use crate::figures::plot::{Labels, Series, write_line_plot};
 use crate::figures::report::elo_text;
 use crate::records::durable::write_atomically;
 use crate::run::plan::{RawAgent, RawPlan, RunPlan};
-use crate::run::runner::{Silent, run_in_memory, run_to_csv};
+use crate::run::pool::Silent;
+use crate::run::runner::{run_in_memory, run_to_csv};
 
 /// The settings of an SPSA run (what `spsa.settings.json` records).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]

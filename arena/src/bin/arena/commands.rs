@@ -15,7 +15,8 @@ use ringside_arena::records::row::GameRow;
 use ringside_arena::records::sidecar::read_sidecar;
 use ringside_arena::run::conduct::{Conduct, Conductor, Phase, conduct, write_summary_files};
 use ringside_arena::run::plan::{PlanBuilder, Shard};
-use ringside_arena::run::runner::{Observer, RunReport, run_to_csv, thread_count};
+use ringside_arena::run::pool::{Observer, thread_count};
+use ringside_arena::run::runner::{RunReport, run_to_csv};
 use ringside_arena::run::{experiment, slurm};
 use ringside_engine::registry::AnyGame;
 

@@ -152,7 +152,7 @@ fn as_typed(e: &Error) -> String {
 mod tests {
     use super::*;
     use ringside_arena::run::plan::SprtConfig;
-    use ringside_arena::run::runner::thread_count;
+    use ringside_arena::run::pool::thread_count;
 
     #[test]
     fn library_errors_name_settings_in_words_and_the_binary_names_the_flag() {

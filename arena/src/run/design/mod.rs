@@ -39,7 +39,8 @@ use crate::figures::stats::{Penta, Wdl, detectable_share, elo};
 use crate::figures::summary::Tally;
 use crate::records::durable::write_atomically;
 use crate::run::plan::{PlanBuilder, RunPlan};
-use crate::run::runner::{Observer, run_to_csv};
+use crate::run::pool::Observer;
+use crate::run::runner::run_to_csv;
 
 use ladder::Rung;
 use sides::SidePlayer;

@@ -555,7 +555,8 @@ mod tests {
     #[test]
     fn a_game_played_again_move_for_move_counts_once() {
         use crate::run::plan::PlanBuilder;
-        use crate::run::runner::{Silent, run_to_csv};
+        use crate::run::pool::Silent;
+        use crate::run::runner::run_to_csv;
         // Deterministic alpha-beta against itself from one random ply: each pair's two games
         // are one game, and pairs whose opening cell coincides repeat each other too.
         let plan = PlanBuilder::new("tic_tac_toe")
