@@ -29,6 +29,10 @@ PANELS = [
         ("ideas-s6.csv", True, ""),
         ("ring-s6b.csv", True, "replication"),
     ]),
+    ("SPSA's tuning of preset=strong2 (size 6)", [
+        ("spsa-s6/verify.csv", False, "check"),
+        ("spsa-s6b.csv", False, "fresh seed"),
+    ]),
     ("Two threads a player (size 8)", [
         ("par-s8.csv", False, ""),
     ]),
@@ -37,6 +41,7 @@ PANELS = [
         ("strong-s6-user-d0.csv", False, "size 6"),
         ("final-s6.csv", False, "size 6"),
         ("final-s6b.csv", False, "size 6, replication"),
+        ("spsa-s6c-user-d0.csv", False, "size 6"),
         ("final-s8-user-d0.csv", False, "size 8"),
         ("final-s8t2-user-d0.csv", False, "size 8, 2 threads"),
     ]),
@@ -53,6 +58,10 @@ def short(spec):
     m = re.search(r"name=([^,]+)", spec)
     if spec.startswith("gtp:") and m:
         return m.group(1)
+    if "know.connect=0.12" in spec:
+        return "strong2 tuned by SPSA"
+    if "know.connect=0.4," in spec and "know.local=0.05" in spec:
+        return "SPSA's start"
     text = spec.removeprefix("mcts:").replace("time_ms=250,", "").replace("preset=", "")
     thesis = "know=0,know.connect=0.4,know.bridge=2,know.reply=0.1,know.local=0.06,know.size=0.04"
     text = text.replace(thesis, "the thesis's knowledge")
