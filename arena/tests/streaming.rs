@@ -8,7 +8,7 @@ use common::{ok, path, scratch, text};
 use rand::RngExt;
 use ringside_arena::figures::metrics::{
     BOOTSTRAP_CLUSTERS, BOOTSTRAP_SAMPLES, Estimate, Facts, GameFacts, Metric, estimates,
-    game_facts, of_tally, quantile,
+    game_facts, quantile,
 };
 use ringside_arena::figures::report::markdown;
 use ringside_arena::figures::stats::{PairingResult, percentile, rate_groups};
@@ -335,10 +335,10 @@ fn metrics_tables_come_only_from_replayed_games() {
     let rows = read_games(&csv, &plan).unwrap().rows;
     let counted = Tally::of_rows(&plan, &rows);
     assert_eq!(counted.pairings().len(), 1);
-    assert!(of_tally(&counted).is_empty());
+    assert!(counted.metrics().is_empty());
     // Read in one pass, each game replayed: one table, every metric in it.
     let (read, _) = Tally::read(&csv, &plan).unwrap();
-    let tables = of_tally(&read);
+    let tables = read.metrics();
     assert_eq!(tables.len(), 1);
     assert_eq!(tables[0].1.len(), Metric::ALL.len());
 }

@@ -70,7 +70,7 @@ fn summary_pass(c: &mut Criterion) {
                 verify: None,
             };
             let opened = open_games_with(&plan, &csv, reading).expect("the file reads");
-            let metrics = ringside_arena::figures::metrics::of_tally(&opened.tally);
+            let metrics = opened.tally.metrics();
             black_box((opened.tally.games(), metrics))
         })
     });

@@ -58,7 +58,6 @@ use ringside_engine::{Features, Game, MAX_FEATURES, Player, seeded_rng};
 
 use crate::error::{Error, Result};
 use crate::figures::plot::Bounds;
-use crate::figures::summary::Tally;
 use crate::records::row::{GameRow, Reason, Winner};
 use crate::records::sink::{Sink, Watch};
 use crate::records::validate::replay_row;
@@ -634,18 +633,6 @@ pub fn quantile(sorted: &[f64], q: f64) -> f64 {
         Some(next) => sorted[i] + frac * (next - sorted[i]),
         None => sorted[i],
     }
-}
-
-/// The metrics of every pairing of a tally whose games came with their facts:
-/// `(pairing, estimates)` for pairings with games.
-#[must_use]
-pub fn of_tally(tally: &Tally) -> Vec<(usize, Vec<Estimate>)> {
-    tally
-        .pairings()
-        .into_iter()
-        .filter(|p| !p.metrics.is_empty())
-        .map(|p| (p.pairing, p.metrics.estimates()))
-        .collect()
 }
 
 /// The metrics of each pairing as a Markdown section: one table a pairing.

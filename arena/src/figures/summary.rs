@@ -7,7 +7,7 @@
 //! the metrics' fold ([`MetricFold`]); it never holds the rows, so its memory follows the
 //! pairings and the distinct game lengths, not the games.
 
-use crate::figures::metrics::{Facts, GameFacts, MetricFold};
+use crate::figures::metrics::{Estimate, Facts, GameFacts, MetricFold};
 use crate::figures::stats::{
     PairFold, PairingResult, Penta, RatingGroup, Wdl, Z95, elo_interval, los, rate_groups, wilson,
 };
@@ -224,6 +224,17 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// The game-design metrics of every pairing whose games came with their facts:
+    /// `(pairing, estimates)` for pairings with games.
+    #[must_use]
+    pub fn metrics(&self) -> Vec<(usize, Vec<Estimate>)> {
+        self.pairings()
+            .into_iter()
+            .filter(|p| !p.metrics.is_empty())
+            .map(|p| (p.pairing, p.metrics.estimates()))
+            .collect()
+    }
+
     /// A tally of no games for `plan`'s pairings.
     #[must_use]
     pub fn new(plan: &RunPlan) -> Tally {

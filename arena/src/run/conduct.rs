@@ -113,7 +113,7 @@ pub fn conduct(
             &exp.published,
         ));
     }
-    md.push_str(&metrics::markdown(&exp.plan, &metrics::of_tally(tally)));
+    md.push_str(&metrics::markdown(&exp.plan, &tally.metrics()));
     md.push_str(&study::run_figures(&exp.plan, tally, &dir)?);
     write_summary_files(&dir, &md, &report::csv(&exp.plan, tally, &[]))?;
     Ok(Conducted {

@@ -224,7 +224,7 @@ pub fn summary(args: &SummaryArgs) -> Result<()> {
     let title = format!("Summary of {}", args.csv.display());
     let tally = &tally;
     let mut md = report::markdown(&plan, tally, &title, &notes);
-    md.push_str(&metrics::markdown(&plan, &metrics::of_tally(tally)));
+    md.push_str(&metrics::markdown(&plan, &tally.metrics()));
     if let Some(dir) = &args.out_dir {
         std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, &e))?;
         md.push_str(&study::run_figures(&plan, tally, dir)?);
