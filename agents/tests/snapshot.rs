@@ -9,7 +9,7 @@
 //! count of a few seeded searches against `tests/snapshots/search/GAME.txt`, one file a game.
 //!
 //! A change that is meant to change the searches (a better ordering, a new default) updates
-//! the files with `RINGSIDE_BLESS=1 cargo test -p ringside-agents --test snapshot` and must
+//! the files with `RINGSIDE_BLESS=1 cargo test -p ringside-agents --test all snapshot::` and must
 //! say in its commit which committed results it replays differently. A game without a file
 //! (one just added, with no committed results yet) gets its file written by the first run,
 //! which passes: commit it with the game.

@@ -1,7 +1,7 @@
 //! GTP both ways: the server (`arena gtp`) in a scripted session, the client (`gtp:cmd=...`
 //! agents) against a scripted fake engine that fails on purpose, and the two together.
 
-mod common;
+use crate::common;
 
 use std::io::Cursor;
 use std::path::Path;
@@ -26,7 +26,7 @@ static FAKE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
         .join(format!("gtp-fake-engine{}", std::env::consts::EXE_SUFFIX));
     assert!(
         fake.exists(),
-        "{} is missing: `cargo test` builds it (a run limited with --test does not: `cargo build --release --example gtp-fake-engine`)",
+        "{} is missing: `cargo test` builds it (a run limited with --test all does not: `cargo build --release --example gtp-fake-engine`)",
         fake.display()
     );
     fake.to_string_lossy().into_owned()

@@ -1,7 +1,7 @@
 //! Regression tests for issue 10: each failure the issue lists, driven through the real
 //! binary (and the library, where the issue asks for it).
 
-mod common;
+use crate::common;
 
 use std::io::Read;
 use std::path::Path;

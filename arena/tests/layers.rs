@@ -7,7 +7,7 @@
 //! file and the module it imports; the test fails on a new one, and on a listed one that is
 //! gone, so the list only shrinks.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::Path;

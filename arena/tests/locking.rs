@@ -3,7 +3,7 @@
 //! refused with one line and exit code 2, and the first finishes a complete, valid file with
 //! nothing duplicated; a reader keeps working during the write.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};

@@ -3,7 +3,7 @@
 //! that changed; a net that starts as the linear evaluation plays as it; bad input is one line
 //! and exit code 2.
 
-mod common;
+use crate::common;
 
 use common::{ok, path, refused, scratch, text};
 use ringside_agents::{AgentSpec, Evaluator};

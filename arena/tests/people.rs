@@ -1,6 +1,6 @@
 //! `arena play` through a pipe, and the pictures of games (`replay --svg`, `--html`).
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::{Command, Stdio};

@@ -1,7 +1,7 @@
 //! `arena report`: a design report on a tiny budget, its ladder's order where it is known, its
 //! SkillTrace and figures as data, and a report re-run that resumes to the same games.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

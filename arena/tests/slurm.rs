@@ -5,7 +5,7 @@
 //! `--array=K`, and for a killed task resubmitted; every merge is compared with one machine
 //! playing the whole match.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

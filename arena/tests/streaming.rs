@@ -2,7 +2,7 @@
 //! as the rows held in memory; each read replays a game once; the metrics' clustered
 //! bootstrap is exactly the pair bootstrap it replaced on files of up to 4,096 pairs.
 
-mod common;
+use crate::common;
 
 use common::{ok, path, scratch, text};
 use rand::RngExt;

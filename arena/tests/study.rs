@@ -1,7 +1,7 @@
 //! Design studies: sweep expansion and resume, the metrics against hand-worked values and
 //! direct counts, the figures as data, and bad grids refused.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

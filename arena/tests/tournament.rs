@@ -1,6 +1,6 @@
 //! End-to-end tests of `arena match`, `run`, `summary`, `merge` and `replay --from`.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

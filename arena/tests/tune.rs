@@ -2,7 +2,7 @@
 //! converges on a synthetic objective, runs on real games, and resumes exactly; bad input is
 //! one line and exit code 2.
 
-mod common;
+use crate::common;
 
 use common::{arena, ok, path, refused, scratch, text};
 use rand::RngExt;

@@ -1,6 +1,6 @@
 //! `arena verdicts`: several games CSVs read as one family of tests, end to end.
 
-mod common;
+use crate::common;
 
 use common::{files_under, ok, path, refused, scratch, text};
 

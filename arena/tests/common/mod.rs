@@ -1,6 +1,4 @@
 //! Helpers shared by the end-to-end tests: run the real `arena` binary, make scratch folders.
-// Each test binary uses only some of these.
-#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
