@@ -71,13 +71,12 @@ pub struct Probed {
 }
 
 /// A [`Probe`] watching one replay.
-pub struct ProbeWatch<G: Game> {
+pub struct ProbeWatch<'a, G: Game> {
+    probe: Probe<'a>,
     plies: Vec<u32>,
     next: usize,
     seed: u64,
-    leaf: Option<LeafSearch>,
     searcher: Option<AlphaBeta<G>>,
-    cells: bool,
     width: usize,
     values: [[f64; MAX_FEATURES]; 2],
     scratch: Vec<G::Move>,
@@ -85,16 +84,16 @@ pub struct ProbeWatch<G: Game> {
     out: Probed,
 }
 
-impl Sink for Probe<'_> {
+impl<'a> Sink for Probe<'a> {
     type Gathered = Probed;
-    type Watch<G: Game + Features> = ProbeWatch<G>;
+    type Watch<G: Game + Features> = ProbeWatch<'a, G>;
 
     fn watch<G: Game + Features>(
         &self,
         start: &G,
         row: &GameRow,
         _: Player,
-    ) -> Result<ProbeWatch<G>, String> {
+    ) -> Result<ProbeWatch<'a, G>, String> {
         let plies = (self.plies_of)(row);
         let searcher = match self.leaf {
             Some(leaf) if !plies.is_empty() => {
@@ -110,12 +109,11 @@ impl Sink for Probe<'_> {
             _ => None,
         };
         Ok(ProbeWatch {
+            probe: *self,
             plies,
             next: 0,
             seed: row.seed,
-            leaf: self.leaf.cloned(),
             searcher,
-            cells: self.cells,
             width: start.feature_set().len(),
             values: [[0.0; MAX_FEATURES]; 2],
             scratch: Vec::new(),
@@ -125,11 +123,11 @@ impl Sink for Probe<'_> {
     }
 }
 
-impl<G: Game + Features> ProbeWatch<G> {
+impl<G: Game + Features> ProbeWatch<'_, G> {
     /// The positions searched from `state` at `ply`: its children drawn from the game's seed
     /// and the ply when the leaf search asks for children, else `state` itself.
     fn searched(&mut self, state: &G, ply: u32) -> Vec<G> {
-        match &self.leaf {
+        match self.probe.leaf {
             Some(leaf) if leaf.children > 0 => {
                 let mut child_rng = seeded_rng(self.seed ^ 0x0063_6869_6c64, u64::from(ply));
                 let scratch = &mut self.scratch;
@@ -168,7 +166,7 @@ impl<G: Game + Features> ProbeWatch<G> {
                 });
             leaf
         });
-        let keep = self.leaf.as_ref().is_some_and(|l| l.keep_searched);
+        let keep = self.probe.leaf.is_some_and(|l| l.keep_searched);
         let position = match &leaf {
             Some(leaf) if !keep => leaf,
             _ => searched,
@@ -178,7 +176,7 @@ impl<G: Game + Features> ProbeWatch<G> {
         position.features(Player::ONE, theirs);
         out.features
             .extend((0..self.width).map(|j| mine[j] - theirs[j]));
-        if self.cells {
+        if self.probe.cells {
             position.write_cells(&mut self.cell_buf);
             out.cells.extend_from_slice(&self.cell_buf);
             out.cells
@@ -187,7 +185,7 @@ impl<G: Game + Features> ProbeWatch<G> {
     }
 }
 
-impl<G: Game + Features> Watch<G> for ProbeWatch<G> {
+impl<G: Game + Features> Watch<G> for ProbeWatch<'_, G> {
     type Gathered = Probed;
 
     fn before_move(&mut self, state: &G, ply: u32) {
