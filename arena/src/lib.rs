@@ -5,7 +5,7 @@
 //!
 //! ```
 //! use ringside_arena::figures::summary::Tally;
-//! use ringside_arena::run::plan::PlanBuilder;
+//! use ringside_arena::plan::PlanBuilder;
 //! use ringside_arena::run::pool::Silent;
 //! use ringside_arena::run::runner::run_in_memory;
 //!
@@ -24,18 +24,23 @@
 //! # The house
 //!
 //! A run flows one way: text at the edge (flags, experiment files, sidecars) becomes a checked
-//! [`run::plan::RunPlan`] holding a typed game ([`ringside_engine::registry::AnyGame`]) and
+//! [`plan::RunPlan`] holding a typed game ([`ringside_engine::registry::AnyGame`]) and
 //! typed agents; the runner plays it and writes each game as a record; records are read back
 //! in one streaming pass (each row checked and replayed once) and folded into figures. Nothing
 //! below the plan sees a game spec as text, and nothing holds the rows of a file.
 //!
-//! - [`run`]: a run planned and played. `plan` (the checked plan and the one id → pairing,
-//!   pair, seat mapping), `experiment` and `sweep` (experiment files and their grids, one plan
-//!   a cell), `play` (one game, agent faults turned into lost games), `pool` (the worker
-//!   threads under every run, and the [`run::pool::Observer`] that hears of it), `runner`
-//!   (a run into a file or memory: resume, shards, the SPRT stop, Ctrl-C, opening a file in
-//!   one pass), `verify` (reproducing recorded games), `conduct` (an experiment from start to figures: what
-//!   `arena run` calls, reporting to a `Conductor`).
+//! - [`plan`]: the vocabulary every layer speaks, importing nothing else of the crate.
+//!   The checked [`plan::RunPlan`] and its one id → pairing, pair, seat mapping; `shard` and
+//!   `sprt` (a run's split and stopping rule); `raw` (the plan as the sidecar stores it, and
+//!   the one place settings are checked); `builder` (settings as typed); `sweep` (a grid of
+//!   plans, one a cell); `published` (figures to set results beside).
+//! - [`run`]: a run played. `experiment` (experiment files into plans and sweeps), `play` (one
+//!   game, agent faults turned into lost games), `pool` (the worker threads under every run,
+//!   and the [`run::pool::Observer`] that hears of it), `runner` (a run into a file or
+//!   memory: resume, shards, the SPRT stop, Ctrl-C, opening a file in one pass), `verify`
+//!   (reproducing recorded games), `conduct` (an experiment from start to figures: what
+//!   `arena run` calls, reporting to a `Conductor`), `slurm` (the one reader of Slurm's
+//!   environment), `design` (design studies).
 //! - [`records`]: games on disk. `row` (one finished game, typed), `games_csv` (the CSV, its
 //!   streaming reader and its writer), `validate` (a row replayed against the rules and the
 //!   plan), `sink` (what a replay reports each position to: the metrics and the tuners
@@ -57,15 +62,16 @@
 //!
 //! ## Layers
 //!
-//! Imports run one way, from top to bottom: the plan vocabulary (`run::plan`, with `error`) at
-//! the bottom; then `records`; then `figures`; then the rest of `run`; and on top `tune`,
-//! `protocols` and `explore` (and the binary above all). A module imports its own layer or
-//! those below, and no two modules import each other. `arena/tests/layers.rs` checks it and
-//! lists the breaches that remain (issue 44 removes them): it fails on a new one.
+//! Imports run one way, from top to bottom: the plan vocabulary (`plan`, with `error`) at
+//! the bottom; then `records`; then `figures`; then `run`; and on top `tune`, `protocols` and
+//! `explore` (and the binary above all). A module imports its own layer or those below, and
+//! no two modules import each other. `arena/tests/layers.rs` checks it: it fails, naming the
+//! files, on an import of a layer above or on two modules that import each other.
 
 pub mod error;
 pub mod explore;
 pub mod figures;
+pub mod plan;
 pub mod protocols;
 pub mod records;
 pub mod run;

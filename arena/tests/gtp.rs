@@ -8,8 +8,8 @@ use std::path::Path;
 
 use common::{ok, path, scratch, text};
 use ringside_agents::gtp::Coords;
+use ringside_arena::plan::{PlanBuilder, RunPlan};
 use ringside_arena::records::row::{GameRow, Reason};
-use ringside_arena::run::plan::{PlanBuilder, RunPlan};
 use ringside_arena::run::play::agent_seed;
 use ringside_arena::run::pool::Silent;
 use ringside_arena::run::runner::{fault_log_path, run_in_memory};

@@ -714,7 +714,7 @@ fn issue10_a_killed_merge_leaves_no_partial_output() {
 
 #[test]
 fn issue10_the_library_in_process_gives_the_binarys_rows() {
-    use ringside_arena::run::plan::PlanBuilder;
+    use ringside_arena::plan::PlanBuilder;
     use ringside_arena::run::pool::Silent;
     use ringside_arena::run::runner::run_in_memory;
     let dir = scratch("i10-library");

@@ -1,11 +1,11 @@
 //! The arena library's layers import one way (the crate docs' "The house"): the plan
-//! vocabulary (`run/plan.rs`, with `error`) at the bottom, then `records`, `figures`, the rest of
+//! vocabulary (`plan/`, with `error`) at the bottom, then `records`, `figures`, the rest of
 //! `run`, and on top `tune`, `protocols` and `explore`. A module may import its own layer or any
 //! below it, never one above, and no two modules may import each other.
 //!
-//! The breaches the house still has (issue 44 is removing them) are listed below, each by the
-//! file and the module it imports; the test fails on a new one, and on a listed one that is
-//! gone, so the list only shrinks.
+//! The test reads `crate::` paths in each file's code (before its
+//! tests) and fails, naming them, on any import of a higher layer and any two modules that
+//! import each other.
 
 use crate::common;
 
@@ -14,22 +14,11 @@ use std::path::Path;
 
 use common::files_under;
 
-/// Imports of a module from a higher layer that remain, as `file → module` (paths under src/,
-/// without `.rs`).
-const KNOWN_UPWARD: [&str; 3] = [
-    "figures/picture → explore/position",
-    "figures/report → run/experiment",
-    "figures/study → run/sweep",
-];
-
-/// Pairs of modules that import each other and remain.
-const KNOWN_CYCLES: [&str; 0] = [];
-
-/// The layer of a module path under src/ (`run/plan` is the ground floor).
+/// The layer of a module path under src/ (`plan` is the ground floor).
 fn layer(module: &str) -> usize {
     let top = module.split('/').next().unwrap_or(module);
     match top {
-        _ if module == "run/plan" || top == "error" => 0,
+        "plan" | "error" => 0,
         "records" => 1,
         "figures" => 2,
         "run" => 3,
@@ -116,33 +105,19 @@ fn no_module_imports_a_layer_above_its_own_or_a_module_that_imports_it() {
         .filter(|(a, b)| a < b && edges.contains(&(b.clone(), a.clone())))
         .map(|(a, b)| format!("{a} ↔ {b}"))
         .collect();
-    let known: BTreeSet<String> = KNOWN_UPWARD.iter().map(|s| (*s).to_string()).collect();
-    let new: Vec<&String> = upward.difference(&known).collect();
-    let gone: Vec<&String> = known.difference(&upward).collect();
     assert!(
-        new.is_empty(),
-        "modules import a layer above their own: {new:?}"
+        upward.is_empty(),
+        "modules import a layer above their own: {upward:?}"
     );
-    assert!(
-        gone.is_empty(),
-        "fixed, so strike from KNOWN_UPWARD: {gone:?}"
-    );
-    let known: BTreeSet<String> = KNOWN_CYCLES.iter().map(|s| (*s).to_string()).collect();
-    let new: Vec<&String> = cycles.difference(&known).collect();
-    let gone: Vec<&String> = known.difference(&cycles).collect();
-    assert!(new.is_empty(), "modules import each other: {new:?}");
-    assert!(
-        gone.is_empty(),
-        "fixed, so strike from KNOWN_CYCLES: {gone:?}"
-    );
+    assert!(cycles.is_empty(), "modules import each other: {cycles:?}");
 }
 
 #[test]
 fn the_import_reader_sees_module_paths_and_skips_comments_and_tests() {
-    let text = "use crate::figures::metrics::{A, B};\nuse crate::error::Result;\n// crate::tune::spsa in a comment\nfn f() { crate::run::plan::x(); }\n#[cfg(test)]\nmod tests { use crate::explore::think; }\n";
+    let text = "use crate::figures::metrics::{A, B};\nuse crate::error::Result;\n// crate::tune::spsa in a comment\nfn f() { crate::plan::builder::x(); }\n#[cfg(test)]\nmod tests { use crate::explore::think; }\n";
     let got: Vec<String> = imports(text).into_iter().collect();
-    assert_eq!(got, ["error", "figures/metrics", "run/plan"]);
-    assert_eq!(layer("run/plan"), 0);
+    assert_eq!(got, ["error", "figures/metrics", "plan/builder"]);
+    assert_eq!(layer("plan/sweep"), 0);
     assert!(layer("records/row") < layer("figures/summary"));
     assert!(layer("run/runner") > layer("figures/summary"));
 }

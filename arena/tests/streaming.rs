@@ -13,10 +13,10 @@ use ringside_arena::figures::metrics::{
 use ringside_arena::figures::report::markdown;
 use ringside_arena::figures::stats::{PairingResult, percentile, rate_groups};
 use ringside_arena::figures::summary::{Lengths, Tally, ratings};
+use ringside_arena::plan::{PlanBuilder, Seat};
 use ringside_arena::records::games_csv::{CHUNK_ROWS, read_games, read_games_with};
 use ringside_arena::records::row::{Reason, Winner};
 use ringside_arena::records::sidecar::read_sidecar;
-use ringside_arena::run::plan::{PlanBuilder, Seat};
 use ringside_arena::run::pool::Silent;
 use ringside_arena::run::runner::run_in_memory;
 use ringside_engine::seeded_rng;

@@ -12,11 +12,11 @@ use ringside_arena::figures::metrics::{
 use ringside_arena::figures::plot::{
     Bars, Bounds, Dot, Labels, dot_plot_svg, histogram_series, interval_plot_svg,
 };
+use ringside_arena::plan::Seat;
+use ringside_arena::plan::sweep::{AxisKind, cell_seed};
 use ringside_arena::records::games_csv::read_games;
 use ringside_arena::records::row::{Reason, Winner};
 use ringside_arena::run::experiment;
-use ringside_arena::run::plan::Seat;
-use ringside_arena::run::sweep::{AxisKind, cell_seed};
 use ringside_engine::registry::{GameVisitor, with_game};
 use ringside_engine::{Features, Game};
 

@@ -10,7 +10,7 @@
 //! a summary costs per game at any scale (the pass is linear; the bootstrap's cost is bounded).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use ringside_arena::run::plan::PlanBuilder;
+use ringside_arena::plan::PlanBuilder;
 use ringside_arena::run::play::play_game;
 use ringside_arena::run::pool::Silent;
 use ringside_arena::run::runner::{Reading, open_games_with, run_to_csv};

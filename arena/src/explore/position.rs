@@ -6,7 +6,8 @@ use ringside_engine::{Features, Game, Outcome, Player};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::error::{Error, Result};
+use crate::error::Result;
+use crate::records::row::play_listed;
 
 /// How to show a replay.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,7 +43,7 @@ pub fn replay(game: &AnyGame, moves: &str, style: ReplayStyle) -> Result<String>
             }
             let total = self.moves.split_whitespace().count();
             for (i, text) in self.moves.split_whitespace().enumerate() {
-                state = play_one(state, text, i, total)?;
+                state = play_listed(state, text, i, total)?;
                 if self.style.every {
                     if !self.style.json {
                         out.push('\n');
@@ -63,17 +64,8 @@ pub fn replay(game: &AnyGame, moves: &str, style: ReplayStyle) -> Result<String>
 pub fn play_moves<G: Game>(mut state: G, moves: &str) -> Result<G> {
     let total = moves.split_whitespace().count();
     for (i, text) in moves.split_whitespace().enumerate() {
-        state = play_one(state, text, i, total)?;
+        state = play_listed(state, text, i, total)?;
     }
-    Ok(state)
-}
-
-/// Plays move number `i` (0-based) of `total`; the error names its number from 1.
-pub(crate) fn play_one<G: Game>(mut state: G, text: &str, i: usize, total: usize) -> Result<G> {
-    let fail =
-        |reason: String| Error::setting(format!("move {} of {total} ('{text}'): {reason}", i + 1));
-    let mv = state.parse_move(text).map_err(|e| fail(e.to_string()))?;
-    state.try_play(mv).map_err(|e| fail(e.to_string()))?;
     Ok(state)
 }
 

@@ -58,10 +58,10 @@ use ringside_engine::{Features, Game, MAX_FEATURES, Player, seeded_rng};
 
 use crate::error::{Error, Result};
 use crate::figures::plot::Bounds;
+use crate::plan::RunPlan;
 use crate::records::row::{GameRow, Reason, Winner};
 use crate::records::sink::{Sink, Watch};
 use crate::records::validate::replay_row;
-use crate::run::plan::RunPlan;
 
 /// Resamples of the bootstrap.
 pub const BOOTSTRAP_SAMPLES: usize = 2000;

@@ -17,7 +17,7 @@ use ringside_engine::registry::{AnyGame, GameVisitor};
 use ringside_engine::{CellShape, Features, Game, Player, Stone};
 
 use crate::error::Result;
-use crate::explore::position::play_one;
+use crate::records::row::play_listed;
 
 /// One cell of a drawing.
 #[derive(Debug, Clone, PartialEq)]
@@ -305,7 +305,7 @@ impl GameVisitor for Draw<'_> {
             if i == self.ply {
                 drawn = Some(state.clone());
             }
-            state = play_one(state, text, i, total)?;
+            state = play_listed(state, text, i, total)?;
         }
         let at = drawn.unwrap_or(state);
         let last = self.ply.checked_sub(1).map(|i| self.moves[i].as_str());
@@ -330,7 +330,7 @@ pub fn html_of_game(game: &AnyGame, moves: &str, title: &str) -> Result<String> 
             let mut frames = vec![svg(&state, &caption(&state, 0), None)];
             let total = self.moves.len();
             for (i, text) in self.moves.iter().enumerate() {
-                state = play_one(state, text, i, total)?;
+                state = play_listed(state, text, i, total)?;
                 frames.push(svg(&state, &caption(&state, i + 1), Some(text)));
             }
             let data = serde_json::json!({ "moves": self.moves, "frames": frames });

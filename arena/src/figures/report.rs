@@ -7,8 +7,8 @@ use std::fmt::Write;
 use crate::figures::sprt::{bounds, llr};
 use crate::figures::stats::{Wdl, Z95, wilson};
 use crate::figures::summary::{PairingSummary, Tally, ratings};
-use crate::run::experiment::Published;
-use crate::run::plan::RunPlan;
+use crate::plan::RunPlan;
+use crate::plan::published::Published;
 
 fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
@@ -99,8 +99,8 @@ fn pairing_section(md: &mut String, plan: &RunPlan, p: &PairingSummary) {
     if let (Some(s), 0) = (plan.sprt, p.pairing) {
         let (lower, upper) = bounds(s.alpha, s.beta);
         let model = match s.model {
-            crate::run::plan::EloModel::Logistic => "logistic",
-            crate::run::plan::EloModel::Normalized => "normalized",
+            crate::plan::EloModel::Logistic => "logistic",
+            crate::plan::EloModel::Normalized => "normalized",
         };
         let _ = writeln!(
             md,

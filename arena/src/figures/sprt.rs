@@ -23,8 +23,8 @@
 //! `LLR ≥ ln((1 − β)/α)` (H1 accepted) or `LLR ≤ ln(β/(1 − α))` (H0 accepted).
 
 use crate::figures::stats::{PAIR_SCORES, PairFold, Penta, expected_score, pair_moments};
+use crate::plan::{EloModel, SprtConfig};
 use crate::records::row::GameRow;
-use crate::run::plan::{EloModel, SprtConfig};
 
 /// fishtest's replacement for an empty pentanomial count.
 pub const REGULARISATION: f64 = 1e-3;
@@ -363,7 +363,7 @@ mod tests {
     #[test]
     fn a_running_sprt_counts_the_complete_pairs_of_the_games_it_is_fed() {
         use crate::figures::summary::Tally;
-        use crate::run::plan::PlanBuilder;
+        use crate::plan::PlanBuilder;
         use crate::run::pool::Silent;
         use crate::run::runner::run_in_memory;
         let plan = PlanBuilder::new("rin:size=6")

@@ -19,9 +19,9 @@ use crate::figures::plot::{
 };
 use crate::figures::stats::Penta;
 use crate::figures::summary::{Distinct, Lengths, Tally, ratings};
+use crate::plan::RunPlan;
+use crate::plan::sweep::Sweep;
 use crate::records::durable::write_atomically;
-use crate::run::plan::RunPlan;
-use crate::run::sweep::Sweep;
 
 /// The metrics of one cell and match.
 #[derive(Debug, Clone, PartialEq)]

@@ -11,9 +11,9 @@ use crate::figures::metrics::{Estimate, Facts, GameFacts, MetricFold};
 use crate::figures::stats::{
     PairFold, PairingResult, Penta, RatingGroup, Wdl, Z95, elo_interval, los, rate_groups, wilson,
 };
+use crate::plan::{RunPlan, Seat};
 use crate::records::games_csv::{Tail, read_games_with};
 use crate::records::row::{GameRow, Reason};
-use crate::run::plan::{RunPlan, Seat};
 
 /// Game lengths as counts by plies: the mean, nearest-rank percentiles and a histogram, in
 /// memory that follows the longest game, not the number of games.
@@ -382,8 +382,8 @@ pub fn ratings<'a>(
 #[cfg(test)]
 mod tests {
     use super::Distinct;
+    use crate::plan::{Seat, Slot};
     use crate::records::row::{GameRow, Reason, Winner};
-    use crate::run::plan::{Seat, Slot};
 
     #[test]
     fn games_repeat_when_at_most_half_are_distinct_and_never_at_the_cap() {
@@ -449,7 +449,7 @@ mod tests {
     #[test]
     fn pairings_lists_only_the_pairings_with_games() {
         use super::Tally;
-        use crate::run::plan::PlanBuilder;
+        use crate::plan::PlanBuilder;
         use crate::run::pool::Silent;
         use crate::run::runner::run_in_memory;
         let plan = PlanBuilder::new("rin:size=6")

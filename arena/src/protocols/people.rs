@@ -18,10 +18,10 @@ use ringside_engine::{Features, Game, Outcome};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::figures::picture::board_text;
+use crate::plan::{PlanBuilder, RunPlan};
 use crate::records::games_csv::RowWriter;
 use crate::records::row::{GameRow, Reason, Winner};
 use crate::records::validate::pair_start;
-use crate::run::plan::{PlanBuilder, RunPlan};
 use crate::run::play::{agent_seed, agent_told};
 use crate::run::runner::open_games;
 

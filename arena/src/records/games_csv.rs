@@ -22,11 +22,11 @@ use ringside_engine::registry::GameVisitor;
 use ringside_engine::{Features, Game};
 
 use crate::error::{Error, Result};
+use crate::plan::RunPlan;
 use crate::records::idset::IdSet;
 use crate::records::row::{GameRow, Reason, Winner};
 use crate::records::sink::Sink;
 use crate::records::validate::replay_row;
-use crate::run::plan::RunPlan;
 
 /// The columns, in order.
 pub const COLUMNS: [&str; 23] = [

@@ -4,7 +4,10 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::run::plan::{Seat, Slot};
+use ringside_engine::Game;
+
+use crate::error::Error;
+use crate::plan::{Seat, Slot};
 
 /// Who won, by colour: the player who moved first, the other one, or neither.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -249,6 +252,20 @@ impl GameRow {
         check("moves", self.moves == other.moves);
         out
     }
+}
+
+/// Plays move number `i` (0-based) of a list of `total` written in the game's notation; the error names its number from 1.
+pub(crate) fn play_listed<G: Game>(
+    mut state: G,
+    text: &str,
+    i: usize,
+    total: usize,
+) -> crate::error::Result<G> {
+    let fail =
+        |reason: String| Error::setting(format!("move {} of {total} ('{text}'): {reason}", i + 1));
+    let mv = state.parse_move(text).map_err(|e| fail(e.to_string()))?;
+    state.try_play(mv).map_err(|e| fail(e.to_string()))?;
+    Ok(state)
 }
 
 #[cfg(test)]

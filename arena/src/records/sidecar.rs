@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::plan::{RawPlan, RunPlan};
 use crate::records::durable::write_atomically;
-use crate::run::plan::{RawPlan, RunPlan};
 
 /// The sidecar format this version writes and reads.
 pub const FORMAT: u32 = 2;

@@ -6,9 +6,9 @@
 
 use ringside_engine::{Features, Game, Outcome, Player, seeded_rng};
 
+use crate::plan::RunPlan;
 use crate::records::row::{GameRow, Reason};
 use crate::records::sink::{Sink, Watch};
-use crate::run::plan::RunPlan;
 
 /// The colour-independent opening of a pair: the start after the seed's draw, and who moves
 /// first there.

@@ -14,12 +14,12 @@ use std::time::Instant;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::figures::{metrics, report, study};
+use crate::plan::RunPlan;
+use crate::plan::sweep::Sweep;
 use crate::records::durable::write_atomically;
 use crate::run::experiment::Experiment;
-use crate::run::plan::RunPlan;
 use crate::run::pool::{Observer, thread_count};
 use crate::run::runner::{Opened, Reading, RunReport, continue_run, is_finished, open_games_with};
-use crate::run::sweep::Sweep;
 use crate::run::verify::VerifyReport;
 
 /// A stage of an experiment, for a front end's progress display.

@@ -24,33 +24,14 @@
 //! ```
 //!
 //! A `[grid]` table makes the experiment a sweep: every cell of the grid is a run of every
-//! match (see [`crate::run::sweep`]). A sweep has no `[[published]]` tables.
+//! match (see [`crate::plan::sweep`]). A sweep has no `[[published]]` tables.
 
 use serde::Deserialize;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::run::plan::{PlanBuilder, RunPlan};
-use crate::run::sweep::{Grid, Sweep};
-
-/// A published result to compare with: the first agent of a match, playing the first colour,
-/// against the second agent.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Published {
-    /// The index of the `[[match]]`.
-    #[serde(rename = "match")]
-    pub match_index: usize,
-    /// Where the figures come from.
-    pub source: String,
-    /// Games played.
-    pub games: u64,
-    /// Wins of the first agent, who moved first.
-    pub first_wins: u64,
-    /// Wins of the second agent.
-    pub second_wins: u64,
-    /// Draws.
-    pub draws: u64,
-}
+use crate::plan::published::Published;
+use crate::plan::sweep::{Grid, Sweep};
+use crate::plan::{PlanBuilder, RunPlan};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -171,7 +152,7 @@ pub fn parse(text: &str, path: &std::path::Path) -> Result<Experiment> {
                 .cells(file.seed, &file.game, &agents, build)
                 .map_err(|e| fail(e.message))?;
             let match_names = match file.agents {
-                Some(_) => crate::run::plan::schedule(agents.len(), file.gauntlet.unwrap_or(false))
+                Some(_) => crate::plan::schedule(agents.len(), file.gauntlet.unwrap_or(false))
                     .into_iter()
                     .map(|(i, j)| format!("{} vs {}", agents[i], agents[j]))
                     .collect(),

@@ -1,12 +1,10 @@
-//! A run planned and played: the plan, experiment files and sweeps, one game, the worker pool, the runner (files, resume, the SPRT), reproduction.
+//! A run played: experiment files, one game, the worker pool, the runner (files, resume, the SPRT), reproduction.
 
 pub mod conduct;
 pub mod design;
 pub mod experiment;
-pub mod plan;
 pub mod play;
 pub mod pool;
 pub mod runner;
 pub mod slurm;
-pub mod sweep;
 pub mod verify;

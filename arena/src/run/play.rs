@@ -8,10 +8,10 @@ use ringside_agents::{Agent, AgentSpec, AnyAgent};
 use ringside_engine::zobrist::splitmix64;
 use ringside_engine::{Features, Game, Player};
 
+use crate::plan::{RunPlan, Seat};
 use crate::records::row::{GameRow, Reason, Winner};
 use crate::records::sink::Watch;
 use crate::records::validate::pair_start;
-use crate::run::plan::{RunPlan, Seat};
 
 /// What one agent spent over a game.
 #[derive(Debug, Clone, Copy, Default)]
@@ -220,8 +220,8 @@ pub fn play_watched<G: Game + Features, W: Watch<G>>(
 mod tests {
     use super::*;
     use crate::figures::metrics::{Facts, FactsFold};
+    use crate::plan::PlanBuilder;
     use crate::records::validate::replay_row;
-    use crate::run::plan::PlanBuilder;
     use ringside_engine::registry::GameVisitor;
 
     /// Every game of `plan`, played with the metrics watching, against the same row replayed:

@@ -16,8 +16,8 @@ use ringside_engine::{Features, Game};
 
 use crate::error::{Error, Result};
 use crate::figures::metrics::{FactsFold, GameFacts};
+use crate::plan::RunPlan;
 use crate::records::row::GameRow;
-use crate::run::plan::RunPlan;
 use crate::run::play::play_watched;
 
 /// How often the calling thread collects finished games. Polling, rather than blocking on

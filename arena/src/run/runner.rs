@@ -21,11 +21,11 @@ use crate::error::{Error, Result};
 use crate::figures::metrics::{Facts, GameFacts};
 use crate::figures::sprt::{Decision, Sprt};
 use crate::figures::summary::Tally;
+use crate::plan::RunPlan;
 use crate::records::games_csv::{RowWriter, Tail, read_games_with};
 use crate::records::idset::IdSet;
 use crate::records::row::GameRow;
 use crate::records::sidecar::{Sidecar, read_sidecar, sidecar_path, write_sidecar};
-use crate::run::plan::RunPlan;
 use crate::run::pool::{Observer, check_seats, play_ids, thread_count};
 use crate::run::verify::{Reproducer, VerifyReport};
 
@@ -350,7 +350,7 @@ pub fn run_in_memory(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::plan::{PlanBuilder, Shard};
+    use crate::plan::{PlanBuilder, Shard};
 
     #[test]
     fn pending_walks_the_shard_by_pairs_and_skips_done_games() {

@@ -19,8 +19,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result, Setting};
+use crate::plan::Shard;
 use crate::records::durable::write_atomically;
-use crate::run::plan::Shard;
 
 /// The layout of the first submission of a job array: task IDs `min` to `min + count − 1`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

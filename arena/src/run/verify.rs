@@ -9,9 +9,9 @@
 use std::collections::HashMap;
 
 use crate::error::Result;
+use crate::plan::RunPlan;
 use crate::records::games_csv::ReadRow;
 use crate::records::row::GameRow;
-use crate::run::plan::RunPlan;
 use crate::run::pool::{Observer, play_ids};
 
 /// What a reproduction found.

@@ -27,8 +27,8 @@ use super::spsa::{Param, Perturbation, Spsa};
 use crate::error::{Error, ErrorKind, Result, Setting};
 use crate::figures::plot::{Labels, Series, write_line_plot};
 use crate::figures::report::elo_text;
+use crate::plan::{RawAgent, RawPlan, RunPlan};
 use crate::records::durable::write_atomically;
-use crate::run::plan::{RawAgent, RawPlan, RunPlan};
 use crate::run::pool::Silent;
 use crate::run::runner::{run_in_memory, run_to_csv};
 

@@ -53,11 +53,11 @@ use ringside_engine::registry::{AnyGame, GameVisitor};
 use ringside_engine::{Features, Game, MAX_FEATURES, Player, seeded_rng};
 
 use crate::error::{Error, Result, Setting};
+use crate::plan::RunPlan;
 use crate::records::games_csv::read_games_with;
 use crate::records::row::GameRow;
 use crate::records::sidecar::read_sidecar;
 use crate::records::validate::pair_start;
-use crate::run::plan::RunPlan;
 use crate::tune::probe::{LeafSearch, Probe};
 use ringside_agents::net::NetShape;
 

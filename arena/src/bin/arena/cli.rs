@@ -1,7 +1,7 @@
 //! The command line, as clap derive types. Doc comments are the `--help` text.
 
 use clap::{Args, Parser, Subcommand};
-use ringside_arena::run::plan::SprtConfig;
+use ringside_arena::plan::SprtConfig;
 use ringside_engine::registry::GAMES;
 
 /// Ringside's arena: tournaments between agents into CSV, with statistics; replays; random

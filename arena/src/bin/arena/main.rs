@@ -13,6 +13,8 @@ use clap::error::ErrorKind as ClapKind;
 mod cli;
 mod commands;
 mod output;
+mod progress;
+mod tuning;
 
 use cli::{Cli, Command};
 use ringside_arena::{Error, Setting};
@@ -63,9 +65,9 @@ fn main() -> ExitCode {
         Command::Think(args) => commands::think(&args),
         Command::Gtp(args) => commands::gtp(&args),
         Command::Play(args) => commands::play(&args),
-        Command::Tune(cli::TuneCommand::Texel(args)) => commands::tune_texel(&args),
-        Command::Tune(cli::TuneCommand::Spsa(args)) => commands::tune_spsa(&args),
-        Command::Tune(cli::TuneCommand::Net(args)) => commands::tune_net(&args),
+        Command::Tune(cli::TuneCommand::Texel(args)) => tuning::tune_texel(&args),
+        Command::Tune(cli::TuneCommand::Spsa(args)) => tuning::tune_spsa(&args),
+        Command::Tune(cli::TuneCommand::Net(args)) => tuning::tune_net(&args),
         Command::Features(args) => commands::features(&args),
         Command::Games => output::print(&cli::games_text()),
         Command::Agents => output::print(&cli::agents_text()),
@@ -151,7 +153,7 @@ fn as_typed(e: &Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ringside_arena::run::plan::SprtConfig;
+    use ringside_arena::plan::SprtConfig;
     use ringside_arena::run::pool::thread_count;
 
     #[test]

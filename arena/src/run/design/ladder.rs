@@ -10,7 +10,7 @@
 
 use crate::figures::stats::{Penta, holm};
 use crate::figures::summary::{PairingSummary, Tally, ratings};
-use crate::run::plan::RunPlan;
+use crate::plan::RunPlan;
 
 /// One rung of the ladder.
 #[derive(Debug, Clone, PartialEq)]

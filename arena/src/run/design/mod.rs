@@ -37,8 +37,8 @@ use crate::error::{Error, Result};
 use crate::figures::plot::{Bars, Bounds, Dot, Labels, dot_plot_svg, interval_plot_svg};
 use crate::figures::stats::{Penta, Wdl, detectable_share, elo};
 use crate::figures::summary::Tally;
+use crate::plan::{PlanBuilder, RunPlan};
 use crate::records::durable::write_atomically;
-use crate::run::plan::{PlanBuilder, RunPlan};
 use crate::run::pool::Observer;
 use crate::run::runner::run_to_csv;
 
@@ -260,7 +260,7 @@ pub fn report(
     let agents = ladder_agents(budget, has_tuned_fit(game));
     let (ladder_plan, ladder_tally, s) = part(
         "ladder",
-        PlanBuilder::new(&spec).tournament(&agents, false),
+        PlanBuilder::for_game(game.clone()).tournament(&agents, false),
         budget.ladder_games(),
         seed,
         OPENING_PLIES,
@@ -272,7 +272,7 @@ pub fn report(
         if !shown.is_empty() {
             let builder = shown
                 .iter()
-                .fold(PlanBuilder::new(&spec), |b, (_, up, down)| {
+                .fold(PlanBuilder::for_game(game.clone()), |b, (_, up, down)| {
                     b.pairing(up, down)
                 });
             let (_, tally, s) = part(
@@ -299,7 +299,7 @@ pub fn report(
     let trace_builder = |steps: &[(u64, u64)]| {
         steps
             .iter()
-            .fold(PlanBuilder::new(&spec), |b, &(strong, weak)| {
+            .fold(PlanBuilder::for_game(game.clone()), |b, &(strong, weak)| {
                 b.pairing(
                     &format!("mcts:iters={strong}"),
                     &format!("mcts:iters={weak}"),
@@ -338,7 +338,7 @@ pub fn report(
     let ludii = trace::ludii_schedule(levels);
     let builder = ludii
         .iter()
-        .fold(PlanBuilder::new(&spec), |b, (strong, weak)| {
+        .fold(PlanBuilder::for_game(game.clone()), |b, (strong, weak)| {
             b.pairing(strong, weak)
         });
     let (_, ludii_tally, s) = part("ludii-skilltrace", builder, ludii_games, seed ^ LUDII, 0)?;
@@ -396,9 +396,11 @@ pub fn report(
                 "first-player/{}/openings-{plies}",
                 folder_name(&board.spec())
             );
-            let builder = group.iter().fold(PlanBuilder::new(&board.spec()), |b, p| {
-                b.pairing(&p.label, &p.label)
-            });
+            let builder = group
+                .iter()
+                .fold(PlanBuilder::for_game(board.clone()), |b, p| {
+                    b.pairing(&p.label, &p.label)
+                });
             let (plan, tally, s) =
                 part(&name, builder, budget.side_games(), seed ^ 0xF1257, plies)?;
             seconds.sides += s;
@@ -426,9 +428,11 @@ pub fn report(
             if shown.is_empty() {
                 continue;
             }
-            let builder = shown.iter().fold(PlanBuilder::new(&bspec), |b, &i| {
-                b.pairing(&cells[i].player, &cells[i].player)
-            });
+            let builder = shown
+                .iter()
+                .fold(PlanBuilder::for_game(board.clone()), |b, &i| {
+                    b.pairing(&cells[i].player, &cells[i].player)
+                });
             let name = format!(
                 "first-player-replication/{}/openings-{plies}",
                 folder_name(&bspec)

@@ -15,8 +15,8 @@ use crate::figures::clarity::{
 use crate::figures::metrics::{Estimate, Facts, Metric, MetricFold, number};
 use crate::figures::study::write_lengths_svg;
 use crate::figures::summary::{Lengths, PairingSummary};
+use crate::plan::RunPlan;
 use crate::records::games_csv::read_games_with;
-use crate::run::plan::RunPlan;
 
 /// Ludii's metrics the profile shows, in its order.
 const METRICS: [Metric; 8] = [

@@ -554,7 +554,7 @@ mod tests {
 
     #[test]
     fn a_game_played_again_move_for_move_counts_once() {
-        use crate::run::plan::PlanBuilder;
+        use crate::plan::PlanBuilder;
         use crate::run::pool::Silent;
         use crate::run::runner::run_to_csv;
         // Deterministic alpha-beta against itself from one random ply: each pair's two games

@@ -28,7 +28,7 @@
 use ringside_engine::zobrist::splitmix64;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::run::plan::RunPlan;
+use crate::plan::RunPlan;
 
 /// What a grid key changes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,0 +1,172 @@
+//! Settings as typed (flags, an experiment file, a test) into a checked [`RunPlan`].
+
+use ringside_agents::AgentSpec;
+use ringside_engine::registry::AnyGame;
+
+use crate::error::{Error, Result};
+use crate::plan::raw::spell_out_weights;
+use crate::plan::{RawAgent, RawPlan, RunPlan, Shard, SprtConfig, schedule};
+
+/// Builds a plan from settings as typed: agent specs are read (weights files included) and
+/// equal full specs become one agent, named by the first way it was typed.
+#[derive(Debug, Clone)]
+pub struct PlanBuilder {
+    /// The game, read once (its error is the builder's to report).
+    game: Result<AnyGame>,
+    raw: RawPlan,
+    problem: Option<Error>,
+}
+
+impl PlanBuilder {
+    /// A plan for the game spelled `game` with no pairings yet, 100 games a pairing, seed 1
+    /// (a spec that does not parse is [`PlanBuilder::build`]'s error).
+    #[must_use]
+    pub fn new(game: &str) -> PlanBuilder {
+        let parsed = AnyGame::parse(game).map_err(Error::from);
+        PlanBuilder::with(parsed, game.to_string())
+    }
+
+    /// A plan for `game` with no pairings yet, 100 games a pairing, seed 1.
+    #[must_use]
+    pub fn for_game(game: AnyGame) -> PlanBuilder {
+        let spec = game.spec();
+        PlanBuilder::with(Ok(game), spec)
+    }
+
+    fn with(game: Result<AnyGame>, spec: String) -> PlanBuilder {
+        PlanBuilder {
+            game,
+            raw: RawPlan {
+                game: spec,
+                agents: Vec::new(),
+                pairings: Vec::new(),
+                games_per_pairing: 100,
+                seed: 1,
+                ply_cap: None,
+                opening_plies: 0,
+                opening_stops: Some(true),
+                sprt: None,
+                shard: None,
+            },
+            problem: None,
+        }
+    }
+
+    fn agent(&mut self, typed: &str) -> Option<usize> {
+        if self.problem.is_some() {
+            return None;
+        }
+        let label = typed.trim().to_string();
+        let spec = match AgentSpec::parse(&label) {
+            Ok(spec) => spec,
+            Err(e) => {
+                self.problem = Some(Error::setting(format!("agent '{label}': {e}")));
+                return None;
+            }
+        };
+        // `eval=tuned` is recorded with its weights in full (the game's error, if any, is
+        // the builder's to report).
+        let spec = match &self.game {
+            Ok(game) => spell_out_weights(game, &spec),
+            Err(_) => spec,
+        };
+        let full = spec.to_string();
+        let weights = spec.file_weights().cloned();
+        let agents = &mut self.raw.agents;
+        Some(
+            match agents
+                .iter()
+                .position(|a| a.spec == full && a.weights == weights)
+            {
+                Some(i) => i,
+                None => {
+                    agents.push(RawAgent {
+                        label,
+                        spec: full,
+                        weights,
+                    });
+                    agents.len() - 1
+                }
+            },
+        )
+    }
+
+    /// Adds a pairing of two agents, as typed.
+    #[must_use]
+    pub fn pairing(mut self, a: &str, b: &str) -> PlanBuilder {
+        if let (Some(a), Some(b)) = (self.agent(a), self.agent(b)) {
+            self.raw.pairings.push((a, b));
+        }
+        self
+    }
+
+    /// Adds a round robin (every two once) or a gauntlet (the first against each other).
+    #[must_use]
+    pub fn tournament(mut self, agents: &[String], gauntlet: bool) -> PlanBuilder {
+        let indices: Vec<Option<usize>> = agents.iter().map(|a| self.agent(a)).collect();
+        if let Some(indices) = indices.into_iter().collect::<Option<Vec<usize>>>() {
+            for (i, j) in schedule(indices.len(), gauntlet) {
+                self.raw.pairings.push((indices[i], indices[j]));
+            }
+        }
+        self
+    }
+
+    /// Games a pairing.
+    #[must_use]
+    pub fn games(mut self, games: u64) -> PlanBuilder {
+        self.raw.games_per_pairing = games;
+        self
+    }
+
+    /// The run's seed.
+    #[must_use]
+    pub fn seed(mut self, seed: u64) -> PlanBuilder {
+        self.raw.seed = seed;
+        self
+    }
+
+    /// The ply cap.
+    #[must_use]
+    pub fn ply_cap(mut self, cap: Option<u32>) -> PlanBuilder {
+        self.raw.ply_cap = cap;
+        self
+    }
+
+    /// Random opening plies.
+    #[must_use]
+    pub fn opening_plies(mut self, plies: u32) -> PlanBuilder {
+        self.raw.opening_plies = plies;
+        self
+    }
+
+    /// Let the random opening run through a rule's decision (the swap's offer), as runs did
+    /// before openings stopped there: for replaying those.
+    #[must_use]
+    pub fn opening_through_decisions(mut self, through: bool) -> PlanBuilder {
+        self.raw.opening_stops = Some(!through);
+        self
+    }
+
+    /// An SPRT that stops the run.
+    #[must_use]
+    pub fn sprt(mut self, sprt: Option<SprtConfig>) -> PlanBuilder {
+        self.raw.sprt = sprt;
+        self
+    }
+
+    /// Play only this shard.
+    #[must_use]
+    pub fn shard(mut self, shard: Option<Shard>) -> PlanBuilder {
+        self.raw.shard = shard;
+        self
+    }
+
+    /// The checked plan.
+    pub fn build(self) -> Result<RunPlan> {
+        if let Some(e) = self.problem {
+            return Err(e);
+        }
+        RunPlan::from_game_and_raw(self.game?, &self.raw)
+    }
+}
