@@ -21,8 +21,11 @@
 #   final8   size 8: mcts:preset=strong2 against BEST8 (default user-d0), into final-s8-BEST8
 #   par8     size 8, two threads a player, one game at a time: preset=strong2 with tree
 #            parallelism against it with root parallelism
-#   final8t2 size 8, two threads each, one game at a time: preset=strong2 with
-#            parallel=tree,threads=2 against BEST8 at -t 2, into final-s8t2-BEST8
+#   final8t2 size 8, two threads each, one game at a time: preset=strong2 with threads=2
+#            (root parallelism: par8 showed tree parallelism no better, 47.0% over 200
+#            games) against BEST8 at -t 2, into final-s8t2-BEST8
+#   final8b  size 8: final8 again on a fresh seed (4634, fixed before it is played), its
+#            replication
 #   spsa6    size 6: SPSA (fishtest's) of preset=strong2's options at 0.25 s a move: the
 #            knowledge terms one by one (know=0 and the terms that make know=1: connect 0.4,
 #            bridge 0.5; local, reply and size from 0.05), RAVE's K and growth, the ring
@@ -47,7 +50,7 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ring6b|final6|final6b|final8|par8|final8t2|spsa6|spsa6b|spsa6c"
+usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ring6b|final6|final6b|final8|final8b|par8|final8t2|spsa6|spsa6b|spsa6c"
 out=${1:?$usage}
 step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -111,7 +114,9 @@ case $step in
         mcts:time_ms=250,preset=strong2,threads=2,parallel=tree \
         mcts:time_ms=250,preset=strong2,threads=2 ;;
     final8t2) GAMES_AT_ONCE=1 match "final-s8t2-${BEST8:-user-d0}" 8 4642 \
-        mcts:time_ms=250,preset=strong2,threads=2,parallel=tree "$(castro "${BEST8:-user-d0}" 2)" ;;
+        mcts:time_ms=250,preset=strong2,threads=2 "$(castro "${BEST8:-user-d0}" 2)" ;;
+    final8b) match "final-s8b-${BEST8:-user-d0}" 8 4634 mcts:time_ms=250,preset=strong2 \
+        "$(castro "${BEST8:-user-d0}")" ;;
     spsa6) "$arena" tune spsa --game havannah:size=6 \
         --agent mcts:time_ms=250,preset=strong2,know=0,know.connect=0.4,know.bridge=0.5,know.local=0.05,know.reply=0.05,know.size=0.05 \
         --param know.connect,0.4,0,2,0.1,0.02 --param know.bridge,0.5,0,3,0.15,0.02 \
