@@ -3,21 +3,27 @@
 
 use std::time::Duration;
 
-use super::options::{OptionDef, Takes};
+use super::options::{Fallback, OptionDef, Takes, with_defaults};
 use super::{AlphaBetaSpec, EvalSpec, Scoring, eval_text, score_text};
 
 impl Default for AlphaBetaSpec {
-    /// Every option at its default.
+    /// Every option at its default: the table's ([`OPTIONS`]), set by
+    /// [`with_defaults`] over a spec whose fields the table fills in.
     fn default() -> AlphaBetaSpec {
-        AlphaBetaSpec {
-            depth: 3,
-            nodes: None,
-            time: None,
-            eval: EvalSpec::default(),
-            score: Scoring::Win,
-            tt_bits: 16,
-            random_ties: false,
-        }
+        with_defaults(
+            "alphabeta",
+            OPTIONS,
+            AlphaBetaSpec {
+                nodes: None,
+                time: None,
+                eval: EvalSpec::default(),
+                // From the table:
+                depth: 0,
+                score: Scoring::Win,
+                tt_bits: 0,
+                random_ties: false,
+            },
+        )
     }
 }
 
@@ -30,7 +36,7 @@ pub const OPTIONS: &[OptionDef<AlphaBetaSpec>] = &[
             max: Some(64),
             unit: "",
         },
-        default: "3",
+        default: Fallback::Value("3"),
         help: "the deepest iteration of iterative deepening",
         source: "",
         set: |s, v| s.depth = v.whole() as u32,
@@ -43,7 +49,7 @@ pub const OPTIONS: &[OptionDef<AlphaBetaSpec>] = &[
             max: None,
             unit: "",
         },
-        default: "",
+        default: Fallback::Unset(""),
         help: "stop after N nodes (the last finished iteration's move is played)",
         source: "",
         set: |s, v| s.nodes = Some(v.whole()),
@@ -56,7 +62,7 @@ pub const OPTIONS: &[OptionDef<AlphaBetaSpec>] = &[
             max: None,
             unit: " of milliseconds",
         },
-        default: "",
+        default: Fallback::Unset(""),
         help: "stop after this much time",
         source: "",
         set: |s, v| s.time = Some(Duration::from_millis(v.whole())),
@@ -65,7 +71,7 @@ pub const OPTIONS: &[OptionDef<AlphaBetaSpec>] = &[
     OptionDef {
         key: "eval",
         takes: Takes::Choice(&["material", "rich", "tuned", "net"]),
-        default: "material",
+        default: Fallback::Unset("material"),
         help: "the evaluation at the horizon; weights=FILE.json and w.FEATURE=F set its weights; net: the game's shipped network, or net=FILE",
         source: "",
         // Read with `weights=`, `w.FEATURE=` and `net=` by the spec's reader, before the table.
@@ -75,7 +81,7 @@ pub const OPTIONS: &[OptionDef<AlphaBetaSpec>] = &[
     OptionDef {
         key: "score",
         takes: Takes::Choice(&["win", "moves"]),
-        default: "win",
+        default: Fallback::Value("win"),
         help: "win/loss values, or win fast and lose slowly",
         source: "seed 004",
         set: |s, v| {
@@ -94,7 +100,7 @@ pub const OPTIONS: &[OptionDef<AlphaBetaSpec>] = &[
             max: Some(26),
             unit: "",
         },
-        default: "16",
+        default: Fallback::Value("16"),
         help: "log2 of the transposition table's entries",
         source: "",
         set: |s, v| s.tt_bits = v.whole() as u8,
@@ -103,10 +109,29 @@ pub const OPTIONS: &[OptionDef<AlphaBetaSpec>] = &[
     OptionDef {
         key: "ties",
         takes: Takes::Choice(&["first", "random"]),
-        default: "first",
+        default: Fallback::Value("first"),
         help: "among equally valued root moves play the first listed, or one drawn from the seed (distinct games in self-play without random openings)",
         source: "",
         set: |s, v| s.random_ties = v.word() == "random",
         print: |s| s.random_ties.then(|| "ties=random".to_string()),
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_is_the_tables_and_what_it_was_when_written_by_hand() {
+        let by_hand = AlphaBetaSpec {
+            depth: 3,
+            nodes: None,
+            time: None,
+            eval: EvalSpec::default(),
+            score: Scoring::Win,
+            tt_bits: 16,
+            random_ties: false,
+        };
+        assert_eq!(AlphaBetaSpec::default(), by_hand);
+    }
+}

@@ -3,17 +3,484 @@
 
 use std::time::Duration;
 
-use super::options::{Bound, OptionDef, Takes, Value};
+use super::options::{Bound, Fallback, OptionDef, Takes, Value, with_defaults};
 use super::{
     ChildOrder, Decisive, EvalSpec, FinalChoice, MctsSpec, Parallelism, Policy, RaveForm, Reply,
     Scoring, eval_text, score_text,
 };
 
 impl Default for MctsSpec {
-    /// Every option at its default; `iterations` is set to 1,000 by parsing when neither
-    /// `iters` nor `time_ms` is given.
+    /// Every option at its default: the table's ([`OPTIONS`]), set by [`with_defaults`]
+    /// over a spec whose fields the table fills in; `iterations` is set to 1,000 by parsing
+    /// when neither `iters` nor `time_ms` is given.
     fn default() -> MctsSpec {
-        MctsSpec {
+        with_defaults(
+            "mcts",
+            OPTIONS,
+            MctsSpec {
+                iterations: None,
+                time: None,
+                playout_cap: None,
+                eval: EvalSpec::default(),
+                rave: None,
+                fpu: None,
+                ring_depth: None,
+                know_terms: std::collections::BTreeMap::new(),
+                // From the table:
+                c: 0.0,
+                score: Scoring::Win,
+                solver: false,
+                reuse: false,
+                bonus: 0.0,
+                steepness: 0.0,
+                max_nodes: 0,
+                rave_form: RaveForm::Sqrt,
+                rave_grow: 0.0,
+                decisive: Decisive::Off,
+                bias: 0.0,
+                know: 0.0,
+                policy: Policy::Random,
+                pattern: false,
+                reply: Reply::Off,
+                final_choice: FinalChoice::Visits,
+                epsilon: 0.0,
+                threads: 0,
+                parallel: Parallelism::Root,
+                batch: 0,
+                order: ChildOrder::Random,
+                per_move: false,
+                rollouts: 0,
+                ring_perm: 0,
+            },
+        )
+    }
+}
+
+const ON_OFF: &[&str] = &["on", "off"];
+
+fn on(v: Value) -> bool {
+    v.word() == "on"
+}
+
+fn on_off(b: bool) -> &'static str {
+    if b { "on" } else { "off" }
+}
+
+/// MCTS's options, in the order the canonical spec prints them.
+pub const OPTIONS: &[OptionDef<MctsSpec>] = &[
+    OptionDef {
+        key: "iters",
+        takes: Takes::Whole {
+            min: 1,
+            max: None,
+            unit: "",
+        },
+        default: Fallback::Unset("1000"),
+        help: "iterations a move",
+        source: "",
+        set: |s, v| s.iterations = Some(v.whole()),
+        print: |s| s.iterations.map(|n| format!("iters={n}")),
+    },
+    OptionDef {
+        key: "time_ms",
+        takes: Takes::Whole {
+            min: 0,
+            max: None,
+            unit: " of milliseconds",
+        },
+        default: Fallback::Unset(""),
+        help: "time a move",
+        source: "",
+        set: |s, v| s.time = Some(Duration::from_millis(v.whole())),
+        print: |s| s.time.map(|t| format!("time_ms={}", t.as_millis())),
+    },
+    OptionDef {
+        key: "c",
+        takes: Takes::Number(Bound::FromZero),
+        default: Fallback::Value("1.4"),
+        help: "UCT's exploration constant",
+        source: "Kocsis and Szepesvári 2006",
+        set: |s, v| s.c = v.number(),
+        print: |s| Some(format!("c={}", s.c)),
+    },
+    OptionDef {
+        key: "playout",
+        takes: Takes::Whole {
+            min: 0,
+            max: Some(u32::MAX as u64),
+            unit: " of plies",
+        },
+        default: Fallback::Unset("full game, at most 1000"),
+        help: "cut playouts after N plies and score them by the evaluation",
+        source: "",
+        set: |s, v| s.playout_cap = Some(v.whole() as u32),
+        print: |s| s.playout_cap.map(|p| format!("playout={p}")),
+    },
+    OptionDef {
+        key: "eval",
+        takes: Takes::Choice(&["material", "rich", "tuned", "net"]),
+        default: Fallback::Unset("material"),
+        help: "the evaluation; weights=FILE.json and w.FEATURE=F set its weights; net: the game's shipped network, or net=FILE",
+        source: "",
+        // Read with `weights=`, `w.FEATURE=` and `net=` by the spec's reader, before the table.
+        set: |_, _| {},
+        print: |s| Some(eval_text(&s.eval)),
+    },
+    OptionDef {
+        key: "score",
+        takes: Takes::Choice(&["win", "moves"]),
+        default: Fallback::Value("win"),
+        help: "win/loss rewards, or move-count rewards (win fast, lose slowly)",
+        source: "seed 004; Pepels et al. 2014",
+        set: |s, v| {
+            s.score = if v.word() == "moves" {
+                Scoring::Moves
+            } else {
+                Scoring::Win
+            }
+        },
+        print: |s| Some(format!("score={}", score_text(s.score))),
+    },
+    OptionDef {
+        key: "solver",
+        takes: Takes::Choice(ON_OFF),
+        default: Fallback::Value("on"),
+        help: "MCTS-Solver",
+        source: "Winands, Björnsson and Saito 2008",
+        set: |s, v| s.solver = on(v),
+        print: |s| Some(format!("solver={}", on_off(s.solver))),
+    },
+    OptionDef {
+        key: "reuse",
+        takes: Takes::Choice(ON_OFF),
+        default: Fallback::Value("on"),
+        help: "keep the subtree of the position reached between moves",
+        source: "",
+        set: |s, v| s.reuse = on(v),
+        print: |s| Some(format!("reuse={}", on_off(s.reuse))),
+    },
+    OptionDef {
+        key: "a",
+        takes: Takes::Number(Bound::FromZero),
+        default: Fallback::Value("0.25"),
+        help: "the largest bonus of move-count rewards",
+        source: "Pepels et al. 2014",
+        set: |s, v| s.bonus = v.number(),
+        print: |s| Some(format!("a={}", s.bonus)),
+    },
+    OptionDef {
+        key: "k",
+        takes: Takes::Number(Bound::FromZero),
+        default: Fallback::Value("1.0"),
+        help: "the steepness of the move-count bonus",
+        source: "Pepels et al. 2014",
+        set: |s, v| s.steepness = v.number(),
+        print: |s| Some(format!("k={}", s.steepness)),
+    },
+    OptionDef {
+        key: "max_nodes",
+        takes: Takes::Whole {
+            min: 2,
+            max: Some(u32::MAX as u64),
+            unit: "",
+        },
+        default: Fallback::Value("4000000"),
+        help: "most tree nodes kept",
+        source: "",
+        set: |s, v| s.max_nodes = v.whole() as u32,
+        print: |s| Some(format!("max_nodes={}", s.max_nodes)),
+    },
+    OptionDef {
+        key: "rave",
+        takes: Takes::Number(Bound::AboveZero),
+        default: Fallback::Unset("off; e.g. 1000: RAVE/AMAF with equivalence K"),
+        help: "RAVE's equivalence parameter K",
+        source: "Gelly and Silver 2007",
+        set: |s, v| s.rave = Some(v.number()),
+        print: |s| s.rave.map(|k| format!("rave={k}")),
+    },
+    OptionDef {
+        key: "rave_form",
+        takes: Takes::Choice(&["sqrt", "hyp"]),
+        default: Fallback::Value("sqrt"),
+        help: "RAVE's schedule: √(K/(3n+K)) or K/(K+n)",
+        source: "Gelly and Silver 2007; Castro (Ewalds 2012)",
+        set: |s, v| {
+            s.rave_form = if v.word() == "hyp" {
+                RaveForm::Hyperbolic
+            } else {
+                RaveForm::Sqrt
+            }
+        },
+        print: |s| {
+            (s.rave.is_some() && s.rave_form == RaveForm::Hyperbolic)
+                .then(|| "rave_form=hyp".to_string())
+        },
+    },
+    OptionDef {
+        key: "rave_grow",
+        takes: Takes::Number(Bound::FromZero),
+        default: Fallback::Value("0"),
+        help: "K grows by D for each move at the parent",
+        source: "Castro (Ewalds 2012)",
+        set: |s, v| s.rave_grow = v.number(),
+        print: |s| {
+            (s.rave.is_some() && s.rave_grow > 0.0).then(|| format!("rave_grow={}", s.rave_grow))
+        },
+    },
+    OptionDef {
+        key: "decisive",
+        takes: Takes::Choice(&["off", "tree", "on"]),
+        default: Fallback::Value("off"),
+        help: "decisive and anti-decisive moves at expansion (tree) or in playouts too (on)",
+        source: "Teytaud and Teytaud 2010",
+        set: |s, v| {
+            s.decisive = match v.word() {
+                "tree" => Decisive::Tree,
+                "on" => Decisive::On,
+                _ => Decisive::Off,
+            }
+        },
+        print: |s| match s.decisive {
+            Decisive::Off => None,
+            Decisive::Tree => Some("decisive=tree".into()),
+            Decisive::On => Some("decisive=on".into()),
+        },
+    },
+    OptionDef {
+        key: "fpu",
+        takes: Takes::Number(Bound::Finite),
+        default: Fallback::Unset("off"),
+        help: "first-play urgency: the value of a child never visited",
+        source: "Gelly and Wang 2006",
+        set: |s, v| s.fpu = Some(v.number()),
+        print: |s| s.fpu.map(|v| format!("fpu={v}")),
+    },
+    OptionDef {
+        key: "bias",
+        takes: Takes::Number(Bound::FromZero),
+        default: Fallback::Value("0"),
+        help: "progressive bias from the evaluation",
+        source: "Chaslot et al. 2008",
+        set: |s, v| s.bias = v.number(),
+        print: |s| (s.bias > 0.0).then(|| format!("bias={}", s.bias)),
+    },
+    OptionDef {
+        key: "know",
+        takes: Takes::Number(Bound::FromZero),
+        default: Fallback::Value("0"),
+        help: "the game's cheap move knowledge, fading as 1/√n",
+        source: "Castro",
+        set: |s, v| s.know = v.number(),
+        print: |s| (s.know > 0.0).then(|| format!("know={}", s.know)),
+    },
+    OptionDef {
+        key: "policy",
+        takes: Takes::Choice(&["random", "mast", "eval"]),
+        default: Fallback::Value("random"),
+        help: "the playout policy",
+        source: "Finnsson and Björnsson 2008 (MAST)",
+        set: |s, v| {
+            s.policy = match v.word() {
+                "mast" => Policy::Mast,
+                "eval" => Policy::Eval,
+                _ => Policy::Random,
+            }
+        },
+        print: |s| match s.policy {
+            Policy::Random => None,
+            Policy::Mast => Some("policy=mast".into()),
+            Policy::Eval => Some("policy=eval".into()),
+        },
+    },
+    OptionDef {
+        key: "epsilon",
+        takes: Takes::Number(Bound::Unit),
+        default: Fallback::Value("0.1"),
+        help: "the share of random moves of the ε-greedy policies",
+        source: "Tak, Winands and Björnsson 2012",
+        set: |s, v| s.epsilon = v.number(),
+        print: |s| (s.policy != Policy::Random).then(|| format!("epsilon={}", s.epsilon)),
+    },
+    OptionDef {
+        key: "pattern",
+        takes: Takes::Choice(ON_OFF),
+        default: Fallback::Value("off"),
+        help: "the game's reply to the last move in playouts",
+        source: "Castro's rolloutpattern; Lorentz 2010",
+        set: |s, v| s.pattern = on(v),
+        print: |s| s.pattern.then(|| "pattern=on".to_string()),
+    },
+    OptionDef {
+        key: "reply",
+        takes: Takes::Choice(&["off", "lgr", "lgrf"]),
+        default: Fallback::Value("off"),
+        help: "last good reply in playouts, with forgetting (lgrf)",
+        source: "Drake 2009; Baier and Drake 2010",
+        set: |s, v| {
+            s.reply = match v.word() {
+                "lgr" => Reply::Lgr,
+                "lgrf" => Reply::Forget,
+                _ => Reply::Off,
+            }
+        },
+        print: |s| match s.reply {
+            Reply::Off => None,
+            Reply::Lgr => Some("reply=lgr".into()),
+            Reply::Forget => Some("reply=lgrf".into()),
+        },
+    },
+    OptionDef {
+        key: "final",
+        takes: Takes::Choice(&["visits", "wins"]),
+        default: Fallback::Value("visits"),
+        help: "play the most visited child, or the one with the most won playouts",
+        source: "Chaslot et al. 2008; Castro",
+        set: |s, v| {
+            s.final_choice = if v.word() == "wins" {
+                FinalChoice::Wins
+            } else {
+                FinalChoice::Visits
+            }
+        },
+        print: |s| (s.final_choice == FinalChoice::Wins).then(|| "final=wins".to_string()),
+    },
+    OptionDef {
+        key: "threads",
+        takes: Takes::Whole {
+            min: 1,
+            max: Some(64),
+            unit: "",
+        },
+        default: Fallback::Value("1"),
+        help: "threads searching a move: as many trees (root parallelism), or one tree with parallel=tree",
+        source: "Cazenave and Jouandeau 2007",
+        set: |s, v| s.threads = v.whole() as u32,
+        print: |s| (s.threads > 1).then(|| format!("threads={}", s.threads)),
+    },
+    // Last in the table, so that records written before it existed gained it by appending
+    // `,order=list` to their MCTS specs (tools/mark-list-order.py).
+    OptionDef {
+        key: "order",
+        takes: Takes::Choice(&["random", "list"]),
+        default: Fallback::Value("random"),
+        help: "children in a seeded random order (highest knowledge first with know or bias), or the move list's order as before",
+        source: "OpenSpiel's MCTSBot",
+        set: |s, v| {
+            s.order = if v.word() == "list" {
+                ChildOrder::List
+            } else {
+                ChildOrder::Random
+            }
+        },
+        print: |s| (s.order == ChildOrder::List).then(|| "order=list".to_string()),
+    },
+    OptionDef {
+        key: "per_move",
+        takes: Takes::Choice(ON_OFF),
+        default: Fallback::Value("off"),
+        help: "iters counts a legal move: iters × the root's legal moves a search (Ludii's SkillTrace schedule)",
+        source: "Ludii's SkillTrace",
+        set: |s, v| s.per_move = on(v),
+        print: |s| s.per_move.then(|| "per_move=on".to_string()),
+    },
+    OptionDef {
+        key: "rollouts",
+        takes: Takes::Whole {
+            min: 1,
+            max: Some(64),
+            unit: "",
+        },
+        default: Fallback::Value("1"),
+        help: "playouts from each new leaf of an iteration, each backed up on its own",
+        source: "Ewalds 2012 (Castro's -O)",
+        set: |s, v| s.rollouts = v.whole() as u32,
+        print: |s| (s.rollouts > 1).then(|| format!("rollouts={}", s.rollouts)),
+    },
+    OptionDef {
+        key: "ring_depth",
+        takes: Takes::Number(Bound::Unit),
+        default: Fallback::Unset("off"),
+        help: "in playouts, Havannah's rings stop winning once this share of the empty cells is filled (Castro's -R -F)",
+        source: "Ewalds 2012",
+        set: |s, v| s.ring_depth = Some(v.number()),
+        print: |s| s.ring_depth.map(|d| format!("ring_depth={d}")),
+    },
+    OptionDef {
+        key: "ring_perm",
+        takes: Takes::Whole {
+            min: 0,
+            max: Some(12),
+            unit: "",
+        },
+        default: Fallback::Value("0"),
+        help: "in playouts, Havannah's rings win only when their group holds this many stones from before the playout (Castro's -G)",
+        source: "Ewalds 2012",
+        set: |s, v| s.ring_perm = v.whole() as u32,
+        print: |s| (s.ring_perm > 0).then(|| format!("ring_perm={}", s.ring_perm)),
+    },
+    OptionDef {
+        key: "parallel",
+        takes: Takes::Choice(&["root", "tree"]),
+        default: Fallback::Value("root"),
+        help: "with threads=N: N trees (root parallelism), or one tree whose leaves' playouts the threads share under virtual loss",
+        source: "Chaslot, Winands and van den Herik 2008",
+        set: |s, v| {
+            s.parallel = if v.word() == "tree" {
+                Parallelism::Tree
+            } else {
+                Parallelism::Root
+            }
+        },
+        print: |s| (s.parallel == Parallelism::Tree).then(|| "parallel=tree".to_string()),
+    },
+    OptionDef {
+        key: "batch",
+        takes: Takes::Whole {
+            min: 1,
+            max: Some(4096),
+            unit: "",
+        },
+        default: Fallback::Value("32"),
+        help: "with parallel=tree: descents a round, their playouts shared by the threads",
+        source: "",
+        set: |s, v| s.batch = v.whole() as u32,
+        print: |s| (s.batch != 32).then(|| format!("batch={}", s.batch)),
+    },
+];
+
+/// What no single option can check: the defaults that depend on others.
+pub(super) fn finish(spec: &mut MctsSpec) -> Result<(), super::SpecError> {
+    if spec.iterations.is_none() && spec.time.is_none() {
+        spec.iterations = Some(1000);
+    }
+    if spec.rave.is_none() && (spec.rave_form != RaveForm::Sqrt || spec.rave_grow != 0.0) {
+        return Err(super::error(
+            "mcts: rave_form and rave_grow need rave=K".into(),
+        ));
+    }
+    if spec.parallel == Parallelism::Tree
+        && (spec.policy == Policy::Mast || spec.reply != Reply::Off)
+    {
+        return Err(super::error(
+            "mcts: parallel=tree does not combine with policy=mast or reply= (their tables learn from every playout in turn)".into(),
+        ));
+    }
+    if spec.parallel == Parallelism::Root && spec.batch != 32 {
+        return Err(super::error("mcts: batch needs parallel=tree".into()));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_is_the_tables_and_what_it_was_when_written_by_hand() {
+        // The spec `Default` held before the table became the one place of defaults: a
+        // default moved or mistyped in a row fails here (and in the search snapshot).
+        let by_hand = MctsSpec {
             iterations: None,
             time: None,
             c: 1.4,
@@ -46,422 +513,13 @@ impl Default for MctsSpec {
             ring_depth: None,
             ring_perm: 0,
             know_terms: std::collections::BTreeMap::new(),
+        };
+        assert_eq!(MctsSpec::default(), by_hand);
+        // Every value default prints as help shows it.
+        for d in OPTIONS {
+            if let Fallback::Value(text) = d.default {
+                assert!(d.usage().ends_with(&format!("({text})")), "{}", d.usage());
+            }
         }
     }
-}
-
-const ON_OFF: &[&str] = &["on", "off"];
-
-fn on(v: Value) -> bool {
-    v.word() == "on"
-}
-
-fn on_off(b: bool) -> &'static str {
-    if b { "on" } else { "off" }
-}
-
-/// MCTS's options, in the order the canonical spec prints them.
-pub const OPTIONS: &[OptionDef<MctsSpec>] = &[
-    OptionDef {
-        key: "iters",
-        takes: Takes::Whole {
-            min: 1,
-            max: None,
-            unit: "",
-        },
-        default: "1000",
-        help: "iterations a move",
-        source: "",
-        set: |s, v| s.iterations = Some(v.whole()),
-        print: |s| s.iterations.map(|n| format!("iters={n}")),
-    },
-    OptionDef {
-        key: "time_ms",
-        takes: Takes::Whole {
-            min: 0,
-            max: None,
-            unit: " of milliseconds",
-        },
-        default: "",
-        help: "time a move",
-        source: "",
-        set: |s, v| s.time = Some(Duration::from_millis(v.whole())),
-        print: |s| s.time.map(|t| format!("time_ms={}", t.as_millis())),
-    },
-    OptionDef {
-        key: "c",
-        takes: Takes::Number(Bound::FromZero),
-        default: "1.4",
-        help: "UCT's exploration constant",
-        source: "Kocsis and Szepesvári 2006",
-        set: |s, v| s.c = v.number(),
-        print: |s| Some(format!("c={}", s.c)),
-    },
-    OptionDef {
-        key: "playout",
-        takes: Takes::Whole {
-            min: 0,
-            max: Some(u32::MAX as u64),
-            unit: " of plies",
-        },
-        default: "full game, at most 1000",
-        help: "cut playouts after N plies and score them by the evaluation",
-        source: "",
-        set: |s, v| s.playout_cap = Some(v.whole() as u32),
-        print: |s| s.playout_cap.map(|p| format!("playout={p}")),
-    },
-    OptionDef {
-        key: "eval",
-        takes: Takes::Choice(&["material", "rich", "tuned", "net"]),
-        default: "material",
-        help: "the evaluation; weights=FILE.json and w.FEATURE=F set its weights; net: the game's shipped network, or net=FILE",
-        source: "",
-        // Read with `weights=`, `w.FEATURE=` and `net=` by the spec's reader, before the table.
-        set: |_, _| {},
-        print: |s| Some(eval_text(&s.eval)),
-    },
-    OptionDef {
-        key: "score",
-        takes: Takes::Choice(&["win", "moves"]),
-        default: "win",
-        help: "win/loss rewards, or move-count rewards (win fast, lose slowly)",
-        source: "seed 004; Pepels et al. 2014",
-        set: |s, v| {
-            s.score = if v.word() == "moves" {
-                Scoring::Moves
-            } else {
-                Scoring::Win
-            }
-        },
-        print: |s| Some(format!("score={}", score_text(s.score))),
-    },
-    OptionDef {
-        key: "solver",
-        takes: Takes::Choice(ON_OFF),
-        default: "on",
-        help: "MCTS-Solver",
-        source: "Winands, Björnsson and Saito 2008",
-        set: |s, v| s.solver = on(v),
-        print: |s| Some(format!("solver={}", on_off(s.solver))),
-    },
-    OptionDef {
-        key: "reuse",
-        takes: Takes::Choice(ON_OFF),
-        default: "on",
-        help: "keep the subtree of the position reached between moves",
-        source: "",
-        set: |s, v| s.reuse = on(v),
-        print: |s| Some(format!("reuse={}", on_off(s.reuse))),
-    },
-    OptionDef {
-        key: "a",
-        takes: Takes::Number(Bound::FromZero),
-        default: "0.25",
-        help: "the largest bonus of move-count rewards",
-        source: "Pepels et al. 2014",
-        set: |s, v| s.bonus = v.number(),
-        print: |s| Some(format!("a={}", s.bonus)),
-    },
-    OptionDef {
-        key: "k",
-        takes: Takes::Number(Bound::FromZero),
-        default: "1.0",
-        help: "the steepness of the move-count bonus",
-        source: "Pepels et al. 2014",
-        set: |s, v| s.steepness = v.number(),
-        print: |s| Some(format!("k={}", s.steepness)),
-    },
-    OptionDef {
-        key: "max_nodes",
-        takes: Takes::Whole {
-            min: 2,
-            max: Some(u32::MAX as u64),
-            unit: "",
-        },
-        default: "4000000",
-        help: "most tree nodes kept",
-        source: "",
-        set: |s, v| s.max_nodes = v.whole() as u32,
-        print: |s| Some(format!("max_nodes={}", s.max_nodes)),
-    },
-    OptionDef {
-        key: "rave",
-        takes: Takes::Number(Bound::AboveZero),
-        default: "off; e.g. 1000: RAVE/AMAF with equivalence K",
-        help: "RAVE's equivalence parameter K",
-        source: "Gelly and Silver 2007",
-        set: |s, v| s.rave = Some(v.number()),
-        print: |s| s.rave.map(|k| format!("rave={k}")),
-    },
-    OptionDef {
-        key: "rave_form",
-        takes: Takes::Choice(&["sqrt", "hyp"]),
-        default: "sqrt",
-        help: "RAVE's schedule: √(K/(3n+K)) or K/(K+n)",
-        source: "Gelly and Silver 2007; Castro (Ewalds 2012)",
-        set: |s, v| {
-            s.rave_form = if v.word() == "hyp" {
-                RaveForm::Hyperbolic
-            } else {
-                RaveForm::Sqrt
-            }
-        },
-        print: |s| {
-            (s.rave.is_some() && s.rave_form == RaveForm::Hyperbolic)
-                .then(|| "rave_form=hyp".to_string())
-        },
-    },
-    OptionDef {
-        key: "rave_grow",
-        takes: Takes::Number(Bound::FromZero),
-        default: "0",
-        help: "K grows by D for each move at the parent",
-        source: "Castro (Ewalds 2012)",
-        set: |s, v| s.rave_grow = v.number(),
-        print: |s| {
-            (s.rave.is_some() && s.rave_grow > 0.0).then(|| format!("rave_grow={}", s.rave_grow))
-        },
-    },
-    OptionDef {
-        key: "decisive",
-        takes: Takes::Choice(&["off", "tree", "on"]),
-        default: "off",
-        help: "decisive and anti-decisive moves at expansion (tree) or in playouts too (on)",
-        source: "Teytaud and Teytaud 2010",
-        set: |s, v| {
-            s.decisive = match v.word() {
-                "tree" => Decisive::Tree,
-                "on" => Decisive::On,
-                _ => Decisive::Off,
-            }
-        },
-        print: |s| match s.decisive {
-            Decisive::Off => None,
-            Decisive::Tree => Some("decisive=tree".into()),
-            Decisive::On => Some("decisive=on".into()),
-        },
-    },
-    OptionDef {
-        key: "fpu",
-        takes: Takes::Number(Bound::Finite),
-        default: "off",
-        help: "first-play urgency: the value of a child never visited",
-        source: "Gelly and Wang 2006",
-        set: |s, v| s.fpu = Some(v.number()),
-        print: |s| s.fpu.map(|v| format!("fpu={v}")),
-    },
-    OptionDef {
-        key: "bias",
-        takes: Takes::Number(Bound::FromZero),
-        default: "0",
-        help: "progressive bias from the evaluation",
-        source: "Chaslot et al. 2008",
-        set: |s, v| s.bias = v.number(),
-        print: |s| (s.bias > 0.0).then(|| format!("bias={}", s.bias)),
-    },
-    OptionDef {
-        key: "know",
-        takes: Takes::Number(Bound::FromZero),
-        default: "0",
-        help: "the game's cheap move knowledge, fading as 1/√n",
-        source: "Castro",
-        set: |s, v| s.know = v.number(),
-        print: |s| (s.know > 0.0).then(|| format!("know={}", s.know)),
-    },
-    OptionDef {
-        key: "policy",
-        takes: Takes::Choice(&["random", "mast", "eval"]),
-        default: "random",
-        help: "the playout policy",
-        source: "Finnsson and Björnsson 2008 (MAST)",
-        set: |s, v| {
-            s.policy = match v.word() {
-                "mast" => Policy::Mast,
-                "eval" => Policy::Eval,
-                _ => Policy::Random,
-            }
-        },
-        print: |s| match s.policy {
-            Policy::Random => None,
-            Policy::Mast => Some("policy=mast".into()),
-            Policy::Eval => Some("policy=eval".into()),
-        },
-    },
-    OptionDef {
-        key: "epsilon",
-        takes: Takes::Number(Bound::Unit),
-        default: "0.1",
-        help: "the share of random moves of the ε-greedy policies",
-        source: "Tak, Winands and Björnsson 2012",
-        set: |s, v| s.epsilon = v.number(),
-        print: |s| (s.policy != Policy::Random).then(|| format!("epsilon={}", s.epsilon)),
-    },
-    OptionDef {
-        key: "pattern",
-        takes: Takes::Choice(ON_OFF),
-        default: "off",
-        help: "the game's reply to the last move in playouts",
-        source: "Castro's rolloutpattern; Lorentz 2010",
-        set: |s, v| s.pattern = on(v),
-        print: |s| s.pattern.then(|| "pattern=on".to_string()),
-    },
-    OptionDef {
-        key: "reply",
-        takes: Takes::Choice(&["off", "lgr", "lgrf"]),
-        default: "off",
-        help: "last good reply in playouts, with forgetting (lgrf)",
-        source: "Drake 2009; Baier and Drake 2010",
-        set: |s, v| {
-            s.reply = match v.word() {
-                "lgr" => Reply::Lgr,
-                "lgrf" => Reply::Forget,
-                _ => Reply::Off,
-            }
-        },
-        print: |s| match s.reply {
-            Reply::Off => None,
-            Reply::Lgr => Some("reply=lgr".into()),
-            Reply::Forget => Some("reply=lgrf".into()),
-        },
-    },
-    OptionDef {
-        key: "final",
-        takes: Takes::Choice(&["visits", "wins"]),
-        default: "visits",
-        help: "play the most visited child, or the one with the most won playouts",
-        source: "Chaslot et al. 2008; Castro",
-        set: |s, v| {
-            s.final_choice = if v.word() == "wins" {
-                FinalChoice::Wins
-            } else {
-                FinalChoice::Visits
-            }
-        },
-        print: |s| (s.final_choice == FinalChoice::Wins).then(|| "final=wins".to_string()),
-    },
-    OptionDef {
-        key: "threads",
-        takes: Takes::Whole {
-            min: 1,
-            max: Some(64),
-            unit: "",
-        },
-        default: "1",
-        help: "threads searching a move: as many trees (root parallelism), or one tree with parallel=tree",
-        source: "Cazenave and Jouandeau 2007",
-        set: |s, v| s.threads = v.whole() as u32,
-        print: |s| (s.threads > 1).then(|| format!("threads={}", s.threads)),
-    },
-    // Last in the table, so that records written before it existed gained it by appending
-    // `,order=list` to their MCTS specs (tools/mark-list-order.py).
-    OptionDef {
-        key: "order",
-        takes: Takes::Choice(&["random", "list"]),
-        default: "random",
-        help: "children in a seeded random order (highest knowledge first with know or bias), or the move list's order as before",
-        source: "OpenSpiel's MCTSBot",
-        set: |s, v| {
-            s.order = if v.word() == "list" {
-                ChildOrder::List
-            } else {
-                ChildOrder::Random
-            }
-        },
-        print: |s| (s.order == ChildOrder::List).then(|| "order=list".to_string()),
-    },
-    OptionDef {
-        key: "per_move",
-        takes: Takes::Choice(ON_OFF),
-        default: "off",
-        help: "iters counts a legal move: iters × the root's legal moves a search (Ludii's SkillTrace schedule)",
-        source: "Ludii's SkillTrace",
-        set: |s, v| s.per_move = on(v),
-        print: |s| s.per_move.then(|| "per_move=on".to_string()),
-    },
-    OptionDef {
-        key: "rollouts",
-        takes: Takes::Whole {
-            min: 1,
-            max: Some(64),
-            unit: "",
-        },
-        default: "1",
-        help: "playouts from each new leaf of an iteration, each backed up on its own",
-        source: "Ewalds 2012 (Castro's -O)",
-        set: |s, v| s.rollouts = v.whole() as u32,
-        print: |s| (s.rollouts > 1).then(|| format!("rollouts={}", s.rollouts)),
-    },
-    OptionDef {
-        key: "ring_depth",
-        takes: Takes::Number(Bound::Unit),
-        default: "off",
-        help: "in playouts, Havannah's rings stop winning once this share of the empty cells is filled (Castro's -R -F)",
-        source: "Ewalds 2012",
-        set: |s, v| s.ring_depth = Some(v.number()),
-        print: |s| s.ring_depth.map(|d| format!("ring_depth={d}")),
-    },
-    OptionDef {
-        key: "ring_perm",
-        takes: Takes::Whole {
-            min: 0,
-            max: Some(12),
-            unit: "",
-        },
-        default: "0",
-        help: "in playouts, Havannah's rings win only when their group holds this many stones from before the playout (Castro's -G)",
-        source: "Ewalds 2012",
-        set: |s, v| s.ring_perm = v.whole() as u32,
-        print: |s| (s.ring_perm > 0).then(|| format!("ring_perm={}", s.ring_perm)),
-    },
-    OptionDef {
-        key: "parallel",
-        takes: Takes::Choice(&["root", "tree"]),
-        default: "root",
-        help: "with threads=N: N trees (root parallelism), or one tree whose leaves' playouts the threads share under virtual loss",
-        source: "Chaslot, Winands and van den Herik 2008",
-        set: |s, v| {
-            s.parallel = if v.word() == "tree" {
-                Parallelism::Tree
-            } else {
-                Parallelism::Root
-            }
-        },
-        print: |s| (s.parallel == Parallelism::Tree).then(|| "parallel=tree".to_string()),
-    },
-    OptionDef {
-        key: "batch",
-        takes: Takes::Whole {
-            min: 1,
-            max: Some(4096),
-            unit: "",
-        },
-        default: "32",
-        help: "with parallel=tree: descents a round, their playouts shared by the threads",
-        source: "",
-        set: |s, v| s.batch = v.whole() as u32,
-        print: |s| (s.batch != 32).then(|| format!("batch={}", s.batch)),
-    },
-];
-
-/// What no single option can check: the defaults that depend on others.
-pub(super) fn finish(spec: &mut MctsSpec) -> Result<(), super::SpecError> {
-    if spec.iterations.is_none() && spec.time.is_none() {
-        spec.iterations = Some(1000);
-    }
-    if spec.rave.is_none() && (spec.rave_form != RaveForm::Sqrt || spec.rave_grow != 0.0) {
-        return Err(super::error(
-            "mcts: rave_form and rave_grow need rave=K".into(),
-        ));
-    }
-    if spec.parallel == Parallelism::Tree
-        && (spec.policy == Policy::Mast || spec.reply != Reply::Off)
-    {
-        return Err(super::error(
-            "mcts: parallel=tree does not combine with policy=mast or reply= (their tables learn from every playout in turn)".into(),
-        ));
-    }
-    if spec.parallel == Parallelism::Root && spec.batch != 32 {
-        return Err(super::error("mcts: batch needs parallel=tree".into()));
-    }
-    Ok(())
 }

@@ -1,8 +1,9 @@
 //! Agent options declared once. Each option of an agent kind is one [`OptionDef`] row: its
 //! key, what it takes (type and range), its default, a line of help, where the idea comes
 //! from, and how it is stored in and printed from the typed spec. Parsing, checking,
-//! printing, help text, rounding for tuners and the typed setter ([`super::AgentSpec::set`])
-//! all read the same rows.
+//! printing, help text, rounding for tuners, the typed setter ([`super::AgentSpec::set`])
+//! and the kind's `Default` ([`with_defaults`]) all read the same rows: a default is written
+//! once, in its row.
 
 use super::{SpecError, error};
 
@@ -79,14 +80,24 @@ impl Value {
     }
 }
 
+/// What an option is when a spec does not name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fallback {
+    /// This value, written as a spec would give it: the kind's `Default` holds it.
+    Value(&'static str),
+    /// No value of its own: the option is unset or off unless given (help shows these words;
+    /// empty: nothing).
+    Unset(&'static str),
+}
+
 /// One option of an agent kind whose typed spec is `S`.
 pub struct OptionDef<S> {
     /// The key in the spec.
     pub key: &'static str,
     /// What it takes.
     pub takes: Takes,
-    /// Its default as help shows it (empty: unset or off unless given).
-    pub default: &'static str,
+    /// What it is when not given.
+    pub default: Fallback,
     /// One line of help.
     pub help: &'static str,
     /// Where the idea comes from (empty for plain settings).
@@ -183,12 +194,39 @@ impl<S> OptionDef<S> {
             Takes::Number(_) => "F".to_string(),
             Takes::Choice(words) => words.join("|"),
         };
-        if self.default.is_empty() {
-            format!("{}={shape}", self.key)
-        } else {
-            format!("{}={shape} ({})", self.key, self.default)
+        match self.default_text() {
+            "" => format!("{}={shape}", self.key),
+            default => format!("{}={shape} ({default})", self.key),
         }
     }
+
+    /// The default as help shows it (empty: unset or off unless given, nothing to say).
+    #[must_use]
+    pub fn default_text(&self) -> &'static str {
+        match self.default {
+            Fallback::Value(text) | Fallback::Unset(text) => text,
+        }
+    }
+}
+
+/// `base` with every option that has a default value ([`Fallback::Value`]) set to it, read
+/// and stored as a spec's `key=value` would be: how a kind's `Default` is made, so that its
+/// defaults are the table's. `kind` names the agent in the message of a default that does not
+/// read (a bug in the table, which the kinds' tests catch).
+///
+/// # Panics
+/// When a default does not read as its option's value.
+#[must_use]
+pub fn with_defaults<S>(kind: &str, table: &[OptionDef<S>], mut base: S) -> S {
+    for d in table {
+        if let Fallback::Value(text) = d.default {
+            let value = d
+                .read(kind, text)
+                .unwrap_or_else(|e| panic!("{kind}: the default of {} is no value: {e}", d.key));
+            (d.set)(&mut base, value);
+        }
+    }
+    base
 }
 
 /// Help for a kind's options: each option's usage, separated by commas.
