@@ -1,6 +1,7 @@
 //! The library's one error type: a kind to match on and a message that says, in one line,
-//! what is wrong and where (file, line, column, setting). The binary prints the message and
-//! exits with code 2.
+//! what is wrong and where (file, line, column, setting). An error that reports the engine's
+//! or the agents' own (a game or agent spec that does not read) keeps it as its [`Cause`],
+//! with its kind. The binary prints the message and exits with code 2.
 
 use std::fmt;
 use std::path::Path;
@@ -94,6 +95,27 @@ impl Setting {
     }
 }
 
+/// The engine's or the agents' error an arena error reports, kept whole so that callers
+/// (and tests) match its own kind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Cause {
+    /// A game spec the engine does not read.
+    Game(ringside_engine::GameSpecError),
+    /// An agent spec the agents do not read or cannot build for the game.
+    Agent(ringside_agents::SpecError),
+}
+
+impl Cause {
+    /// The cause as a standard error.
+    fn as_error(&self) -> &(dyn std::error::Error + 'static) {
+        match self {
+            Cause::Game(e) => e,
+            Cause::Agent(e) => e,
+        }
+    }
+}
+
 /// An error of the arena library.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Error {
@@ -103,6 +125,10 @@ pub struct Error {
     pub message: String,
     /// The run setting the message is about, named by [`Setting::name`] at its start.
     pub setting: Option<Setting>,
+    /// The engine's or the agents' error behind this one, if any.
+    pub cause: Option<Cause>,
+    /// Where the message goes on after the setting's name (0 without a setting).
+    named: usize,
 }
 
 impl Error {
@@ -112,6 +138,8 @@ impl Error {
             kind,
             message: message.into(),
             setting: None,
+            cause: None,
+            named: 0,
         }
     }
 
@@ -122,7 +150,32 @@ impl Error {
         let gap = if message.starts_with(':') { "" } else { " " };
         Error {
             setting: Some(setting),
+            named: setting.name().len(),
             ..Error::setting(format!("{}{gap}{message}", setting.name()))
+        }
+    }
+
+    /// The agent typed as `label` whose spec does not read or build: a setting error that
+    /// keeps the agents' own.
+    pub fn agent(label: &str, e: ringside_agents::SpecError) -> Error {
+        let message = format!("agent '{label}': {e}");
+        Error {
+            cause: Some(Cause::Agent(e)),
+            ..Error::setting(message)
+        }
+    }
+
+    /// The message with its setting named `name` instead of [`Setting::name`] (a front end
+    /// names it as its user typed it: the `arena` binary, by its flag); the message as it is
+    /// when it is about no setting.
+    #[must_use]
+    pub fn naming_setting(&self, name: &str) -> String {
+        match self.setting {
+            // The guard keeps a message changed after it was made (the field is public) whole.
+            Some(s) if self.message.get(..self.named) == Some(s.name()) => {
+                format!("{name}{}", &self.message[self.named..])
+            }
+            _ => self.message.clone(),
         }
     }
 
@@ -151,13 +204,76 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.cause.as_ref().map(Cause::as_error)
+    }
+}
 
 impl From<ringside_engine::GameSpecError> for Error {
     fn from(e: ringside_engine::GameSpecError) -> Self {
-        Error::setting(e.reason)
+        let message = e.reason.clone();
+        Error {
+            cause: Some(Cause::Game(e)),
+            ..Error::setting(message)
+        }
     }
 }
 
 /// The library's result type.
 pub type Result<T> = std::result::Result<T, Error>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::{PlanBuilder, SprtConfig};
+    use std::error::Error as _;
+
+    #[test]
+    fn a_game_or_agent_spec_error_keeps_the_engines_or_the_agents_kind() {
+        let game = PlanBuilder::new("no_such_game")
+            .pairing("random", "random")
+            .build()
+            .unwrap_err();
+        assert_eq!(game.kind, ErrorKind::Setting);
+        match &game.cause {
+            Some(Cause::Game(e)) => {
+                assert_eq!(e.kind, ringside_engine::SpecErrorKind::UnknownGame);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(game.source().is_some());
+        let agent = PlanBuilder::new("rin")
+            .pairing("mcts:no_such_key=1", "random")
+            .build()
+            .unwrap_err();
+        match &agent.cause {
+            Some(Cause::Agent(e)) => {
+                assert_eq!(e.kind, ringside_agents::SpecErrorKind::UnknownKey);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(
+            agent.message.starts_with("agent 'mcts:no_such_key=1': "),
+            "{}",
+            agent.message
+        );
+        let plain = Error::setting("no cause");
+        assert!(plain.cause.is_none() && plain.source().is_none());
+    }
+
+    #[test]
+    fn a_front_end_names_the_setting_its_own_way_without_reading_the_message() {
+        let sprt = SprtConfig::parse("1,0,0.05,0.05").unwrap_err();
+        assert_eq!(sprt.setting, Some(Setting::Sprt));
+        assert_eq!(
+            sprt.naming_setting("--sprt"),
+            "--sprt: need elo0 < elo1 and 0 < alpha, beta < 0.5"
+        );
+        let games = Error::about(Setting::Games, "must be even");
+        assert_eq!(games.message, "games must be even");
+        assert_eq!(games.naming_setting("-n"), "-n must be even");
+        let other = Error::setting("unknown game 'chess'");
+        assert_eq!(other.naming_setting("--game"), "unknown game 'chess'");
+    }
+}

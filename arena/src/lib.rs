@@ -43,10 +43,10 @@
 //!   environment), `design` (design studies).
 //! - [`records`]: games on disk. `row` (one finished game, typed), `games_csv` (the CSV, its
 //!   streaming reader and its writer), `validate` (a row replayed against the rules and the
-//!   plan), `sink` (what a replay reports each position to: the metrics and the tuners
-//!   implement it, so records know none of them), `sidecar` (the settings beside a CSV),
-//!   `idset` (the finished ids as runs), `merge` (joining shards), `durable`
-//!   (write-then-rename).
+//!   plan), `fault` (what does not hold of a row, by kind), `sink` (what a replay reports
+//!   each position to: the metrics and the tuners implement it, so records know none of
+//!   them), `sidecar` (the settings beside a CSV), `idset` (the finished ids as runs),
+//!   `merge` (joining shards), `durable` (write-then-rename), `lock` (one writer an output).
 //! - [`figures`]: what the games say. `stats` (Wilson, Elo, pentanomial, Bradley–Terry),
 //!   `sprt` (fishtest's test), `summary` (the per-pairing fold, [`figures::summary::Tally`]),
 //!   `metrics` (Ludii's game-design metrics and their bootstrap), `report` (Markdown and CSV),
@@ -55,10 +55,20 @@
 //! - [`protocols`]: programs and people. `gtp` (Ringside as a GTP engine), `people` (a person
 //!   at the board).
 //! - [`explore`]: one game at a time. `playouts` (random games counted), `position` (a game
-//!   replayed and shown), `think` (one decision and its cost).
+//!   replayed and shown), `think` (one decision and its cost), `features` (a position's
+//!   evaluation features as a table).
 //! - [`tune`]: Texel tuning of evaluations (`probe`: the positions it fits, a sink of the
 //!   reader's replays), networks trained on the same positions, and SPSA tuning of any
 //!   numeric agent option.
+//!
+//! ## Where text becomes types
+//!
+//! A game spec is read by the engine's registry ([`ringside_engine::registry::AnyGame`]) and
+//! an agent spec by the agents ([`ringside_agents::AgentSpec`]) where they enter: the binary's
+//! flags, [`run::experiment`]'s files, [`plan::raw`] for a sidecar, and the row reader in
+//! [`records::games_csv`] (whose faults are [`records::fault::RowFault`]s). Past those, the
+//! plan, the runner, the figures and the tuners hold typed values; an error that reports the
+//! engine's or the agents' keeps it ([`error::Cause`]).
 //!
 //! ## Layers
 //!
@@ -77,4 +87,4 @@ pub mod records;
 pub mod run;
 pub mod tune;
 
-pub use error::{Error, ErrorKind, Result, Setting};
+pub use error::{Cause, Error, ErrorKind, Result, Setting};

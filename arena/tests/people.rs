@@ -105,8 +105,9 @@ fn a_whole_game_through_a_pipe_is_saved_and_replays() {
 
 #[test]
 fn undo_takes_back_the_persons_move_and_the_agents_reply() {
+    let game = AnyGame::parse("havannah:size=4").unwrap();
     let table = Table {
-        game: "havannah:size=4",
+        game: &game,
         agent: "mcts:iters=30",
         person_first: true,
         seed: 2,

@@ -36,7 +36,7 @@ pub fn think(game: &AnyGame, spec: &str, moves: &str, seed: u64) -> Result<Thoug
             let mut agent = self
                 .spec
                 .build(&start, self.seed)
-                .map_err(|e| Error::setting(format!("agent '{}': {e}", self.label)))?;
+                .map_err(|e| Error::agent(self.label, e))?;
             let d = agent.choose(&state);
             Ok(Thought {
                 mv: state.move_text(d.mv),

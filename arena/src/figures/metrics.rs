@@ -59,6 +59,7 @@ use ringside_engine::{Features, Game, MAX_FEATURES, Player, seeded_rng};
 use crate::error::{Error, Result};
 use crate::figures::plot::Bounds;
 use crate::plan::RunPlan;
+use crate::records::fault::RowFault;
 use crate::records::row::{GameRow, Reason, Winner};
 use crate::records::sink::{Sink, Watch};
 use crate::records::validate::replay_row;
@@ -166,7 +167,7 @@ impl Sink for Facts {
         _: &G,
         _: &GameRow,
         first: Player,
-    ) -> std::result::Result<FactsFold<G>, String> {
+    ) -> std::result::Result<FactsFold<G>, RowFault> {
         Ok(FactsFold::new(first))
     }
 }

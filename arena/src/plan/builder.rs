@@ -60,7 +60,7 @@ impl PlanBuilder {
         let spec = match AgentSpec::parse(&label) {
             Ok(spec) => spec,
             Err(e) => {
-                self.problem = Some(Error::setting(format!("agent '{label}': {e}")));
+                self.problem = Some(Error::agent(&label, e));
                 return None;
             }
         };

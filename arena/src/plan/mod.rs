@@ -25,6 +25,24 @@ pub mod shard;
 pub mod sprt;
 pub mod sweep;
 
+/// A game in a settings file, as its spec (`#[serde(with = "crate::plan::game_spec")]`):
+/// written in canonical form, read back through the engine's registry.
+pub mod game_spec {
+    use ringside_engine::registry::AnyGame;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// Writes the game's canonical spec.
+    pub fn serialize<S: Serializer>(game: &AnyGame, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&game.spec())
+    }
+
+    /// Reads a spec, refusing one the engine does not know.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<AnyGame, D::Error> {
+        let text = String::deserialize(d)?;
+        AnyGame::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
 pub use builder::PlanBuilder;
 pub use raw::{RawAgent, RawPlan};
 pub use shard::Shard;

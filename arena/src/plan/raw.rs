@@ -94,7 +94,7 @@ impl RunPlan {
                     .ok_or_else(|| format!("no weights recorded for {path}"))
             };
             let spec = AgentSpec::parse_with_weights(&a.spec, &recorded)
-                .map_err(|e| Error::setting(format!("agent '{}': {e}", a.label)))?;
+                .map_err(|e| Error::agent(&a.label, e))?;
             let full = spec.to_string();
             if full != a.spec {
                 return Err(Error::setting(format!(
@@ -276,7 +276,7 @@ fn check_agents_build(game: &AnyGame, agents: &[PlannedAgent]) -> Result<()> {
             {
                 a.spec
                     .build(&start, 0)
-                    .map_err(|e| Error::setting(format!("agent '{}': {e}", a.label)))?;
+                    .map_err(|e| Error::agent(&a.label, e))?;
             }
             Ok(())
         }

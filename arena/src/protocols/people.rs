@@ -13,7 +13,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use ringside_agents::{Agent, AgentSpec};
-use ringside_engine::registry::GameVisitor;
+use ringside_engine::registry::{AnyGame, GameVisitor};
 use ringside_engine::{Features, Game, Outcome};
 
 use crate::error::{Error, ErrorKind, Result};
@@ -28,8 +28,8 @@ use crate::run::runner::open_games;
 /// What `arena play` needs.
 #[derive(Debug, Clone)]
 pub struct Table<'a> {
-    /// The game spec.
-    pub game: &'a str,
+    /// The game.
+    pub game: &'a AnyGame,
     /// The agent spec the person plays against.
     pub agent: &'a str,
     /// Whether the person moves first.
@@ -43,7 +43,7 @@ pub struct Table<'a> {
 /// Plays one game between the person typing on `input` and the agent, writing the board and
 /// messages to `output`. Returns the finished game's row.
 pub fn play(table: &Table<'_>, input: &mut dyn BufRead, output: &mut dyn Write) -> Result<GameRow> {
-    let plan = PlanBuilder::new(table.game)
+    let plan = PlanBuilder::for_game(table.game.clone())
         .pairing("human", table.agent)
         .games(2)
         .seed(table.seed)

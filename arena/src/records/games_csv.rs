@@ -23,6 +23,7 @@ use ringside_engine::{Features, Game};
 
 use crate::error::{Error, Result};
 use crate::plan::RunPlan;
+use crate::records::fault::RowFault;
 use crate::records::idset::IdSet;
 use crate::records::row::{GameRow, Reason, Winner};
 use crate::records::sink::Sink;
@@ -345,19 +346,19 @@ fn read_file<G: Game + Features, S: Sink>(
         last_line = line;
         let record = csv::StringRecord::from_byte_record(std::mem::take(&mut bytes))
             .map_err(|_| at(line, "not UTF-8 text"))?;
-        let row = parse_record(&record, plan).map_err(|reason| at(line, &reason))?;
+        let row = parse_record(&record, plan).map_err(|fault| at(line, &fault.reason))?;
         bytes = record.into_byte_record();
         if !report.ids.insert(row.id) {
             return Err(at(line, &format!("game {} appears twice", row.id)));
         }
         chunk.push(ReadRow::new(line, row));
         if chunk.len() == CHUNK_ROWS {
-            replay_chunk(start, plan, sink, &mut chunk).map_err(|(l, r)| at(l, &r))?;
+            replay_chunk(start, plan, sink, &mut chunk).map_err(|(l, r)| at(l, &r.reason))?;
             on_chunk(&chunk)?;
             chunk.clear();
         }
     }
-    replay_chunk(start, plan, sink, &mut chunk).map_err(|(l, r)| at(l, &r))?;
+    replay_chunk(start, plan, sink, &mut chunk).map_err(|(l, r)| at(l, &r.reason))?;
     let line = last_line + 1;
     if !rest.is_empty() {
         let last = last_row(&rest, plan).filter(|row| !report.ids.contains(row.id));
@@ -390,7 +391,7 @@ fn replay_chunk<G: Game + Features, S: Sink>(
     plan: &RunPlan,
     sink: &S,
     chunk: &mut [ReadRow<S::Gathered>],
-) -> std::result::Result<(), (u64, String)> {
+) -> std::result::Result<(), (u64, RowFault)> {
     chunk
         .par_iter_mut()
         .filter_map(|r| replay_one(start, plan, sink, r).err().map(|e| (r.line, e)))
@@ -404,7 +405,7 @@ fn replay_one<G: Game + Features, S: Sink>(
     plan: &RunPlan,
     sink: &S,
     r: &mut ReadRow<S::Gathered>,
-) -> std::result::Result<(), String> {
+) -> std::result::Result<(), RowFault> {
     r.gathered = replay_row(start, plan, &r.row, sink)?;
     Ok(())
 }
@@ -424,24 +425,35 @@ fn last_row(rest: &[u8], plan: &RunPlan) -> Option<GameRow> {
 fn parse_record(
     record: &csv::StringRecord,
     plan: &RunPlan,
-) -> std::result::Result<GameRow, String> {
+) -> std::result::Result<GameRow, RowFault> {
     if record.len() != COLUMNS.len() {
-        return Err(format!("{} columns, not {}", record.len(), COLUMNS.len()));
+        return Err(RowFault::column(format!(
+            "{} columns, not {}",
+            record.len(),
+            COLUMNS.len()
+        )));
     }
     let field = |i: usize| &record[i];
-    fn number<T: std::str::FromStr>(text: &str, column: &str) -> std::result::Result<T, String> {
-        text.parse()
-            .map_err(|_| format!("{column} '{text}' is not a number of the right kind"))
+    fn number<T: std::str::FromStr>(text: &str, column: &str) -> std::result::Result<T, RowFault> {
+        text.parse().map_err(|_| {
+            RowFault::column(format!(
+                "{column} '{text}' is not a number of the right kind"
+            ))
+        })
     }
-    let finite = |i: usize| -> std::result::Result<f64, String> {
+    let finite = |i: usize| -> std::result::Result<f64, RowFault> {
         let x: f64 = number(field(i), COLUMNS[i])?;
         if x.is_finite() {
             Ok(x)
         } else {
-            Err(format!("{} '{}' is not finite", COLUMNS[i], field(i)))
+            Err(RowFault::column(format!(
+                "{} '{}' is not finite",
+                COLUMNS[i],
+                field(i)
+            )))
         }
     };
-    let score = |i: usize| -> std::result::Result<Option<f64>, String> {
+    let score = |i: usize| -> std::result::Result<Option<f64>, RowFault> {
         if field(i).is_empty() {
             Ok(None)
         } else {
@@ -450,53 +462,55 @@ fn parse_record(
     };
     let id: u64 = number(field(0), "id")?;
     let slot = plan.slot(id).ok_or_else(|| {
-        format!(
+        RowFault::column(format!(
             "game id {id} is outside the run ({} games)",
             plan.total_games()
-        )
+        ))
     })?;
     if !plan.in_shard(id) {
         let shard = plan.shard.map(|s| s.to_string()).unwrap_or_default();
-        return Err(format!("game {id} does not belong to shard {shard}"));
+        return Err(RowFault::column(format!(
+            "game {id} does not belong to shard {shard}"
+        )));
     }
     let pairing: usize = number(field(1), "pairing")?;
     let pair: u64 = number(field(2), "pair")?;
     if (pairing, pair) != (slot.pairing, slot.pair) {
-        return Err(format!(
+        return Err(RowFault::column(format!(
             "game {id} is pairing {}, pair {} of the run, not pairing {pairing}, pair {pair}",
             slot.pairing, slot.pair
-        ));
+        )));
     }
     let seed: u64 = number(field(4), "seed")?;
     if seed != plan.pair_seed(slot) {
-        return Err(format!(
+        return Err(RowFault::column(format!(
             "seed {seed} is not the seed of game {id}'s pair ({}): a row of another run?",
             plan.pair_seed(slot)
-        ));
+        )));
     }
     let opening_plies: u32 = number(field(5), "opening_plies")?;
     if opening_plies > plan.opening_plies {
-        return Err(format!(
+        return Err(RowFault::column(format!(
             "{opening_plies} opening plies, more than the run's {}",
             plan.opening_plies
-        ));
+        )));
     }
     let (first, second) = plan.seated_agents(slot);
     let first_agent: usize = number(field(6), "first_agent")?;
     let second_agent: usize = number(field(8), "second_agent")?;
     if (first_agent, second_agent) != (first, second) {
-        return Err(format!(
+        return Err(RowFault::column(format!(
             "game {id} seats agents {first} and {second}, not {first_agent} and {second_agent}"
-        ));
+        )));
     }
     for (column, agent) in [(7, first), (9, second)] {
         if field(column) != plan.agents[agent].full {
-            return Err(format!(
+            return Err(RowFault::column(format!(
                 "{} '{}' is not agent {agent}'s spec '{}'",
                 COLUMNS[column],
                 field(column),
                 plan.agents[agent].full
-            ));
+            )));
         }
     }
     let winner: Winner = field(10).parse()?;
@@ -529,19 +543,19 @@ fn parse_record(
         Some(number::<usize>(field(11), "winner_agent")?)
     };
     if recorded_winner != row.winner_agent() {
-        return Err(format!(
+        return Err(RowFault::column(format!(
             "winner_agent '{}' does not match winner '{}'",
             field(11),
             row.winner
-        ));
+        )));
     }
     match (reason, winner) {
         (Reason::PlyCap, w) if w != Winner::Draw => {
-            Err("a game stopped by the ply cap is a draw".to_string())
+            Err(RowFault::column("a game stopped by the ply cap is a draw"))
         }
-        (r, Winner::Draw) if r != Reason::Normal && r != Reason::PlyCap => {
-            Err(format!("a game ended by {r} has a winner"))
-        }
+        (r, Winner::Draw) if r != Reason::Normal && r != Reason::PlyCap => Err(RowFault::column(
+            format!("a game ended by {r} has a winner"),
+        )),
         _ => Ok(row),
     }
 }

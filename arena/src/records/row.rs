@@ -8,6 +8,7 @@ use ringside_engine::Game;
 
 use crate::error::Error;
 use crate::plan::{Seat, Slot};
+use crate::records::fault::RowFault;
 
 /// Who won, by colour: the player who moved first, the other one, or neither.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -72,15 +73,15 @@ macro_rules! text_enum {
         }
 
         impl FromStr for $ty {
-            type Err = String;
-            fn from_str(text: &str) -> Result<Self, String> {
+            type Err = RowFault;
+            fn from_str(text: &str) -> Result<Self, RowFault> {
                 match text {
                     $($text => Ok($ty::$variant),)+
-                    _ => Err(format!(
+                    _ => Err(RowFault::column(format!(
                         "{} '{text}' is not one of {}",
                         $what,
                         [$($text),+].join("|")
-                    )),
+                    ))),
                 }
             }
         }
@@ -291,7 +292,9 @@ mod tests {
         }
         assert_eq!(
             "bogus".parse::<Winner>(),
-            Err("winner 'bogus' is not one of first|second|draw".to_string())
+            Err(RowFault::column(
+                "winner 'bogus' is not one of first|second|draw"
+            ))
         );
         assert!("Normal".parse::<Reason>().is_err());
     }

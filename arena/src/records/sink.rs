@@ -6,6 +6,7 @@
 
 use ringside_engine::{Features, Game, Player};
 
+use crate::records::fault::RowFault;
 use crate::records::row::GameRow;
 
 /// A consumer of replayed games. The reader calls [`Sink::watch`] once a row (from any
@@ -24,7 +25,7 @@ pub trait Sink: Sync {
         start: &G,
         row: &GameRow,
         first: Player,
-    ) -> Result<Self::Watch<G>, String>;
+    ) -> Result<Self::Watch<G>, RowFault>;
 }
 
 /// One row's replay, as a [`Sink`] sees it.
@@ -45,7 +46,7 @@ impl Sink for () {
     type Gathered = ();
     type Watch<G: Game + Features> = ();
 
-    fn watch<G: Game + Features>(&self, _: &G, _: &GameRow, _: Player) -> Result<(), String> {
+    fn watch<G: Game + Features>(&self, _: &G, _: &GameRow, _: Player) -> Result<(), RowFault> {
         Ok(())
     }
 }
@@ -68,7 +69,7 @@ impl<S: Sink> Sink for Option<S> {
         start: &G,
         row: &GameRow,
         first: Player,
-    ) -> Result<Self::Watch<G>, String> {
+    ) -> Result<Self::Watch<G>, RowFault> {
         self.as_ref()
             .map(|o| o.watch(start, row, first))
             .transpose()

@@ -7,6 +7,7 @@
 use ringside_engine::{Features, Game, Outcome, Player, seeded_rng};
 
 use crate::plan::RunPlan;
+use crate::records::fault::{RowFault, RowFaultKind};
 use crate::records::row::{GameRow, Reason};
 use crate::records::sink::{Sink, Watch};
 
@@ -27,23 +28,34 @@ pub fn replay_row<G: Game + Features, S: Sink>(
     plan: &RunPlan,
     row: &GameRow,
     sink: &S,
-) -> Result<S::Gathered, String> {
+) -> Result<S::Gathered, RowFault> {
     let (mut state, mut rng, first) = pair_start(start, row.seed);
     if state.spec() != row.game {
-        return Err(format!(
-            "game '{}' is not '{}', the start drawn from the pair's seed",
-            row.game,
-            state.spec()
+        return Err(RowFault::new(
+            RowFaultKind::Start,
+            format!(
+                "game '{}' is not '{}', the start drawn from the pair's seed",
+                row.game,
+                state.spec()
+            ),
         ));
     }
     let mut watch = sink.watch(&state, row, first)?;
     let mut scratch = Vec::new();
     let total = row.moves.split_whitespace().count();
     if total != row.plies as usize {
-        return Err(format!("{} plies, but {total} moves", row.plies));
+        return Err(RowFault::column(format!(
+            "{} plies, but {total} moves",
+            row.plies
+        )));
     }
     for (i, text) in row.moves.split_whitespace().enumerate() {
-        let at = |reason: String| format!("move {} of {total} ('{text}'): {reason}", i + 1);
+        let at = |reason: String| {
+            RowFault::new(
+                RowFaultKind::Move,
+                format!("move {} of {total} ('{text}'): {reason}", i + 1),
+            )
+        };
         watch.before_move(&state, i as u32);
         let mv = state.parse_move(text).map_err(|e| at(e.to_string()))?;
         if (i as u32) < row.opening_plies {
@@ -58,9 +70,12 @@ pub fn replay_row<G: Game + Features, S: Sink>(
     if row.opening_plies > row.plies
         || (row.opening_plies < plan.opening_plies && !ended_in_opening)
     {
-        return Err(format!(
-            "{} opening plies of {} played, but the run's opening is {} plies",
-            row.opening_plies, row.plies, plan.opening_plies
+        return Err(RowFault::new(
+            RowFaultKind::Result,
+            format!(
+                "{} opening plies of {} played, but the run's opening is {} plies",
+                row.opening_plies, row.plies, plan.opening_plies
+            ),
         ));
     }
     let expected = row.winner.player(first);
@@ -71,35 +86,44 @@ pub fn replay_row<G: Game + Features, S: Sink>(
                 Outcome::Draw => None,
             };
             if actual != expected {
-                return Err(format!(
-                    "winner '{}' does not match the final position",
-                    row.winner
+                return Err(RowFault::new(
+                    RowFaultKind::Result,
+                    format!("winner '{}' does not match the final position", row.winner),
                 ));
             }
         }
         (Reason::Normal, None) => {
-            return Err("reason 'normal', but the game is not over after its moves".into());
+            return Err(RowFault::new(
+                RowFaultKind::Result,
+                "reason 'normal', but the game is not over after its moves",
+            ));
         }
         (_, Some(_)) => {
-            return Err(format!(
-                "reason '{}', but the game ended by the rules",
-                row.reason
+            return Err(RowFault::new(
+                RowFaultKind::Result,
+                format!("reason '{}', but the game ended by the rules", row.reason),
             ));
         }
         (Reason::PlyCap, None) => {
             if plan.ply_cap.is_none_or(|cap| row.plies < cap) {
-                return Err(format!(
-                    "reason 'ply_cap' after {} plies, below the run's cap",
-                    row.plies
+                return Err(RowFault::new(
+                    RowFaultKind::Result,
+                    format!(
+                        "reason 'ply_cap' after {} plies, below the run's cap",
+                        row.plies
+                    ),
                 ));
             }
         }
         (_, None) => {
             let mover = state.to_move().unwrap_or(first);
             if expected != Some(mover.other()) {
-                return Err(format!(
-                    "reason '{}' must give the game to the other side of the faulty mover",
-                    row.reason
+                return Err(RowFault::new(
+                    RowFaultKind::Result,
+                    format!(
+                        "reason '{}' must give the game to the other side of the faulty mover",
+                        row.reason
+                    ),
                 ));
             }
         }
@@ -111,10 +135,63 @@ pub fn replay_row<G: Game + Features, S: Sink>(
         scores.map(|s| s[first.other().index()]),
     );
     if recorded != actual {
-        return Err(format!(
-            "scores {:?} do not match the final position's {:?}",
-            recorded, actual
+        return Err(RowFault::new(
+            RowFaultKind::Result,
+            format!(
+                "scores {:?} do not match the final position's {:?}",
+                recorded, actual
+            ),
         ));
     }
     Ok(watch.finish(&state, row))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::PlanBuilder;
+    use crate::records::row::Winner;
+    use crate::run::pool::Silent;
+    use crate::run::runner::run_in_memory;
+    use ringside_engine::games::rin::Rin;
+
+    #[test]
+    fn a_row_that_does_not_hold_is_refused_with_the_kind_of_its_fault() {
+        let plan = PlanBuilder::new("rin:size=6")
+            .pairing("random", "random")
+            .games(2)
+            .seed(3)
+            .build()
+            .unwrap();
+        let rows = run_in_memory(&plan, Some(1), &mut Silent).unwrap();
+        let start = Rin::new(6).unwrap();
+        let row = &rows[0];
+        assert!(replay_row(&start, &plan, row, &()).is_ok());
+        let kind = |row: &GameRow| replay_row(&start, &plan, row, &()).unwrap_err().kind;
+
+        let mut moved = row.clone();
+        let mut moves: Vec<&str> = row.moves.split(' ').collect();
+        moves[1] = moves[0];
+        moved.moves = moves.join(" ");
+        assert_eq!(kind(&moved), RowFaultKind::Move, "a stone on a taken point");
+
+        let mut short = row.clone();
+        short.plies -= 1;
+        assert_eq!(
+            kind(&short),
+            RowFaultKind::Column,
+            "plies and moves disagree"
+        );
+
+        let mut won = row.clone();
+        won.winner = match row.winner {
+            Winner::First => Winner::Second,
+            _ => Winner::First,
+        };
+        assert_eq!(kind(&won), RowFaultKind::Result, "the other side won");
+
+        let mut elsewhere = row.clone();
+        elsewhere.game = "rin:size=8".into();
+        assert_eq!(kind(&elsewhere), RowFaultKind::Start);
+    }
 }

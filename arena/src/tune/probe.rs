@@ -9,6 +9,7 @@ use ringside_agents::spec::AlphaBetaSpec;
 use ringside_agents::{AlphaBeta, EvalSpec, Evaluator};
 use ringside_engine::{Features, Game, MAX_FEATURES, Player, seeded_rng};
 
+use crate::records::fault::{RowFault, RowFaultKind};
 use crate::records::row::GameRow;
 use crate::records::sink::{Sink, Watch};
 
@@ -93,7 +94,7 @@ impl<'a> Sink for Probe<'a> {
         start: &G,
         row: &GameRow,
         _: Player,
-    ) -> Result<ProbeWatch<'a, G>, String> {
+    ) -> Result<ProbeWatch<'a, G>, RowFault> {
         let plies = (self.plies_of)(row);
         let searcher = match self.leaf {
             Some(leaf) if !plies.is_empty() => {
@@ -103,7 +104,8 @@ impl<'a> Sink for Probe<'a> {
                     tt_bits: 14,
                     ..AlphaBetaSpec::default()
                 };
-                let eval = Evaluator::new(&leaf.eval, start).map_err(|e| e.reason)?;
+                let eval = Evaluator::new(&leaf.eval, start)
+                    .map_err(|e| RowFault::new(RowFaultKind::Watch, e.reason))?;
                 Some(AlphaBeta::<G>::new(spec, eval))
             }
             _ => None,

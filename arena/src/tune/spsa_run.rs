@@ -21,6 +21,7 @@ use std::time::Instant;
 
 use rand::RngExt;
 use ringside_agents::AgentSpec;
+use ringside_engine::registry::AnyGame;
 use ringside_engine::seeded_rng;
 
 use super::spsa::{Param, Perturbation, Spsa};
@@ -35,8 +36,9 @@ use crate::run::runner::{run_in_memory, run_to_csv};
 /// The settings of an SPSA run (what `spsa.settings.json` records).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SpsaSettings {
-    /// The game spec.
-    pub game: String,
+    /// The game (its spec in the settings file).
+    #[serde(with = "crate::plan::game_spec")]
+    pub game: AnyGame,
     /// The agent being tuned, in full form.
     pub agent: String,
     /// The weights of the agent's weights file, if it names one.
@@ -148,7 +150,7 @@ impl SpsaSettings {
                 .clone()
                 .ok_or_else(|| format!("no weights recorded for {path}"))
         })
-        .map_err(|e| Error::setting(format!("agent '{}': {e}", self.agent)))
+        .map_err(|e| Error::agent(&self.agent, e))
     }
 
     /// The agent with θ applied.
@@ -169,8 +171,9 @@ impl SpsaSettings {
             spec: spec.to_string(),
             weights: spec.file_weights().cloned(),
         };
-        RunPlan::from_raw(&RawPlan {
-            game: self.game.clone(),
+        // The game is read once, with the settings, not once an iteration.
+        let raw = RawPlan {
+            game: self.game.spec(),
             agents: vec![raw_agent(a), raw_agent(b)],
             pairings: vec![(0, 1)],
             games_per_pairing: games,
@@ -180,7 +183,8 @@ impl SpsaSettings {
             opening_stops: Some(true),
             sprt: None,
             shard: None,
-        })
+        };
+        RunPlan::from_game_and_raw(self.game.clone(), &raw)
     }
 
     /// The seed of iteration `iteration`'s games (1 for the first).

@@ -297,9 +297,11 @@ pub fn think(args: &ThinkArgs) -> Result<()> {
     ))
 }
 
+/// Runs `arena play`.
 pub fn play(args: &PlayArgs) -> Result<()> {
+    let game = AnyGame::parse(&args.game)?;
     let table = ringside_arena::protocols::people::Table {
-        game: &args.game,
+        game: &game,
         agent: &args.agent,
         person_first: !args.second,
         seed: args.seed,

@@ -142,10 +142,8 @@ fn flag(setting: Setting) -> &'static str {
 
 /// The library's message with the setting it is about named as the user typed it: its flag.
 fn as_typed(e: &Error) -> String {
-    match e.setting {
-        Some(s) if !flag(s).is_empty() && e.message.starts_with(s.name()) => {
-            format!("{}{}", flag(s), &e.message[s.name().len()..])
-        }
+    match e.setting.map(flag) {
+        Some(flag) if !flag.is_empty() => e.naming_setting(flag),
         _ => e.message.clone(),
     }
 }
