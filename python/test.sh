@@ -9,12 +9,13 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 venv="${RINGSIDE_VENV:-$root/target/python-venv}"
 python="${PYTHON:-python3}"
 [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
+# The release `arena` the tests compare against, built as the README's test command builds it,
+# and before the package: right after that command this is a no-op. (`cargo build -p
+# ringside-arena` resolves features on its own and would link it again; after maturin's build
+# of the package below, which rebuilds libraries the workspace shares, even this would.)
+cargo test --workspace --release --no-run --quiet --manifest-path "$root/Cargo.toml"
 "$venv/bin/pip" install --quiet --upgrade pip
 "$venv/bin/pip" install --quiet "$root/python[test,learn]"
-# The release `arena` the tests compare against, built as the README's test command builds it
-# (`cargo build -p ringside-arena` alone resolves features differently and links it again:
-# 1.5 minutes of CI); after that command this is a no-op.
-cargo test --workspace --release --no-run --quiet --manifest-path "$root/Cargo.toml"
 cd "$root/python"
 "$venv/bin/python" -m pytest -q tests
 # mypy --strict on the package, the tests and the README's examples (python/check_types.py).
