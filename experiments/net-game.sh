@@ -3,7 +3,7 @@
 # out of Hexxagon's, experiments/net-hexxagon.sh; step 2 says how it differs). Seeds are fixed here, per game, before
 # any of them was played; the checks' seeds are never used in training.
 #
-#   experiments/net-game.sh rin|life|advance|ikabegama|ikabegama-mixed|havannah|havannah-cells|breakthrough|othello|connect_four [STEP]
+#   experiments/net-game.sh rin|life|advance|ikabegama|ikabegama-mixed|havannah|havannah-mixed|havannah-cells|breakthrough|othello|connect_four [STEP]
 #
 # STEP: selfplay, train, depth, time (the checks), depth2, time2 (their replications),
 # time-long, time-long2 (equal time over the issue's 800 games, seeds base+25 and base+26),
@@ -39,6 +39,8 @@ case "$name" in
   ikabegama-mixed) game=ikabegama:distance=6,side=9; games=20000; per=15; depth=2; tgames=200; ms=20; kids=8; base=5020; ties=,ties=random
              opponent=alphabeta:depth=2,eval=net,net=results/nets/ikabegama/net.rsnet ;;
   havannah)  game=havannah:size=6;             games=6000;  per=10; depth=1; tgames=200; ms=20; kids=8; base=4980; ties=,ties=random; leaf=1 ;;
+  havannah-mixed) game=havannah:size=6;        games=6000;  per=10; depth=1; tgames=200; ms=20; kids=8; base=5100; ties=,ties=random; leaf=1
+             opponent=alphabeta:depth=2,eval=net,net=results/nets/havannah/net.rsnet ;;
   havannah-cells) game=havannah:size=6;        games=6000;  per=10; depth=1; tgames=200; ms=20; kids=8; base=5060; leaf=1
              from=havannah; features= ;;
   breakthrough) game=breakthrough;             games=10000; per=10; depth=2; tgames=200; ms=20; kids=8; base=4780 ;;
@@ -54,6 +56,8 @@ esac
 # Ikabegamá's self-play games (290 plies on average, half drawn) are nothing like its checks'
 # (27 plies, decisive): `ikabegama-mixed` learns from games of the tuned weights against the
 # net of `ikabegama` instead (short decisive games like the checks'), as a second generation.
+# `havannah-mixed` does the same for Havannah: the tuned weights against the net of `havannah`
+# (which scored −18.3 Elo at depth 1), so that the data hold the positions the checks reach.
 ties=${ties:-} # appended to the self-play agents' spec
 opponent=${opponent:-alphabeta:depth=2,eval=tuned} # the second self-play agent, before $ties
 leaf=${leaf:-2} # the teacher's search depth
