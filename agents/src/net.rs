@@ -437,12 +437,43 @@ struct Quantized {
     u: Vec<f64>,
 }
 
-/// The last position evaluated: its cells and the two views' accumulators.
+/// The last position evaluated: its cells and the two views' accumulators, with room for the
+/// next position's cells and the cells that differ.
 #[derive(Debug, Clone, Default)]
 struct Last {
     cells: Vec<u8>,
     fresh: Vec<u8>,
+    changed: Vec<u16>,
     acc: Vec<i32>,
+}
+
+/// Gathers into `changed` (cleared first) the cells where `old` and `new`, of one length,
+/// differ, comparing eight at a time; false, with `changed` incomplete, once more than `most`
+/// differ (a fresh start is then cheaper than the changes). Allocates nothing once `changed`
+/// has grown.
+fn changed_cells(old: &[u8], new: &[u8], most: usize, changed: &mut Vec<u16>) -> bool {
+    changed.clear();
+    if old.len() > usize::from(u16::MAX) + 1 {
+        return false;
+    }
+    let mut differ = |at: usize, a: &[u8], b: &[u8]| {
+        for (j, (x, y)) in a.iter().zip(b).enumerate() {
+            if x != y {
+                changed.push((at + j) as u16);
+            }
+        }
+        changed.len() <= most
+    };
+    let (olds, news) = (old.chunks_exact(8), new.chunks_exact(8));
+    let tail = olds.remainder().len();
+    for (c, (a, b)) in olds.zip(news).enumerate() {
+        let word = |w: &[u8]| u64::from_ne_bytes(w.try_into().expect("eight bytes"));
+        if word(a) != word(b) && !differ(c * 8, a, b) {
+            return false;
+        }
+    }
+    let at = old.len() - tail;
+    differ(at, &old[at..], &new[at..])
 }
 
 impl NetEvaluator {
@@ -490,24 +521,15 @@ impl NetEvaluator {
         let mut last = self.last.borrow_mut();
         let last = &mut *last;
         state.write_cells(&mut last.fresh);
-        let changed = if last.cells.len() == last.fresh.len() {
-            last.cells
-                .iter()
-                .zip(&last.fresh)
-                .filter(|(a, b)| a != b)
-                .count()
-        } else {
-            usize::MAX
-        };
-        if changed > net.cells / 4 {
-            net.refresh(&last.fresh, &mut last.acc);
-        } else if changed > 0 {
-            for (i, (&old, &new)) in last.cells.iter().zip(&last.fresh).enumerate() {
-                if old != new {
-                    net.change(i, old, -1, &mut last.acc);
-                    net.change(i, new, 1, &mut last.acc);
-                }
+        if last.cells.len() == last.fresh.len()
+            && changed_cells(&last.cells, &last.fresh, net.cells / 4, &mut last.changed)
+        {
+            for &i in &last.changed {
+                let i = usize::from(i);
+                net.replace(i, last.cells[i], last.fresh[i], &mut last.acc);
             }
+        } else {
+            net.refresh(&last.fresh, &mut last.acc);
         }
         std::mem::swap(&mut last.cells, &mut last.fresh);
         let mover = state.to_move().unwrap_or(player);
@@ -531,6 +553,33 @@ impl Quantized {
         acc.extend_from_slice(&self.b1);
         for (i, &c) in cells.iter().enumerate() {
             self.change(i, c, 1, acc);
+        }
+    }
+
+    /// Replaces, in both views, the input of cell `i` holding byte `old` by that of `new`.
+    #[inline]
+    fn replace(&self, i: usize, old: u8, new: u8, acc: &mut [i32]) {
+        let (p, q) = (self.table[usize::from(old)], self.table[usize::from(new)]);
+        if p == 0 || q == 0 {
+            self.change(i, old, -1, acc);
+            self.change(i, new, 1, acc);
+            return;
+        }
+        let (from, to) = (
+            usize::from(p - 1) * self.cells + i,
+            usize::from(q - 1) * self.cells + i,
+        );
+        let lanes = self.lanes;
+        for view in 0..2 {
+            let (from, to) = (
+                (view * self.inputs + from) * lanes,
+                (view * self.inputs + to) * lanes,
+            );
+            let a = &mut acc[view * lanes..(view + 1) * lanes];
+            let (gone, come) = (&self.w1[from..from + lanes], &self.w1[to..to + lanes]);
+            for ((x, &g), &c) in a.iter_mut().zip(gone).zip(come) {
+                *x += c - g;
+            }
         }
     }
 
@@ -679,6 +728,36 @@ mod tests {
                 fresh.evaluate(p, Player::ZERO).to_bits(),
                 "position {i}"
             );
+        }
+    }
+
+    #[test]
+    fn the_changed_cells_are_those_that_differ_and_too_many_ask_for_a_fresh_start() {
+        let mut rng = seeded_rng(11, 0);
+        let mut changed = Vec::new();
+        for len in [0, 1, 7, 8, 9, 61, 64, 361] {
+            for flips in [0, 1, 3, len / 4, len].into_iter().filter(|&f| f <= len) {
+                let old: Vec<u8> = (0..len).map(|_| b".BW"[rng.random_range(0..3)]).collect();
+                let mut new = old.clone();
+                for _ in 0..flips {
+                    let i = rng.random_range(0..len);
+                    new[i] = if new[i] == b'.' { b'B' } else { b'.' };
+                }
+                let differ: Vec<u16> = (0..len)
+                    .filter(|&i| old[i] != new[i])
+                    .map(|i| i as u16)
+                    .collect();
+                let most = len / 4;
+                let complete = changed_cells(&old, &new, most, &mut changed);
+                assert_eq!(
+                    complete,
+                    differ.len() <= most,
+                    "length {len}, {flips} flips"
+                );
+                if complete {
+                    assert_eq!(changed, differ, "length {len}, {flips} flips");
+                }
+            }
         }
     }
 }

@@ -457,9 +457,14 @@ impl Game for Life {
     }
 
     fn write_cells(&self, out: &mut Vec<u8>) {
+        // `point_char`'s bytes by table: black's bit first, then white's (never both).
+        const BYTES: [u8; 4] = *b".BWB";
         out.clear();
         for row in (0..SIZE).rev() {
-            out.extend((0..SIZE).map(|col| self.point_char(row, col) as u8));
+            let (black, white) = (self.stones[0][row], self.stones[1][row]);
+            out.extend(
+                (0..SIZE).map(|col| BYTES[(black >> col & 1 | (white >> col & 1) << 1) as usize]),
+            );
         }
     }
 
