@@ -1,8 +1,8 @@
 //! The command line, as clap derive types. Doc comments are the `--help` text.
 
 use clap::{Args, Parser, Subcommand};
-use ringside_arena::plan::SprtConfig;
-use ringside_engine::registry::GAMES;
+use ringside_arena::plan::{Shard, SprtConfig};
+use ringside_engine::registry::{AnyGame, GAMES};
 
 /// Ringside's arena: tournaments between agents into CSV, with statistics; replays; random
 /// playouts.
@@ -107,8 +107,8 @@ pub enum Command {
 #[command(allow_negative_numbers = true)]
 pub struct MatchArgs {
     /// The game spec, for example `life` or `ikabegama:distance=6,side=9`.
-    #[arg(long)]
-    pub game: String,
+    #[arg(long, value_parser = parse_game)]
+    pub game: AnyGame,
     /// Two agent specs for a match; three or more for a round robin (or --gauntlet).
     #[arg(long, num_args = 2.., required = true)]
     pub agents: Vec<String>,
@@ -142,8 +142,8 @@ pub struct MatchArgs {
     /// array (SLURM_ARRAY_TASK_ID, _COUNT, _MIN) as submitted; a task resubmitted alone is then
     /// shard 1 of 1, so tools/slurm/match.sbatch takes `arena slurm-shard`'s recorded answer
     /// instead. Join shards with `arena merge`.
-    #[arg(long)]
-    pub shard: Option<String>,
+    #[arg(long, value_parser = parse_shard)]
+    pub shard: Option<ShardArg>,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -153,8 +153,8 @@ pub struct MatchArgs {
 #[derive(Debug, Args)]
 pub struct ThinkArgs {
     /// The game spec.
-    #[arg(long)]
-    pub game: String,
+    #[arg(long, value_parser = parse_game)]
+    pub game: AnyGame,
     /// The agent spec, for example `mcts:iters=10000`.
     #[arg(long)]
     pub agent: String,
@@ -170,8 +170,8 @@ pub struct ThinkArgs {
 #[derive(Debug, Args)]
 pub struct PlayArgs {
     /// The game spec.
-    #[arg(long)]
-    pub game: String,
+    #[arg(long, value_parser = parse_game)]
+    pub game: AnyGame,
     /// The agent to play against.
     #[arg(long)]
     pub agent: String,
@@ -193,8 +193,8 @@ pub struct PlayArgs {
 #[derive(Debug, Args)]
 pub struct GtpArgs {
     /// The game spec to start with (`boardsize` and `ringside-game` change it).
-    #[arg(long, default_value = "havannah")]
-    pub game: String,
+    #[arg(long, value_parser = parse_game, default_value = "havannah")]
+    pub game: AnyGame,
     /// The agent spec that answers `genmove`.
     #[arg(long)]
     pub agent: String,
@@ -376,8 +376,8 @@ pub struct NetArgs {
 #[command(allow_negative_numbers = true)]
 pub struct SpsaArgs {
     /// The game spec.
-    #[arg(long)]
-    pub game: String,
+    #[arg(long, value_parser = parse_game)]
+    pub game: AnyGame,
     /// The agent to tune, for example `mcts:iters=300` or `alphabeta:depth=2,eval=rich`.
     #[arg(long)]
     pub agent: String,
@@ -418,8 +418,8 @@ pub struct SpsaArgs {
 #[derive(Debug, Args)]
 pub struct FeaturesArgs {
     /// The game spec.
-    #[arg(long)]
-    pub game: String,
+    #[arg(long, value_parser = parse_game)]
+    pub game: AnyGame,
     /// Moves to play from the start first; then the values are printed too.
     #[arg(long, allow_hyphen_values = true)]
     pub moves: Option<String>,
@@ -449,8 +449,8 @@ pub struct RunArgs {
 #[derive(Debug, Args)]
 pub struct ReportArgs {
     /// The game spec, for example `hexxagon:side=4`.
-    #[arg(long)]
-    pub game: String,
+    #[arg(long, value_parser = parse_game)]
+    pub game: AnyGame,
     /// `standard` (the committed reports), `light` (fewer games and a shorter skill curve, for
     /// games whose MCTS games run to hundreds of plies) or `tiny` (a few games, a first look).
     #[arg(long, default_value = "standard")]
@@ -512,6 +512,30 @@ pub struct SlurmShardArgs {
     pub record: std::path::PathBuf,
 }
 
+/// A game spec read into its game: clap reports a spec that does not parse, as one line.
+fn parse_game(text: &str) -> Result<AnyGame, String> {
+    AnyGame::parse(text).map_err(|e| e.to_string())
+}
+
+/// What `--shard` says: a shard, or `auto` (the Slurm job array's task, read when the run
+/// starts).
+#[derive(Debug, Clone, Copy)]
+pub enum ShardArg {
+    /// `auto`.
+    Auto,
+    /// `i/n`.
+    Given(Shard),
+}
+
+fn parse_shard(text: &str) -> Result<ShardArg, String> {
+    match text {
+        "auto" => Ok(ShardArg::Auto),
+        _ => Shard::parse(text)
+            .map(ShardArg::Given)
+            .map_err(|e| e.message),
+    }
+}
+
 fn parse_sprt(text: &str) -> Result<SprtConfig, String> {
     SprtConfig::parse(text).map_err(|e| e.message)
 }
@@ -520,8 +544,8 @@ fn parse_sprt(text: &str) -> Result<SprtConfig, String> {
 #[derive(Debug, Args)]
 pub struct ReplayArgs {
     /// The game spec, for example `rin` or `rin:size=8`.
-    #[arg(long, required_unless_present = "from", conflicts_with = "from")]
-    pub game: Option<String>,
+    #[arg(long, value_parser = parse_game, required_unless_present = "from", conflicts_with = "from")]
+    pub game: Option<AnyGame>,
     /// The moves in the game's notation, separated by spaces (for Rin: `j9 b6 c10`).
     #[arg(
         long,
@@ -559,8 +583,8 @@ pub struct ReplayArgs {
 #[derive(Debug, Args)]
 pub struct PlayoutsArgs {
     /// The game spec, for example `rin` or `rin:size=8`.
-    #[arg(long)]
-    pub game: String,
+    #[arg(long, value_parser = parse_game)]
+    pub game: AnyGame,
     /// How many games to play.
     #[arg(short = 'n', long = "games", default_value_t = 10_000)]
     pub games: u64,

@@ -19,25 +19,25 @@ use ringside_engine::registry::AnyGame;
 
 use crate::cli::{
     FeaturesArgs, GtpArgs, MatchArgs, MergeArgs, PlayArgs, PlayoutsArgs, ReplayArgs, ReportArgs,
-    RunArgs, SlurmShardArgs, SummaryArgs, ThinkArgs, VerdictsArgs,
+    RunArgs, ShardArg, SlurmShardArgs, SummaryArgs, ThinkArgs, VerdictsArgs,
 };
 use crate::output::print;
 use crate::progress::Progress;
 
 type Result<T> = std::result::Result<T, Error>;
 
-/// Resolves `--shard`: `i/n`, or `auto` from a Slurm job array's variables.
-fn shard(arg: Option<&str>) -> Result<Option<Shard>> {
+/// Resolves `--shard`: `auto` from a Slurm job array's variables.
+fn shard(arg: Option<ShardArg>) -> Result<Option<Shard>> {
     match arg {
         None => Ok(None),
-        Some("auto") => slurm::shard_of_array(|name| std::env::var(name).ok()).map(Some),
-        Some(text) => Shard::parse(text).map(Some),
+        Some(ShardArg::Auto) => slurm::shard_of_array(|name| std::env::var(name).ok()).map(Some),
+        Some(ShardArg::Given(shard)) => Ok(Some(shard)),
     }
 }
 
 /// Runs `arena match`.
 pub fn run_match(args: &MatchArgs) -> Result<()> {
-    let builder = PlanBuilder::new(&args.game);
+    let builder = PlanBuilder::for_game(args.game.clone());
     let builder = match args.agents.as_slice() {
         [a, b] => {
             if args.gauntlet {
@@ -53,7 +53,7 @@ pub fn run_match(args: &MatchArgs) -> Result<()> {
         .ply_cap(args.ply_cap)
         .opening_plies(args.opening_plies)
         .sprt(args.sprt)
-        .shard(shard(args.shard.as_deref())?)
+        .shard(shard(args.shard)?)
         .build()?;
     let mut progress = Progress::new(!args.quiet, plan.pairings.len());
     let report = run_to_csv(&plan, &args.out, args.threads, &mut progress)?;
@@ -147,7 +147,7 @@ pub fn verdicts(args: &VerdictsArgs) -> Result<()> {
 
 /// Runs `arena report`.
 pub fn report(args: &ReportArgs) -> Result<()> {
-    let game = AnyGame::parse(&args.game)?;
+    let game = &args.game;
     let budget = ringside_arena::run::design::Budget::parse(&args.budget)?;
     let out = args.out.clone().unwrap_or_else(|| {
         std::path::Path::new("results")
@@ -156,7 +156,7 @@ pub fn report(args: &ReportArgs) -> Result<()> {
     });
     let mut progress = Progress::new(!args.quiet, 1);
     let md = ringside_arena::run::design::report(
-        &game,
+        game,
         budget,
         args.seed,
         &out,
@@ -218,7 +218,8 @@ pub fn replay(args: &ReplayArgs) -> Result<()> {
             let row = found.ok_or_else(|| {
                 Error::setting(format!("{} has no game with id {id}", csv.display()))
             })?;
-            (row.game, row.moves)
+            // The row's own game: a game whose first player is drawn names it there.
+            (AnyGame::parse(&row.game)?, row.moves)
         }
         _ => (
             args.game
@@ -233,18 +234,17 @@ pub fn replay(args: &ReplayArgs) -> Result<()> {
         json: args.json,
         every: args.every,
     };
-    let typed = AnyGame::parse(&game)?;
-    let shown = replay_moves(&typed, &moves, style)?;
+    let shown = replay_moves(&game, &moves, style)?;
     if let Some(file) = &args.svg {
-        let svg = ringside_arena::figures::picture::svg_of_game(&typed, &moves, args.ply)?;
+        let svg = ringside_arena::figures::picture::svg_of_game(&game, &moves, args.ply)?;
         ringside_arena::records::durable::write_atomically(file, svg.as_bytes())?;
     }
     if let Some(file) = &args.html {
         let title = match (&args.from, args.id) {
-            (Some(csv), Some(id)) => format!("{game}: game {id} of {}", csv.display()),
-            _ => game.clone(),
+            (Some(csv), Some(id)) => format!("{}: game {id} of {}", game.spec(), csv.display()),
+            _ => game.spec(),
         };
-        let page = ringside_arena::figures::picture::html_of_game(&typed, &moves, &title)?;
+        let page = ringside_arena::figures::picture::html_of_game(&game, &moves, &title)?;
         ringside_arena::records::durable::write_atomically(file, page.as_bytes())?;
     }
     print(&shown)
@@ -254,7 +254,7 @@ pub fn replay(args: &ReplayArgs) -> Result<()> {
 pub fn playouts(args: &PlayoutsArgs) -> Result<()> {
     let started = Instant::now();
     let t = playouts::tally(
-        &AnyGame::parse(&args.game)?,
+        &args.game,
         args.games,
         args.seed,
         args.threads,
@@ -278,12 +278,7 @@ pub fn playouts(args: &PlayoutsArgs) -> Result<()> {
 
 /// Runs `arena think`.
 pub fn think(args: &ThinkArgs) -> Result<()> {
-    let t = thinking::think(
-        &AnyGame::parse(&args.game)?,
-        &args.agent,
-        &args.moves,
-        args.seed,
-    )?;
+    let t = thinking::think(&args.game, &args.agent, &args.moves, args.seed)?;
     let seconds = t.stats.time.as_secs_f64().max(1e-9);
     print(&format!(
         "move={} iterations={} nodes={} depth={} time_ms={:.3} iterations_per_s={:.0} nodes_per_s={:.0}\n",
@@ -299,9 +294,9 @@ pub fn think(args: &ThinkArgs) -> Result<()> {
 
 /// Runs `arena play`.
 pub fn play(args: &PlayArgs) -> Result<()> {
-    let game = AnyGame::parse(&args.game)?;
+    let game = &args.game;
     let table = ringside_arena::protocols::people::Table {
-        game: &game,
+        game,
         agent: &args.agent,
         person_first: !args.second,
         seed: args.seed,
@@ -327,7 +322,7 @@ pub fn gtp(args: &GtpArgs) -> Result<()> {
         ))
     })?;
     ringside_arena::protocols::gtp::serve(
-        &AnyGame::parse(&args.game)?,
+        &args.game,
         &args.agent,
         args.seed,
         coords,
@@ -337,6 +332,5 @@ pub fn gtp(args: &GtpArgs) -> Result<()> {
 }
 
 pub fn features(args: &FeaturesArgs) -> Result<()> {
-    let game = AnyGame::parse(&args.game)?;
-    print(&features::table(&game, args.moves.as_deref())?)
+    print(&features::table(&args.game, args.moves.as_deref())?)
 }

@@ -238,7 +238,7 @@ pub fn tune_spsa(args: &SpsaArgs) -> Result<()> {
         .map(|p| Param::parse(p))
         .collect::<Result<Vec<_>>>()?;
     let settings = SpsaSettings {
-        game: ringside_engine::registry::AnyGame::parse(&args.game)?,
+        game: args.game.clone(),
         agent: agent.to_string(),
         agent_weights: agent.file_weights().cloned(),
         params,
