@@ -80,8 +80,7 @@ pub fn serve(
     input: &mut dyn BufRead,
     output: &mut dyn Write,
 ) -> Result<()> {
-    let spec =
-        AgentSpec::parse(agent).map_err(|e| Error::setting(format!("agent '{agent}': {e}")))?;
+    let spec = AgentSpec::parse(agent).map_err(|e| Error::agent(agent, e))?;
     checked(game, &spec)?;
     let mut game = game.clone();
     loop {
@@ -147,7 +146,7 @@ impl GameVisitor for Session<'_> {
             agent: self
                 .spec
                 .build(&start, self.seed)
-                .map_err(|e| Error::setting(e.to_string()))?,
+                .map_err(|e| Error::agent(&self.spec.to_string(), e))?,
             state: start.clone(),
             history: Vec::new(),
             game: self.game,

@@ -1,5 +1,5 @@
-//! The progress bar of `arena match`, `arena run` and `arena report`: games done, their rate
-//! and the W-D-L so far, redrawn at most every 50 ms.
+//! The progress bars: of `arena match`, `arena run` and `arena report` (games done, their
+//! rate and the W-D-L so far, redrawn at most every 50 ms), and of the tuners' steps.
 
 use std::time::Instant;
 
@@ -7,6 +7,18 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ringside_arena::records::row::GameRow;
 use ringside_arena::run::conduct::{Conductor, Phase};
 use ringside_arena::run::pool::Observer;
+
+/// A bar on standard error (hidden when `quiet`) over `steps` steps, drawn by `template`
+/// (indicatif's): the tuners' epochs and iterations.
+pub fn steps_bar(quiet: bool, steps: u64, template: &str) -> ProgressBar {
+    let bar = if quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::with_draw_target(Some(steps), ProgressDrawTarget::stderr())
+    };
+    bar.set_style(ProgressStyle::with_template(template).expect("a valid template"));
+    bar
+}
 
 /// A progress bar over a run's games, with the W-D-L of each pairing's first agent summed
 /// over all pairings (in a gauntlet: the gauntlet agent's).

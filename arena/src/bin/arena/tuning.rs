@@ -1,13 +1,13 @@
 //! `arena tune texel|net|spsa`: the tuners' flags into their settings, their progress onto a
 //! bar, their outcome into a few lines.
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ringside_arena::Error;
 use ringside_arena::figures::report;
 use ringside_arena::run::pool::thread_count;
 
 use crate::cli::{NetArgs, SpsaArgs, TexelArgs};
 use crate::output::print;
+use crate::progress::steps_bar;
 
 type Result<T> = std::result::Result<T, Error>;
 
@@ -181,14 +181,10 @@ pub fn tune_net(args: &NetArgs) -> Result<()> {
         },
         out: args.out.clone(),
     };
-    let bar = if args.quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::with_draw_target(Some(u64::from(args.epochs)), ProgressDrawTarget::stderr())
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} epochs eta {eta} {msg}")
-            .expect("a valid template"),
+    let bar = steps_bar(
+        args.quiet,
+        u64::from(args.epochs),
+        "{bar:30} {pos}/{len} epochs eta {eta} {msg}",
     );
     bar.set_message("extracting positions");
     let outcome = on_threads(args.threads, || {
@@ -249,16 +245,10 @@ pub fn tune_spsa(args: &SpsaArgs) -> Result<()> {
         ply_cap: args.ply_cap,
         verify_games: args.verify_games,
     };
-    let bar = if args.quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::with_draw_target(Some(args.iterations), ProgressDrawTarget::stderr())
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:30} {pos}/{len} iterations {per_sec} eta {eta} θ: {msg}",
-        )
-        .expect("a valid template"),
+    let bar = steps_bar(
+        args.quiet,
+        args.iterations,
+        "{bar:30} {pos}/{len} iterations {per_sec} eta {eta} θ: {msg}",
     );
     let outcome = run_spsa(&settings, &args.out, args.threads, |record, s| {
         let theta: Vec<String> = s
