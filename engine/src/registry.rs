@@ -25,6 +25,7 @@
 //! ```
 
 use crate::error::{GameSpecError, SpecErrorKind};
+use crate::spec_text::{ItemsFault, key_values};
 use crate::{BoardSize, Features, Game};
 
 pub use crate::options::{GameInfo, GameOption, OptionKind, Options, Registered};
@@ -155,25 +156,13 @@ impl GameSpec {
                 format!("no game named; known games: {}", known_games()),
             ));
         }
-        let mut options = Vec::new();
-        for item in rest.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            let (key, value) = item.split_once('=').ok_or_else(|| {
-                spec_error(
-                    SpecErrorKind::Malformed,
-                    format!("{name}: option '{item}' is not of the form key=value"),
-                )
-            })?;
-            if options
-                .iter()
-                .any(|(k, _): &(String, String)| k == key.trim())
-            {
-                return Err(spec_error(
-                    SpecErrorKind::Repeated,
-                    format!("{name}: option '{}' is given twice", key.trim()),
-                ));
-            }
-            options.push((key.trim().to_string(), value.trim().to_string()));
-        }
+        let options = key_values(name, rest).map_err(|e| {
+            let kind = match e.fault {
+                ItemsFault::Malformed => SpecErrorKind::Malformed,
+                ItemsFault::Repeated => SpecErrorKind::Repeated,
+            };
+            spec_error(kind, e.reason)
+        })?;
         Ok(GameSpec {
             name: name.to_ascii_lowercase(),
             options,

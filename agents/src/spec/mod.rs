@@ -10,6 +10,8 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::time::Duration;
 
+use ringside_engine::spec_text::{ItemsFault, key_values, quote_item, split_items};
+
 pub mod alphabeta;
 pub mod mcts;
 pub mod options;
@@ -651,30 +653,13 @@ impl AgentSpec {
                     format!("unknown agent '{kind}'; agents: {}", kinds()),
                 )
             })?;
-        let mut items = Vec::new();
-        for item in split_items(rest)
-            .map_err(|e| error_of(SpecErrorKind::Malformed, format!("{kind}: {e}")))?
-            .iter()
-            .map(|s| s.trim())
-            .filter(|s| !s.is_empty())
-        {
-            let (k, v) = item.split_once('=').ok_or_else(|| {
-                error_of(
-                    SpecErrorKind::Malformed,
-                    format!("{kind}: option '{item}' is not of the form key=value"),
-                )
-            })?;
-            if items
-                .iter()
-                .any(|(key, _): &(String, String)| key == k.trim())
-            {
-                return Err(error_of(
-                    SpecErrorKind::Repeated,
-                    format!("{kind}: key '{}' is given twice", k.trim()),
-                ));
-            }
-            items.push((k.trim().to_string(), v.trim().to_string()));
-        }
+        let items = key_values(kind, rest).map_err(|e| {
+            let fault = match e.fault {
+                ItemsFault::Malformed => SpecErrorKind::Malformed,
+                ItemsFault::Repeated => SpecErrorKind::Repeated,
+            };
+            error_of(fault, e.reason)
+        })?;
         let mut o = Options {
             kind,
             items,
@@ -994,41 +979,6 @@ fn set_in<S>(
     let checked = def.check(kind, typed)?;
     (def.set)(spec, checked);
     Ok(())
-}
-
-/// Splits `key=value,key=value` at the commas outside double quotes; a double-quoted part
-/// keeps its commas, with `\"` and `\\` inside, and loses its quotes.
-fn split_items(text: &str) -> Result<Vec<String>, String> {
-    let mut items = vec![String::new()];
-    let mut chars = text.chars();
-    let mut quoted = false;
-    while let Some(c) = chars.next() {
-        let item = items.last_mut().expect("never empty");
-        match c {
-            '"' => quoted = !quoted,
-            '\\' if quoted => item.push(chars.next().ok_or("a value ends with '\\'")?),
-            ',' if !quoted => items.push(String::new()),
-            c => item.push(c),
-        }
-    }
-    if quoted {
-        return Err(format!("unclosed double quote in '{text}'"));
-    }
-    Ok(items)
-}
-
-/// A `key=value` item written so that [`split_items`] reads it back: the value in double
-/// quotes when it holds a comma, a quote, a backslash or spaces at its ends.
-fn quote_item(item: &str) -> String {
-    let Some((key, value)) = item.split_once('=') else {
-        return item.to_string();
-    };
-    if value.contains([',', '"', '\\']) || value.trim() != value {
-        let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
-        format!("{key}=\"{escaped}\"")
-    } else {
-        item.to_string()
-    }
 }
 
 fn eval_text(e: &EvalSpec) -> String {
