@@ -10,9 +10,11 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::time::Duration;
 
-use ringside_engine::spec_text::{ItemsFault, key_values, quote_item, split_items};
+use ringside_engine::spec_text::{ItemsFault, key_values, quote_item};
 
 pub mod alphabeta;
+pub mod faulty;
+pub mod gtp;
 pub mod mcts;
 pub mod options;
 
@@ -383,11 +385,11 @@ pub fn agent_kinds() -> Vec<(&'static str, String)> {
         ),
         (
             "faulty",
-            "panic_at=N or illegal_at=N (N >= 2): random moves, then a planned fault, for testing harnesses".into(),
+            options::usage(faulty::OPTIONS) + ": one of them; random moves, then a planned fault, for testing harnesses",
         ),
         (
             "gtp",
-            "cmd=PROGRAM ARGS (required; \"...\" around a value with commas), name=LABEL, coords=ringside|castro|hexgui (ringside), time_ms=N (10000), margin_ms=N (1000), setup=CMD;CMD".into(),
+            options::usage(gtp::OPTIONS),
         ),
         (
             "host",
@@ -712,63 +714,16 @@ impl AgentSpec {
                 AgentSpec::Mcts(spec)
             }
             "gtp" => {
-                let cmd = o.take("cmd").ok_or_else(|| {
-                    error_of(
-                        SpecErrorKind::Missing,
-                        "gtp: cmd=PROGRAM is required".into(),
-                    )
-                })?;
-                let argv = crate::gtp::split_command(&cmd).map_err(error)?;
-                let coords = o
-                    .choice("coords", &crate::gtp::Coords::NAMES)?
-                    .and_then(crate::gtp::Coords::from_name)
-                    .unwrap_or(crate::gtp::Coords::Ringside);
-                let time: u64 = o
-                    .number("time_ms", "a whole number of milliseconds")?
-                    .unwrap_or(10_000);
-                let margin: u64 = o
-                    .number("margin_ms", "a whole number of milliseconds")?
-                    .unwrap_or(1000);
-                if time == 0 {
-                    return Err(error("gtp: time_ms must be at least 1".into()));
-                }
-                let setup = o
-                    .take("setup")
-                    .map(|s| {
-                        s.split(';')
-                            .map(str::trim)
-                            .filter(|c| !c.is_empty())
-                            .map(str::to_string)
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                AgentSpec::Gtp(crate::gtp::GtpSpec {
-                    cmd,
-                    argv,
-                    name: o.take("name"),
-                    coords,
-                    time: Duration::from_millis(time),
-                    margin: Duration::from_millis(margin),
-                    setup,
-                })
+                let given = o.items.iter().any(|(key, _)| key == "cmd");
+                let mut spec = gtp::blank();
+                o.table(gtp::OPTIONS, &mut spec)?;
+                gtp::finish(&mut spec, given)?;
+                AgentSpec::Gtp(spec)
             }
             "faulty" => {
-                let panic_at: Option<u32> = o.number("panic_at", "a whole number from 2")?;
-                let illegal_at: Option<u32> = o.number("illegal_at", "a whole number from 2")?;
-                let (fault, at) = match (panic_at, illegal_at) {
-                    (Some(n), None) => (crate::faulty::Fault::Panic, n),
-                    (None, Some(n)) => (crate::faulty::Fault::Illegal, n),
-                    _ => {
-                        return Err(error(
-                            "faulty: give one of panic_at=N or illegal_at=N".into(),
-                        ));
-                    }
-                };
-                if at < 2 {
-                    return Err(error(format!(
-                        "faulty: the fault must come at decision 2 or later, not {at}"
-                    )));
-                }
+                let mut plan = faulty::Plan::default();
+                o.table(faulty::OPTIONS, &mut plan)?;
+                let (fault, at) = plan.finish()?;
                 AgentSpec::Faulty { fault, at }
             }
             _ => unreachable!("kinds come from agent_kinds()"),
@@ -860,9 +815,15 @@ impl AgentSpec {
         match self {
             AgentSpec::AlphaBeta(s) => {
                 let mut s = s.clone();
-                set_in("alphabeta", alphabeta::OPTIONS, &mut s, key, value, |s| {
-                    &mut s.eval
-                })?;
+                let eval: fn(&mut AlphaBetaSpec) -> &mut EvalSpec = |s| &mut s.eval;
+                set_in(
+                    "alphabeta",
+                    alphabeta::OPTIONS,
+                    &mut s,
+                    key,
+                    value,
+                    Some(eval),
+                )?;
                 Ok(AgentSpec::AlphaBeta(s))
             }
             AgentSpec::Mcts(s) => {
@@ -871,34 +832,35 @@ impl AgentSpec {
                     s.know_terms.insert(name.to_string(), value);
                     return Ok(AgentSpec::Mcts(s));
                 }
-                set_in("mcts", mcts::OPTIONS, &mut s, key, value, |s| &mut s.eval)?;
+                let eval: fn(&mut MctsSpec) -> &mut EvalSpec = |s| &mut s.eval;
+                set_in("mcts", mcts::OPTIONS, &mut s, key, value, Some(eval))?;
                 mcts::finish(&mut s)?;
                 Ok(AgentSpec::Mcts(s))
             }
-            _ => self.set_by_text(key, value),
+            AgentSpec::Gtp(s) => {
+                let mut s = s.clone();
+                set_in("gtp", gtp::OPTIONS, &mut s, key, value, None)?;
+                Ok(AgentSpec::Gtp(s))
+            }
+            AgentSpec::Faulty { fault, at } => {
+                let mut plan = faulty::Plan::of(*fault, *at);
+                set_in("faulty", faulty::OPTIONS, &mut plan, key, value, None)?;
+                let (fault, at) = plan.finish()?;
+                Ok(AgentSpec::Faulty { fault, at })
+            }
+            AgentSpec::Random | AgentSpec::Human | AgentSpec::Host(_) => Err(error_of(
+                SpecErrorKind::UnknownKey,
+                format!(
+                    "{}: unknown key '{key}' (it has no numeric options)",
+                    self.kind()
+                ),
+            )),
         }
     }
 
     /// [`AgentSpec::set`]; the name tuners have used.
     pub fn with_number(&self, key: &str, value: f64) -> Result<AgentSpec, SpecError> {
         self.set(key, value)
-    }
-
-    /// Sets a whole-number option of a kind without a table (`gtp`'s times, `faulty`'s
-    /// decision) by editing the printed spec and parsing it again.
-    fn set_by_text(&self, key: &str, value: f64) -> Result<AgentSpec, SpecError> {
-        let printed = self.to_string();
-        let (kind, options) = printed.split_once(':').unwrap_or((&printed, ""));
-        let mut items: Vec<String> = split_items(options)
-            .map_err(error)?
-            .into_iter()
-            .map(|item| quote_item(&item))
-            .filter(|item| !item.is_empty() && item.split_once('=').map(|(k, _)| k) != Some(key))
-            .collect();
-        items.push(format!("{key}={}", value.round()));
-        AgentSpec::parse_with_weights(&format!("{kind}:{}", items.join(",")), &|_| {
-            Ok(BTreeMap::new())
-        })
     }
 
     /// Whether the agent chooses only among the moves the game lists (random, alpha-beta and
@@ -945,9 +907,9 @@ fn set_in<S>(
     spec: &mut S,
     key: &str,
     value: f64,
-    eval: fn(&mut S) -> &mut EvalSpec,
+    eval: Option<fn(&mut S) -> &mut EvalSpec>,
 ) -> Result<(), SpecError> {
-    if let Some(name) = key.strip_prefix(WEIGHT_PREFIX) {
+    if let (Some(name), Some(eval)) = (key.strip_prefix(WEIGHT_PREFIX), eval) {
         if !value.is_finite() {
             return Err(error(format!(
                 "{kind}: {key} must be a finite number, not {value}"
@@ -958,7 +920,13 @@ fn set_in<S>(
     }
     let def = table
         .iter()
-        .find(|d| d.key == key && !matches!(d.takes, options::Takes::Choice(_)))
+        .find(|d| {
+            d.key == key
+                && matches!(
+                    d.takes,
+                    options::Takes::Whole { .. } | options::Takes::Number(_)
+                )
+        })
         .ok_or_else(|| {
             error_of(
                 SpecErrorKind::UnknownKey,
@@ -1021,31 +989,12 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Random => f.write_str("random"),
             AgentSpec::Human => f.write_str("human"),
             AgentSpec::Host(name) => write!(f, "host:{}", quote_item(&format!("name={name}"))),
-            AgentSpec::Gtp(s) => {
-                write!(f, "gtp:{}", quote_item(&format!("cmd={}", s.cmd)))?;
-                if let Some(name) = &s.name {
-                    write!(f, ",{}", quote_item(&format!("name={name}")))?;
-                }
-                write!(
-                    f,
-                    ",coords={},time_ms={},margin_ms={}",
-                    s.coords.as_str(),
-                    s.time.as_millis(),
-                    s.margin.as_millis()
-                )?;
-                if !s.setup.is_empty() {
-                    write!(
-                        f,
-                        ",{}",
-                        quote_item(&format!("setup={}", s.setup.join(";")))
-                    )?;
-                }
-                Ok(())
-            }
-            AgentSpec::Faulty { fault, at } => match fault {
-                crate::faulty::Fault::Panic => write!(f, "faulty:panic_at={at}"),
-                crate::faulty::Fault::Illegal => write!(f, "faulty:illegal_at={at}"),
-            },
+            AgentSpec::Gtp(s) => write!(f, "gtp:{}", options::print(gtp::OPTIONS, s)),
+            AgentSpec::Faulty { fault, at } => write!(
+                f,
+                "faulty:{}",
+                options::print(faulty::OPTIONS, &faulty::Plan::of(*fault, *at))
+            ),
             AgentSpec::AlphaBeta(s) => {
                 write!(f, "alphabeta:{}", options::print(alphabeta::OPTIONS, s))
             }
@@ -1136,7 +1085,7 @@ mod tests {
             "unknown agent 'minimax'; agents: random, human, alphabeta, faulty, gtp, host, mcts"
         );
         assert!(err("faulty").contains("panic_at=N or illegal_at=N"));
-        assert!(err("faulty:panic_at=1").contains("decision 2 or later"));
+        assert!(err("faulty:panic_at=1").contains("panic_at must be from 2"));
         assert!(
             err("alphabeta:eval=fancy")
                 .contains("eval must be one of material|rich|tuned|net, not 'fancy'")

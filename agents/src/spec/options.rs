@@ -24,6 +24,8 @@ pub enum Takes {
     Number(Bound),
     /// One of these words.
     Choice(&'static [&'static str]),
+    /// Any text; help shows it as these words (`PROGRAM ARGS`).
+    Text(&'static str),
 }
 
 /// The range of a number option.
@@ -40,7 +42,7 @@ pub enum Bound {
 }
 
 /// A value read for an option, checked against what it takes.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Value {
     /// A whole number.
     Whole(u64),
@@ -48,13 +50,15 @@ pub enum Value {
     Number(f64),
     /// One of the option's words.
     Word(&'static str),
+    /// Text.
+    Text(String),
 }
 
 impl Value {
     /// The whole number (0 for other values; rows only ask what their option takes).
     #[must_use]
-    pub fn whole(self) -> u64 {
-        match self {
+    pub fn whole(&self) -> u64 {
+        match *self {
             Value::Whole(n) => n,
             _ => 0,
         }
@@ -62,19 +66,28 @@ impl Value {
 
     /// The number.
     #[must_use]
-    pub fn number(self) -> f64 {
-        match self {
+    pub fn number(&self) -> f64 {
+        match *self {
             Value::Number(x) => x,
             Value::Whole(n) => n as f64,
-            Value::Word(_) => 0.0,
+            Value::Word(_) | Value::Text(_) => 0.0,
         }
     }
 
     /// The word.
     #[must_use]
-    pub fn word(self) -> &'static str {
-        match self {
+    pub fn word(&self) -> &'static str {
+        match *self {
             Value::Word(w) => w,
+            _ => "",
+        }
+    }
+
+    /// The text (empty for other values).
+    #[must_use]
+    pub fn text(&self) -> &str {
+        match self {
+            Value::Text(t) => t,
             _ => "",
         }
     }
@@ -123,6 +136,7 @@ impl<S> OptionDef<S> {
             Takes::Number(Bound::Unit) => "a number from 0 to 1".into(),
             Takes::Number(_) => "a number".into(),
             Takes::Choice(words) => words.join("|"),
+            Takes::Text(_) => "text".into(),
         }
     }
 
@@ -147,6 +161,7 @@ impl<S> OptionDef<S> {
             Takes::Number(_) => Value::Number(text.parse().map_err(|_| {
                 error(format!("{kind}: {key} takes {}, not '{text}'", self.what()))
             })?),
+            Takes::Text(_) => Value::Text(text.to_string()),
         };
         self.check(kind, value)
     }
@@ -154,15 +169,15 @@ impl<S> OptionDef<S> {
     /// `value` if it lies in the option's range; the error names agent `kind`.
     pub fn check(&self, kind: &str, value: Value) -> Result<Value, SpecError> {
         let key = self.key;
-        match (self.takes, value) {
-            (Takes::Whole { min, max, .. }, Value::Whole(n)) => match max {
+        match (self.takes, &value) {
+            (Takes::Whole { min, max, .. }, &Value::Whole(n)) => match max {
                 Some(max) if !(min..=max).contains(&n) => Err(error(format!(
                     "{kind}: {key} must be from {min} to {max}, not {n}"
                 ))),
                 None if n < min => Err(error(format!("{kind}: {key} must be at least {min}"))),
                 _ => Ok(value),
             },
-            (Takes::Number(bound), Value::Number(x)) => {
+            (Takes::Number(bound), &Value::Number(x)) => {
                 let (fits, words) = match bound {
                     Bound::Finite => (x.is_finite(), "a finite number"),
                     Bound::FromZero => (x.is_finite() && x >= 0.0, "a finite number from 0 up"),
@@ -175,7 +190,7 @@ impl<S> OptionDef<S> {
                     Err(error(format!("{kind}: {key} must be {words}, not {x}")))
                 }
             }
-            (Takes::Choice(_), Value::Word(_)) => Ok(value),
+            (Takes::Choice(_), Value::Word(_)) | (Takes::Text(_), Value::Text(_)) => Ok(value),
             _ => Err(error(format!("{kind}: {key} takes {}", self.what()))),
         }
     }
@@ -193,6 +208,7 @@ impl<S> OptionDef<S> {
             Takes::Whole { .. } => "N".to_string(),
             Takes::Number(_) => "F".to_string(),
             Takes::Choice(words) => words.join("|"),
+            Takes::Text(shape) => shape.to_string(),
         };
         match self.default_text() {
             "" => format!("{}={shape}", self.key),
