@@ -1,9 +1,9 @@
 //! The cost of one evaluation (issue 45): the tuned linear weights against a network of the
 //! default shape (64 hidden units a view, random weights: the cost does not depend on their
-//! values) and the network that also reads the game's features, for each seed game. Each
-//! sample evaluates every child of every position of a random game, siblings one after
-//! another, as a search visits them: the network's evaluation is incremental from the last
-//! position it saw.
+//! values) and the network that also reads the game's features, for each seed game and the
+//! reference games with nets. Each sample evaluates every child of every position of a
+//! random game, siblings one after another, as a search visits them: the network's
+//! evaluation is incremental from the last position it saw.
 
 use std::sync::Arc;
 
@@ -13,13 +13,17 @@ use ringside_agents::{EvalKind, EvalSpec, Evaluator, NetRef};
 use ringside_engine::registry::{AnyGame, GameVisitor};
 use ringside_engine::{Features, Game, seeded_rng};
 
-const GAMES: [&str; 6] = [
+const GAMES: [&str; 9] = [
     "rin:size=10",
     "life",
     "advance",
     "hexxagon",
     "ikabegama:distance=6,side=9",
     "havannah:size=6",
+    // The reference games with nets (experiments/net-game.sh).
+    "breakthrough",
+    "othello",
+    "connect_four",
 ];
 
 struct Bench<'a>(&'a mut Criterion);
