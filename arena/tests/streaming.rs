@@ -7,7 +7,7 @@ use crate::common;
 use common::{ok, path, scratch, text};
 use rand::RngExt;
 use ringside_arena::figures::metrics::{
-    BOOTSTRAP_CLUSTERS, BOOTSTRAP_SAMPLES, Estimate, Facts, GameFacts, Metric, estimates,
+    BOOTSTRAP_CLUSTERS, BOOTSTRAP_SAMPLES, Estimate, GameFacts, Metric, MetricsSink, estimates,
     game_facts, quantile,
 };
 use ringside_arena::figures::report::markdown;
@@ -208,7 +208,7 @@ fn a_file_of_several_chunks_reads_into_the_figures_of_the_rows_in_memory() {
     let mut streamed = Tally::new(&plan);
     let mut chunks = Vec::new();
     let mut lines = Vec::new();
-    let report = read_games_with(&csv, &plan, &Facts, &mut |chunk| {
+    let report = read_games_with(&csv, &plan, &MetricsSink, &mut |chunk| {
         chunks.push(chunk.len());
         for r in chunk {
             streamed.add(&r.row, r.gathered.as_ref());

@@ -119,7 +119,7 @@ pub fn game_facts(plan: &RunPlan, rows: &[GameRow]) -> Result<Vec<GameFacts>> {
             self.rows
                 .par_iter()
                 .map(|row| {
-                    replay_row(&start, self.plan, row, &Facts)
+                    replay_row(&start, self.plan, row, &MetricsSink)
                         .map(|facts| facts.expect("the watch finished"))
                         .map_err(|e| {
                             Error::corrupt(format!("game {} does not replay: {e}", row.id))
@@ -156,9 +156,9 @@ const NO_LEAD: f64 = 1e-9;
 /// The metrics as a [`Sink`] of replays: each row's [`GameFacts`] (`Some` once its
 /// replay is finished).
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Facts;
+pub struct MetricsSink;
 
-impl Sink for Facts {
+impl Sink for MetricsSink {
     type Gathered = Option<GameFacts>;
     type Watch<G: Game + Features> = FactsFold<G>;
 

@@ -21,7 +21,7 @@ use crate::records::row::play_listed;
 
 /// One cell of a drawing.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Cell {
+pub struct DrawnCell {
     /// Its name in the game's notation.
     pub name: String,
     /// Its centre, in cell units from the top left.
@@ -42,7 +42,7 @@ pub struct Board {
     /// Hexagonal cells, or square.
     pub hex: bool,
     /// Every cell, row by row.
-    pub cells: Vec<Cell>,
+    pub cells: Vec<DrawnCell>,
 }
 
 /// The colour whose initial is `c` (either case).
@@ -81,7 +81,7 @@ pub fn board<G: Game>(state: &G) -> Board {
                 (column as f64, row as f64)
             };
             let colour = colour_of(state, c);
-            cells.push(Cell {
+            cells.push(DrawnCell {
                 name,
                 x,
                 y,
@@ -205,7 +205,7 @@ pub fn svg<G: Game>(state: &G, title: &str, last_move: Option<&str>) -> String {
     // Coordinates: the first and last cell names of every row, outside the board.
     let rows = b.cells.last().map_or(0, |c| c.row + 1);
     for row in 0..rows {
-        let in_row: Vec<&Cell> = b.cells.iter().filter(|c| c.row == row).collect();
+        let in_row: Vec<&DrawnCell> = b.cells.iter().filter(|c| c.row == row).collect();
         for (cell, dx, anchor) in [
             (in_row[0], -0.75, "end"),
             (in_row[in_row.len() - 1], 0.75, "start"),

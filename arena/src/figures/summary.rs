@@ -7,7 +7,7 @@
 //! the metrics' fold ([`MetricFold`]); it never holds the rows, so its memory follows the
 //! pairings and the distinct game lengths, not the games.
 
-use crate::figures::metrics::{Estimate, Facts, GameFacts, MetricFold};
+use crate::figures::metrics::{Estimate, GameFacts, MetricFold, MetricsSink};
 use crate::figures::stats::{
     PairFold, PairingResult, Penta, RatingGroup, Wdl, Z95, elo_interval, los, rate_groups, wilson,
 };
@@ -262,7 +262,7 @@ impl Tally {
     /// Reads only: a file without rows gives an empty tally.
     pub fn read(path: &std::path::Path, plan: &RunPlan) -> crate::Result<(Tally, Tail)> {
         let mut tally = Tally::new(plan);
-        let report = read_games_with(path, plan, &Facts, &mut |chunk| {
+        let report = read_games_with(path, plan, &MetricsSink, &mut |chunk| {
             for r in chunk {
                 tally.add(&r.row, r.gathered.as_ref());
             }

@@ -62,7 +62,7 @@ impl Axis {
 
 /// One cell of a sweep: one value of each axis, and the run it makes.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Cell {
+pub struct GridCell {
     /// The value of each axis, in axis order.
     pub values: Vec<String>,
     /// `key=value` pairs joined by commas: the cell's name in summaries.
@@ -83,7 +83,7 @@ pub struct Sweep {
     /// by pairing index: the same in every cell.
     pub match_names: Vec<String>,
     /// Every cell, the last axis varying fastest.
-    pub cells: Vec<Cell>,
+    pub cells: Vec<GridCell>,
 }
 
 /// A grid's keys and values as read, before cells are built.
@@ -240,8 +240,8 @@ impl Grid {
         game: &str,
         agents: &[String],
         build: impl Fn(&str, &[String], u64) -> Result<RunPlan>,
-    ) -> Result<Vec<Cell>> {
-        let mut cells: Vec<Cell> = Vec::new();
+    ) -> Result<Vec<GridCell>> {
+        let mut cells: Vec<GridCell> = Vec::new();
         for values in self.combinations() {
             let label = self
                 .axes
@@ -274,7 +274,7 @@ impl Grid {
                     other.label
                 )));
             }
-            cells.push(Cell {
+            cells.push(GridCell {
                 values,
                 label,
                 folder,

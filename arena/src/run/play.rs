@@ -219,7 +219,7 @@ pub fn play_watched<G: Game + Features, W: Watch<G>>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::figures::metrics::{Facts, FactsFold};
+    use crate::figures::metrics::{FactsFold, MetricsSink};
     use crate::plan::PlanBuilder;
     use crate::records::validate::replay_row;
     use ringside_engine::registry::GameVisitor;
@@ -236,7 +236,7 @@ mod tests {
                 for id in 0..plan.games_in_shard() {
                     let (row, played) =
                         play_watched(&start, plan, id, |_, first| FactsFold::new(first));
-                    let replayed = replay_row(&start, plan, &row, &Facts).unwrap();
+                    let replayed = replay_row(&start, plan, &row, &MetricsSink).unwrap();
                     assert!(played.is_some());
                     assert_eq!(played, replayed, "game {id}: {}", row.moves);
                     faults += usize::from(row.reason.is_fault());

@@ -18,7 +18,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use crate::error::{Error, Result};
-use crate::figures::metrics::{Facts, GameFacts};
+use crate::figures::metrics::{GameFacts, MetricsSink};
 use crate::figures::sprt::{Decision, Sprt};
 use crate::figures::summary::Tally;
 use crate::plan::RunPlan;
@@ -194,18 +194,23 @@ pub fn open_games_with(plan: &RunPlan, path: &Path, reading: Reading<'_>) -> Res
         .verify
         .map(|(threads, observer)| Reproducer::new(plan, threads, observer, plan.games_in_shard()));
     let (tally, sprt) = (&mut opened.tally, &mut opened.sprt);
-    let read = read_games_with(path, plan, &reading.facts.then_some(Facts), &mut |chunk| {
-        for r in chunk {
-            tally.add(&r.row, r.gathered.as_ref());
-            if let Some(s) = sprt.as_mut() {
-                s.add(&r.row);
+    let read = read_games_with(
+        path,
+        plan,
+        &reading.facts.then_some(MetricsSink),
+        &mut |chunk| {
+            for r in chunk {
+                tally.add(&r.row, r.gathered.as_ref());
+                if let Some(s) = sprt.as_mut() {
+                    s.add(&r.row);
+                }
             }
-        }
-        match reproducer.as_mut() {
-            Some(rep) => rep.check_read(plan, chunk),
-            None => Ok(()),
-        }
-    })?;
+            match reproducer.as_mut() {
+                Some(rep) => rep.check_read(plan, chunk),
+                None => Ok(()),
+            }
+        },
+    )?;
     opened.ids = read.ids;
     opened.tail = read.tail;
     opened.verified = reproducer.map(Reproducer::finish);

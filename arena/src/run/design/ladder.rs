@@ -29,14 +29,14 @@ pub struct Rung {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Step {
     /// The first run.
-    pub first: Test,
+    pub first: StepTest,
     /// The replication, when the first run showed the step.
-    pub again: Option<Test>,
+    pub again: Option<StepTest>,
 }
 
 /// One direct match of two neighbours, from the upper rung's side.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Test {
+pub struct StepTest {
     /// The upper agent's Elo against the lower one, with its 95% interval.
     pub elo: (f64, f64, f64),
     /// The p-value of "the two are equal" ([`Penta::p_value`]).
@@ -45,13 +45,13 @@ pub struct Test {
     pub holm: f64,
 }
 
-impl Test {
+impl StepTest {
     /// A direct match's test (Holm's adjustment set by the caller).
     #[must_use]
-    pub fn of(penta: &Penta) -> Test {
+    pub fn of(penta: &Penta) -> StepTest {
         // Adding zero turns the −0 of an even match into +0 for printing.
         let (e, lo, hi) = penta.elo_interval();
-        Test {
+        StepTest {
             elo: (e + 0.0, lo + 0.0, hi + 0.0),
             p: penta.p_value(),
             holm: 1.0,
@@ -104,12 +104,12 @@ pub fn ladder(plan: &RunPlan, tally: &Tally) -> Option<Vec<Rung>> {
         .find(|g| g.members.len() == plan.agents.len())?;
     let mut order: Vec<usize> = (0..group.members.len()).collect();
     order.sort_by(|&a, &b| group.ratings[a].total_cmp(&group.ratings[b]));
-    let tests: Vec<Option<Test>> = order
+    let tests: Vec<Option<StepTest>> = order
         .iter()
         .enumerate()
         .map(|(i, &k)| {
             let below = group.members[*order.get(i.checked_sub(1)?)?];
-            direct(&pairings, group.members[k], below).map(|p| Test::of(&p))
+            direct(&pairings, group.members[k], below).map(|p| StepTest::of(&p))
         })
         .collect();
     let p: Vec<f64> = tests.iter().flatten().map(|t| t.p).collect();
@@ -147,7 +147,7 @@ pub fn shown_steps(rungs: &[Rung]) -> Vec<(usize, String, String)> {
 /// Records the replication: `results[j]` is the upper rung's pairs in the `j`-th shown step's
 /// match again; Holm over the replicated steps.
 pub fn set_replication(rungs: &mut [Rung], shown: &[(usize, String, String)], results: &[Penta]) {
-    let mut tests: Vec<Test> = results.iter().map(Test::of).collect();
+    let mut tests: Vec<StepTest> = results.iter().map(StepTest::of).collect();
     let p: Vec<f64> = tests.iter().map(|t| t.p).collect();
     for (t, h) in tests.iter_mut().zip(holm(&p)) {
         t.holm = h;
@@ -208,8 +208,8 @@ pub fn upsets(plan: &RunPlan, tally: &Tally, rungs: &[Rung]) -> Vec<(String, Str
 mod tests {
     use super::*;
 
-    fn test(elo: f64, holm: f64) -> Test {
-        Test {
+    fn test(elo: f64, holm: f64) -> StepTest {
+        StepTest {
             elo: (elo, elo - 50.0, elo + 50.0),
             p: holm,
             holm,
@@ -241,7 +241,7 @@ mod tests {
 
     #[test]
     fn the_replication_is_adjusted_over_the_replicated_steps() {
-        let rung = |agent: &str, first: Option<Test>| Rung {
+        let rung = |agent: &str, first: Option<StepTest>| Rung {
             agent: agent.into(),
             rating: 0.0,
             half_width: 10.0,

@@ -12,7 +12,7 @@ use crate::error::Result;
 use crate::figures::clarity::{
     ClarityFacts, fit_scale, game_clarity, game_evaluations, pair_mean_interval,
 };
-use crate::figures::metrics::{Estimate, Facts, Metric, MetricFold, number};
+use crate::figures::metrics::{Estimate, Metric, MetricFold, MetricsSink, number};
 use crate::figures::study::write_lengths_svg;
 use crate::figures::summary::{Lengths, PairingSummary};
 use crate::plan::RunPlan;
@@ -71,7 +71,7 @@ pub fn measure(runs: &[(&RunPlan, &Path)]) -> Result<(Option<f64>, Vec<Vec<Playe
         fn visit<G: Game + Features>(self, start: G) -> Self::Output {
             let pairings = self.plan.pairings.len();
             let mut profiles = vec![PlayerProfile::default(); pairings];
-            read_games_with(self.path, self.plan, &Facts, &mut |chunk| {
+            read_games_with(self.path, self.plan, &MetricsSink, &mut |chunk| {
                 for read in chunk {
                     let profile = &mut profiles[read.row.slot.pairing];
                     if let Some(facts) = &read.gathered {
