@@ -65,10 +65,13 @@
 //!
 //! A game spec is read by the engine's registry ([`ringside_engine::registry::AnyGame`]) and
 //! an agent spec by the agents ([`ringside_agents::AgentSpec`]) where they enter: the binary's
-//! flags, [`run::experiment`]'s files, [`plan::raw`] for a sidecar, and the row reader in
-//! [`records::games_csv`] (whose faults are [`records::fault::RowFault`]s). Past those, the
-//! plan, the runner, the figures and the tuners hold typed values; an error that reports the
-//! engine's or the agents' keeps it ([`error::Cause`]).
+//! flags (clap reads `--game`, `--sprt` and `--shard` into their types), [`run::experiment`]'s
+//! files, [`plan::raw`] for a sidecar, and the row reader in [`records::games_csv`] (whose
+//! faults are [`records::fault::RowFault`]s). Both read a spec's `key=value` items with one
+//! reader ([`ringside_engine::spec_text`]), and every agent kind with options declares them in
+//! one table (`ringside_agents::spec::{alphabeta, mcts, gtp, faulty}::OPTIONS`). Past those,
+//! the plan, the runner, the figures and the tuners hold typed values; an error that reports
+//! the engine's or the agents' keeps it ([`error::Cause`]).
 //!
 //! ## Layers
 //!

@@ -83,7 +83,7 @@ pub fn cell_metrics(cell: usize, tally: &Tally) -> Vec<CellMetrics> {
 
 /// The test of A against B in each cell and match: A's Elo from the pairs with its 95%
 /// interval, the two-sided p-value of "A and B are equal" ([`Penta::p_value`]), and that
-/// p-value adjusted by Holm–Bonferroni over every test of the study ([`holm`]), so that
+/// p-value adjusted by Holm–Bonferroni over every test of the study ([`crate::figures::stats::holm`]), so that
 /// calling each test with adjusted p ≤ 0.05 significant keeps the chance of any false call
 /// in the whole study at 5%.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -381,7 +381,7 @@ pub struct SpsaArgs {
     /// The agent to tune, for example `mcts:iters=300` or `alphabeta:depth=2,eval=rich`.
     #[arg(long)]
     pub agent: String,
-    /// A parameter, fishtest's format: name,start,min,max,c_end[,r_end]. The name is an option
+    /// A parameter, fishtest's format: `name,start,min,max,c_end[,r_end]`. The name is an option
     /// of the agent (c, a, k, playout, depth, ...) or a weight w.FEATURE. Repeat for more.
     #[arg(long = "param", required = true)]
     pub params: Vec<String>,
