@@ -3,7 +3,7 @@
 # out of Hexxagon's, experiments/net-hexxagon.sh; step 2 says how it differs). Seeds are fixed here, per game, before
 # any of them was played; the checks' seeds are never used in training.
 #
-#   experiments/net-game.sh rin|life|advance|ikabegama|ikabegama-mixed|havannah|havannah-mixed|havannah-cells|breakthrough|othello|connect_four [STEP]
+#   experiments/net-game.sh rin|life|advance|ikabegama|ikabegama-mixed|havannah|havannah-mixed|havannah-blend|havannah-cells|breakthrough|breakthrough-mixed|othello|connect_four [STEP]
 #
 # STEP: selfplay, train, depth, time (the checks), depth2, time2 (their replications),
 # time-long, time-long2 (equal time over the issue's 800 games, seeds base+25 and base+26),
@@ -41,9 +41,13 @@ case "$name" in
   havannah)  game=havannah:size=6;             games=6000;  per=10; depth=1; tgames=200; ms=20; kids=8; base=4980; ties=,ties=random; leaf=1 ;;
   havannah-mixed) game=havannah:size=6;        games=6000;  per=10; depth=1; tgames=200; ms=20; kids=8; base=5100; ties=,ties=random; leaf=1
              opponent=alphabeta:depth=2,eval=net,net=results/nets/havannah/net.rsnet ;;
+  havannah-blend) game=havannah:size=6;        games=6000;  per=10; depth=1; tgames=200; ms=20; kids=8; base=5140; leaf=1
+             from=havannah-mixed; lambda=0.5 ;;
   havannah-cells) game=havannah:size=6;        games=6000;  per=10; depth=1; tgames=200; ms=20; kids=8; base=5060; leaf=1
              from=havannah; features= ;;
   breakthrough) game=breakthrough;             games=10000; per=10; depth=2; tgames=200; ms=20; kids=8; base=4780 ;;
+  breakthrough-mixed) game=breakthrough;       games=10000; per=10; depth=2; tgames=200; ms=20; kids=8; base=5180; ties=,ties=random
+             opponent=alphabeta:depth=2,eval=net,net=results/nets/breakthrough/net.rsnet ;;
   othello)   game=othello;                     games=10000; per=10; depth=2; tgames=200; ms=20; kids=8; base=4820 ;;
   connect_four) game=connect_four;             games=10000; per=10; depth=2; tgames=200; ms=20; kids=8; base=4860 ;;
   *) echo "unknown game: $name" >&2; exit 2 ;;
@@ -65,6 +69,9 @@ leaf=${leaf:-2} # the teacher's search depth
 # net of the same data (`from`) without them (`features` empty), for equal time.
 from=${from:-$name} # whose self-play data
 features=${features---features} # --features, or empty for a net of the cells alone
+# The label's share of the game's result (Texel's λ; the rest is the teacher's search value).
+# `havannah-blend` learns from the games of `havannah-mixed` with half of each label the result.
+lambda=${lambda:-0}
 # ARENA=PATH runs a binary built beforehand (so that a long queue is not rebuilt under it).
 if [ -z "${ARENA:-}" ]; then cargo build --release --bin arena; fi
 arena=${ARENA:-target/release/arena}
@@ -80,7 +87,7 @@ selfplay() {
 }
 train() {
   $arena tune net "$data/$from-selfplay.csv" --out "$out" \
-    --skip-plies 8 --per-game "$per" --leaf-depth "$leaf" --children "$kids" --keep-searched --lambda 0 $features \
+    --skip-plies 8 --per-game "$per" --leaf-depth "$leaf" --children "$kids" --keep-searched --lambda "$lambda" $features \
     --rate 0.0005 --epochs 30 --threads 2
 }
 check() { # FILE SEED GAMES BUDGET
