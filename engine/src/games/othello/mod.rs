@@ -386,6 +386,11 @@ const TUNED: [f64; 4] = [
     1.0400916949577117,
 ];
 
+/// The bytes of `eval=net`'s network (`agents/src/net.rs` gives the format): distilled from
+/// depth-2 searches of `eval=tuned` (results/nets/othello/; +108 and +136 Elo over
+/// `eval=tuned` at depth 2 in its check and replication, results/nets/README.md).
+const NET: &[u8] = include_bytes!("net.rsnet");
+
 impl Features for Othello {
     fn feature_set(&self) -> &'static [Feature] {
         &FEATURES
@@ -393,6 +398,12 @@ impl Features for Othello {
 
     fn tuned_fit(&self) -> Option<&'static [f64]> {
         Some(&TUNED)
+    }
+
+    /// The net trained and checked for Othello (results/nets/othello/, made by
+    /// `experiments/net-game.sh othello`): it beats `eval=tuned` at equal depth and time.
+    fn shipped_net(&self) -> Option<&'static [u8]> {
+        Some(NET)
     }
 
     /// - `material`: the player's discs.
