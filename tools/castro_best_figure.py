@@ -43,6 +43,7 @@ PANELS = [
         ("final-s6b.csv", False, "size 6, replication"),
         ("spsa-s6c-user-d0.csv", False, "size 6"),
         ("final-s8-user-d0.csv", False, "size 8"),
+        ("final-s8b-user-d0.csv", False, "size 8, replication"),
         ("final-s8t2-user-d0.csv", False, "size 8, 2 threads"),
     ]),
 ]
