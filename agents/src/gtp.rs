@@ -150,7 +150,8 @@ pub struct GtpSpec {
 }
 
 /// Splits a command line at spaces; single quotes group.
-pub(crate) fn split_command(cmd: &str) -> Result<Vec<String>, String> {
+pub(crate) fn split_command(cmd: &str) -> Result<Vec<String>, crate::SpecError> {
+    let refused = |reason: String| crate::spec::error_of(crate::SpecErrorKind::BadValue, reason);
     let mut words = Vec::new();
     let mut word = String::new();
     let mut in_word = false;
@@ -174,13 +175,15 @@ pub(crate) fn split_command(cmd: &str) -> Result<Vec<String>, String> {
         }
     }
     if quoted {
-        return Err(format!("gtp: cmd '{cmd}' has an unclosed single quote"));
+        return Err(refused(format!(
+            "gtp: cmd '{cmd}' has an unclosed single quote"
+        )));
     }
     if in_word {
         words.push(word);
     }
     if words.is_empty() {
-        return Err("gtp: cmd is empty".into());
+        return Err(refused("gtp: cmd is empty".into()));
     }
     Ok(words)
 }

@@ -79,8 +79,8 @@ pub use gtp::GtpAgent;
 pub use mcts::Mcts;
 pub use random::RandomAgent;
 pub use spec::{
-    AgentSpec, EvalKind, EvalSpec, NetRef, Parallelism, Scoring, SpecError, SpecErrorKind,
-    read_weights,
+    AgentSpec, EvalKind, EvalSpec, LabelledSpec, NetRef, Parallelism, Scoring, SpecError,
+    SpecErrorKind, WeightsError, read_weights,
 };
 
 /// What one decision cost.

@@ -7,6 +7,7 @@ use std::io::Cursor;
 use std::path::Path;
 
 use common::{ok, path, scratch, text};
+use ringside_agents::LabelledSpec;
 use ringside_agents::gtp::Coords;
 use ringside_arena::plan::{PlanBuilder, RunPlan};
 use ringside_arena::records::row::{GameRow, Reason};
@@ -43,7 +44,7 @@ fn session_in(game: &str, agent: &str, coords: Coords, script: &str) -> Vec<Stri
     let game = ringside_engine::registry::AnyGame::parse(game).unwrap();
     ringside_arena::protocols::gtp::serve(
         &game,
-        agent,
+        &LabelledSpec::parse(agent).unwrap(),
         3,
         coords,
         &mut Cursor::new(script),

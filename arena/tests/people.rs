@@ -6,6 +6,7 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use common::{ok, path, scratch, text};
+use ringside_agents::LabelledSpec;
 use ringside_arena::figures::picture::{html_of_game, svg_of_game};
 use ringside_arena::protocols::people::{Table, play};
 use ringside_engine::registry::AnyGame;
@@ -108,7 +109,7 @@ fn undo_takes_back_the_persons_move_and_the_agents_reply() {
     let game = AnyGame::parse("havannah:size=4").unwrap();
     let table = Table {
         game: &game,
-        agent: "mcts:iters=30",
+        agent: &LabelledSpec::parse("mcts:iters=30").unwrap(),
         person_first: true,
         seed: 2,
         save: None,

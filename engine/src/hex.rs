@@ -270,7 +270,7 @@ impl HexGrid {
     }
 
     /// The cells of a drawn board (as [`HexGrid::draw`] makes), in reading order.
-    pub fn read_drawing(&self, text: &str) -> Result<Vec<char>, String> {
+    pub fn read_drawing(&self, text: &str) -> Result<Vec<char>, crate::PositionError> {
         let rows: Vec<Vec<char>> = text
             .lines()
             .map(|l| {
@@ -281,21 +281,17 @@ impl HexGrid {
             .filter(|r| !r.is_empty())
             .collect();
         if rows.len() != self.rows() {
-            return Err(format!(
-                "expected {} rows, found {}",
-                self.rows(),
-                rows.len()
-            ));
+            return Err(crate::PositionError {
+                reason: format!("expected {} rows, found {}", self.rows(), rows.len()),
+            });
         }
         let mut cells = Vec::with_capacity(self.cells());
         for (i, row) in rows.iter().enumerate() {
             let want = self.row_cells(i).len();
             if row.len() != want {
-                return Err(format!(
-                    "row {} has {} cells, expected {want}",
-                    i + 1,
-                    row.len()
-                ));
+                return Err(crate::PositionError {
+                    reason: format!("row {} has {} cells, expected {want}", i + 1, row.len()),
+                });
             }
             cells.extend(row);
         }

@@ -29,7 +29,7 @@ pub fn key_values(owner: &str, text: &str) -> Result<Vec<(String, String)>, Item
         reason: format!("{owner}: {reason}"),
     };
     let mut items: Vec<(String, String)> = Vec::new();
-    let split = split_items(text).map_err(|reason| fault(ItemsFault::Malformed, reason))?;
+    let split = split_items(text).map_err(|e| fault(e.fault, e.reason))?;
     for item in split.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
         let (key, value) = item.split_once('=').ok_or_else(|| {
             fault(
@@ -50,8 +50,13 @@ pub fn key_values(owner: &str, text: &str) -> Result<Vec<(String, String)>, Item
 }
 
 /// Splits `key=value,key=value` at the commas outside double quotes; a double-quoted part
-/// keeps its commas, with `\"` and `\\` inside, and loses its quotes.
-pub fn split_items(text: &str) -> Result<Vec<String>, String> {
+/// keeps its commas, with `\"` and `\\` inside, and loses its quotes. A quote left open (or
+/// a value ending in a backslash) is [`ItemsFault::Malformed`]; the reason names no owner.
+pub fn split_items(text: &str) -> Result<Vec<String>, ItemsError> {
+    let malformed = |reason: String| ItemsError {
+        fault: ItemsFault::Malformed,
+        reason,
+    };
     let mut items = vec![String::new()];
     let mut chars = text.chars();
     let mut quoted = false;
@@ -59,13 +64,17 @@ pub fn split_items(text: &str) -> Result<Vec<String>, String> {
         let item = items.last_mut().expect("never empty");
         match c {
             '"' => quoted = !quoted,
-            '\\' if quoted => item.push(chars.next().ok_or("a value ends with '\\'")?),
+            '\\' if quoted => item.push(
+                chars
+                    .next()
+                    .ok_or_else(|| malformed("a value ends with '\\'".into()))?,
+            ),
             ',' if !quoted => items.push(String::new()),
             c => item.push(c),
         }
     }
     if quoted {
-        return Err(format!("unclosed double quote in '{text}'"));
+        return Err(malformed(format!("unclosed double quote in '{text}'")));
     }
     Ok(items)
 }

@@ -53,6 +53,11 @@
 //! - `decisive=on`: the same in the tree, and at every playout ply: the mover plays a
 //!   decisive move if it has one, else the first anti-decisive one, else the policy's move.
 //!   Costs a test of every legal move, twice, at every ply.
+//! - `decisive_plies=N` (with `decisive=on`): decisive moves in a playout's first `N` plies
+//!   only, as Castro's mate-in-one "early in rollouts" (Ewalds 2012, `-w`/`-W`): the tests
+//!   are paid where a playout's tactics still say something about the leaf. Added to
+//!   `preset=strong2` on Havannah 6 at 0.25 s a move (`decisive_plies=6`): −34.9 Elo
+//!   [−86.0, +14.8], no difference shown (`results/castro-best/`).
 //!
 //! # First-play urgency (`fpu=F`)
 //! Gelly and Wang, "Exploration exploitation in Go: UCT for Monte-Carlo Go" (NIPS workshop
@@ -197,6 +202,20 @@
 //! (Ewalds 2012: `F = 0.7` scored 68% against plain rollouts on size 6 and 71% on size 7).
 //! Positions in the tree keep the rules: only playouts are relaxed. Other games ignore it.
 //!
+//! # Playout pruning (`prune=F`)
+//! Duguépéroux, Mazyad, Teytaud and Sopena, "Pruning playouts in Monte-Carlo tree search
+//! for the game of Havannah" (CG 2016): moves that earlier iterations found bad are left out
+//! of a playout, so the playouts spend themselves on the cells that matter. Ringside's
+//! reading: before an iteration's playouts, the deepest node of its path with 100 visits
+//! gives its children's AMAF means (RAVE's statistics, so `rave=K` is needed); each child
+//! with 20 AMAF samples whose mean is more than `F` below the average of those children's
+//! means (rewards in [−1, 1]: `F = 0.1` is five points of score) has its cell pruned, for
+//! both players. A random playout move that is pruned is drawn again,
+//! up to 8 times, so pruned cells are played only when the draws find nothing else. Decisive
+//! moves, replies and the policy's greedy moves are not pruned. Added to `preset=strong2`
+//! on Havannah 6 at 0.25 s a move, `prune=0.1` lost 74.1 Elo [−116.0, −34.2]
+//! (`results/castro-best/`): off unless asked for.
+//!
 //! # `preset=strong`
 //! [`crate::spec::STRONG_PRESET`]: the configuration measured strongest against Castro at
 //! equal time (`results/mcts-enhancements/`): Castro's own schedule and knowledge, with
@@ -243,6 +262,15 @@ const KNOWLEDGE_VISITS: u32 = 1_000;
 
 /// How deep below the last chosen move tree reuse looks for the new position.
 const REUSE_DEPTH: u32 = 3;
+
+/// Playout pruning: the visits a node needs before its children's AMAF statistics prune.
+const PRUNE_VISITS: u32 = 100;
+
+/// Playout pruning: the AMAF samples a child needs before its cell can be pruned.
+const PRUNE_SAMPLES: u32 = 20;
+
+/// Playout pruning: how often a random move that is pruned is drawn again.
+const PRUNE_TRIES: u32 = 8;
 
 /// What a scan for decisive moves found, by position in the scanned moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -412,6 +440,9 @@ pub struct Mcts<G: Game> {
     replies: Vec<[Option<G::Move>; 2]>,
     /// `pattern`: where the game's scan for a playout reply starts, turned at each call.
     pattern_turn: usize,
+    /// `prune`: the move indices left out of this iteration's playouts, a bit each (empty:
+    /// none).
+    pruned: Vec<u64>,
     /// Progressive bias: the prior of each node, parallel to `nodes` (empty when off).
     prior: Vec<f32>,
     spare_prior: Vec<f32>,
@@ -465,6 +496,7 @@ impl<G: Game + Features> Mcts<G> {
             line: Vec::new(),
             replies: Vec::new(),
             pattern_turn: 0,
+            pruned: Vec::new(),
             last_played: Vec::new(),
             mast: Vec::new(),
             prior: Vec::new(),
@@ -528,6 +560,9 @@ impl<G: Game + Features> Mcts<G> {
         // With `rollouts=K`, K playouts from the same leaf, each credited and backed up on
         // its own; the line keeps the tree's moves for each.
         let tree_line = self.line.len();
+        if self.spec.prune.is_some() {
+            self.mark_pruned();
+        }
         let leaf_state = (self.spec.rollouts > 1).then(|| state.clone());
         for k in 0..self.spec.rollouts {
             if k > 0 {

@@ -321,6 +321,7 @@ impl<G: Game + Features> Roller<G> {
                 eval: &self.eval,
                 mast: &[],
                 replies: &[],
+                pruned: &[],
                 rng: &mut rng,
                 scratch: &mut self.scratch,
                 probe: &mut self.probe,

@@ -39,6 +39,7 @@ impl<G: Game + Features> Mcts<G> {
             eval: &self.eval,
             mast: &self.mast,
             replies: &self.replies,
+            pruned: &self.pruned,
             rng: &mut self.rng,
             scratch: &mut self.scratch,
             probe: &mut self.probe,
@@ -55,10 +56,73 @@ impl<G: Game + Features> Mcts<G> {
     }
 
     #[cfg(test)]
-    /// One playout move (see [`Roll::playout_move`]), answering the line's last move.
+    /// One playout move (see [`Roll::playout_move`]), answering the line's last move, as
+    /// a playout's first.
     pub(super) fn playout_move(&mut self, state: &G, mover: Player) -> G::Move {
+        self.playout_move_at(state, mover, 0)
+    }
+
+    #[cfg(test)]
+    /// One playout move `ply` plies into the playout (see [`Roll::playout_move`]).
+    pub(super) fn playout_move_at(&mut self, state: &G, mover: Player, ply: u32) -> G::Move {
         let (mut roll, line) = self.roll();
-        roll.playout_move(state, mover, line.last())
+        roll.playout_move(state, mover, line.last(), ply)
+    }
+
+    #[cfg(test)]
+    /// Leaves `indices` out of playouts' random moves, as [`Mcts::mark_pruned`] would.
+    pub(super) fn prune_indices(&mut self, count: usize, indices: &[usize]) {
+        self.pruned.clear();
+        self.pruned.resize(count.div_ceil(64), 0);
+        for &i in indices {
+            self.pruned[i / 64] |= 1 << (i % 64);
+        }
+    }
+
+    /// Playout pruning (`prune=F`, Duguépéroux et al. 2016): marks the moves left out of this
+    /// iteration's playouts. The deepest node of the path with [`PRUNE_VISITS`] visits has
+    /// children whose AMAF statistics are the freshest well-sampled view of which cells
+    /// matter below it; of its children with at least [`PRUNE_SAMPLES`] AMAF samples, those
+    /// whose mean (for their mover) is more than `F` below the average of their means are
+    /// left out, for both players (a cell that does not matter to one side seldom matters to
+    /// the other).
+    pub(super) fn mark_pruned(&mut self) {
+        self.pruned.clear();
+        let Some(threshold) = self.spec.prune else {
+            return;
+        };
+        let nodes = &self.nodes;
+        let Some(node) = self
+            .path
+            .iter()
+            .rev()
+            .map(|&n| nodes[n as usize])
+            .find(|n| n.first_child != UNEXPANDED && n.visits >= PRUNE_VISITS)
+        else {
+            return;
+        };
+        let root = self.root.as_ref().expect("a search has a root");
+        let words = root.move_index_count().div_ceil(64);
+        let (first, children) = (node.first_child as usize, usize::from(node.children));
+        let sampled = self.amaf[first..first + children]
+            .iter()
+            .filter(|a| a.visits >= PRUNE_SAMPLES)
+            .filter_map(|a| a.mean());
+        let (sum, n) = sampled.fold((0.0, 0u32), |(sum, n), m| (sum + m, n + 1));
+        if n == 0 {
+            return;
+        }
+        let bar = sum / f64::from(n) - threshold;
+        for k in first..first + children {
+            let amaf = self.amaf[k];
+            if amaf.visits >= PRUNE_SAMPLES && amaf.mean().is_some_and(|m| m < bar) {
+                if self.pruned.is_empty() {
+                    self.pruned.resize(words, 0);
+                }
+                let i = root.move_index(self.moves[k - 1]);
+                self.pruned[i / 64] |= 1 << (i % 64);
+            }
+        }
     }
 
     #[cfg(test)]
@@ -112,6 +176,8 @@ pub(super) struct Roll<'a, G: Game> {
     pub(super) mast: &'a [[Amaf; 2]],
     /// Last good reply: by the previous move's index, each player's reply that last won.
     pub(super) replies: &'a [[Option<G::Move>; 2]],
+    /// Playout pruning: the move indices left out of random moves, a bit each (empty: none).
+    pub(super) pruned: &'a [u64],
     pub(super) rng: &'a mut GameRng,
     pub(super) scratch: &'a mut Vec<G::Move>,
     pub(super) probe: &'a mut Option<G>,
@@ -162,6 +228,7 @@ impl<G: Game + Features> Roll<'_, G> {
             && self.spec.decisive != Decisive::On
             && self.spec.policy == Policy::Random
             && !self.spec.pattern
+            && self.pruned.is_empty()
         {
             return random_playout(state, self.rng, self.scratch, cap);
         }
@@ -174,7 +241,7 @@ impl<G: Game + Features> Roll<'_, G> {
                 return None;
             }
             let mover = state.to_move().expect("a live state has a mover");
-            let mv = self.playout_move(state, mover, line.last());
+            let mv = self.playout_move(state, mover, line.last(), played);
             if record {
                 line.push(Step {
                     index: state.move_index(mv) as u32,
@@ -187,16 +254,20 @@ impl<G: Game + Features> Roll<'_, G> {
         }
     }
 
-    /// One playout move, the first of: a decisive or anti-decisive move (`decisive=on`), the
-    /// game's reply to the last move (`pattern=on`), the last good reply to the last move
-    /// `before` (`reply=`), the policy's move.
+    /// One playout move, `ply` plies into the playout, the first of: a decisive or
+    /// anti-decisive move (`decisive=on`, within `decisive_plies`), the game's reply to the
+    /// last move (`pattern=on`), the last good reply to the last move `before` (`reply=`),
+    /// the policy's move (a random one avoids pruned moves).
     pub(super) fn playout_move(
         &mut self,
         state: &G,
         mover: Player,
         before: Option<&Step<G::Move>>,
+        ply: u32,
     ) -> G::Move {
-        if self.spec.decisive == Decisive::On {
+        if self.spec.decisive == Decisive::On
+            && self.spec.decisive_plies.is_none_or(|plies| ply < plies)
+        {
             if let Some(mv) = self.decisive_move(state, mover) {
                 return mv;
             }
@@ -217,9 +288,7 @@ impl<G: Game + Features> Roll<'_, G> {
         let greedy =
             self.spec.policy != Policy::Random && self.rng.random::<f64>() >= self.spec.epsilon;
         if !greedy {
-            return state
-                .random_move(self.rng, self.scratch)
-                .expect("a state with no outcome has a legal move");
+            return self.random_move(state);
         }
         state.legal_moves(self.scratch);
         let (mut best, mut best_value, mut ties) = (self.scratch[0], f64::NEG_INFINITY, 0u32);
@@ -248,6 +317,31 @@ impl<G: Game + Features> Roll<'_, G> {
             }
         }
         best
+    }
+
+    /// A uniformly random legal move; with pruned moves, drawn again (up to
+    /// [`PRUNE_TRIES`] times) while it is pruned, so that a pruned move is played only when
+    /// the draws find nothing else (near the end of a playout, or a board mostly pruned).
+    fn random_move(&mut self, state: &G) -> G::Move {
+        let mut mv = self.draw(state);
+        if self.pruned.is_empty() {
+            return mv;
+        }
+        for _ in 0..PRUNE_TRIES {
+            let i = state.move_index(mv);
+            if self.pruned[i / 64] & (1 << (i % 64)) == 0 {
+                break;
+            }
+            mv = self.draw(state);
+        }
+        mv
+    }
+
+    /// A uniformly random legal move.
+    fn draw(&mut self, state: &G) -> G::Move {
+        state
+            .random_move(self.rng, self.scratch)
+            .expect("a state with no outcome has a legal move")
     }
 
     /// A move that wins at once for `mover`, else one that takes the cell of an opponent's

@@ -232,6 +232,96 @@ fn decisive_playout_moves_take_the_win_in_one_and_block_the_opponents() {
 }
 
 #[test]
+fn decisive_plies_limit_the_playout_tests_to_a_playouts_first_plies() {
+    // With decisive_plies=2 the win on d1 is taken at plies 0 and 1 of a playout; from ply
+    // 2 the move is the policy's, random over the 31 empty cells.
+    let h = bridge_threat(true);
+    let white = h.to_move().unwrap();
+    let mut m = havannah_agent("mcts:iters=10,decisive=on,decisive_plies=2");
+    for ply in [0, 1] {
+        for _ in 0..5 {
+            assert_eq!(
+                h.move_text(m.playout_move_at(&h, white, ply)),
+                "d1",
+                "ply {ply}"
+            );
+        }
+    }
+    let later: std::collections::BTreeSet<_> = (0..40)
+        .map(|_| h.move_text(m.playout_move_at(&h, white, 2)))
+        .collect();
+    assert!(later.len() > 10, "{later:?}");
+    // Without the limit every ply takes the win.
+    let mut every = havannah_agent("mcts:iters=10,decisive=on");
+    assert_eq!(h.move_text(every.playout_move_at(&h, white, 500)), "d1");
+    // The limit means nothing without decisive=on, and is refused.
+    assert!(crate::AgentSpec::parse("mcts:decisive_plies=3").is_err());
+    assert!(crate::AgentSpec::parse("mcts:decisive=tree,decisive_plies=3").is_err());
+}
+
+#[test]
+fn pruned_cells_are_left_out_of_random_playout_moves_and_pruning_marks_low_amaf_cells() {
+    // Half the cells of an empty size-4 board pruned: a random move lands on one only when
+    // nine draws in a row do (1 in 512); unpruned, half the moves would.
+    let h = Havannah::new(4, false).unwrap();
+    let mut m = havannah_agent("mcts:iters=10,rave=500,prune=0.1");
+    let count = h.move_index_count();
+    let pruned: Vec<usize> = (0..count).filter(|i| i % 2 == 0).collect();
+    m.prune_indices(count, &pruned);
+    let mut legal = Vec::new();
+    h.legal_moves(&mut legal);
+    let draws = 400;
+    let landed = (0..draws)
+        .map(|_| h.move_index(m.playout_move(&h, Player::ZERO)))
+        .filter(|i| i % 2 == 0)
+        .count();
+    assert!(landed < 10, "{landed} of {draws} draws on pruned cells");
+    m.prune_indices(count, &[]);
+    let landed = (0..draws)
+        .map(|_| h.move_index(m.playout_move(&h, Player::ZERO)))
+        .filter(|i| i % 2 == 0)
+        .count();
+    assert!(
+        landed > 100,
+        "{landed} of {draws} draws on even cells with nothing pruned"
+    );
+
+    // After a search, the marked cells are exactly the children of the deepest well-visited
+    // node whose AMAF mean, with enough samples, is below the threshold.
+    // With prune=0.05 the bar is the sampled children's average AMAF mean less 0.05.
+    let mut m = havannah_agent("mcts:iters=3000,rave=500,prune=0.05");
+    m.choose(&h);
+    let root = m.nodes[0];
+    let (first, children) = (root.first_child as usize, usize::from(root.children));
+    let means: Vec<f64> = (first..first + children)
+        .filter(|&k| m.amaf[k].visits >= PRUNE_SAMPLES)
+        .filter_map(|k| m.amaf[k].mean())
+        .collect();
+    let threshold = means.iter().sum::<f64>() / means.len() as f64 - 0.05;
+    m.path.clear();
+    m.path.push(0);
+    m.mark_pruned();
+    let mut marked = 0;
+    for k in first..first + children {
+        let i = h.move_index(m.moves[k - 1]);
+        let is_marked = m
+            .pruned
+            .get(i / 64)
+            .is_some_and(|w| w & (1 << (i % 64)) != 0);
+        let a = m.amaf[k];
+        let low = a.visits >= PRUNE_SAMPLES && a.mean().is_some_and(|x| x < threshold);
+        assert_eq!(is_marked, low, "child {k}");
+        marked += usize::from(is_marked);
+    }
+    assert!(
+        marked > 0 && marked < children,
+        "{marked} of {children} marked"
+    );
+    // Pruning needs AMAF statistics, and is refused without them.
+    assert!(crate::AgentSpec::parse("mcts:prune=0").is_err());
+}
+
+#[test]
 fn decisive_tree_expansion_proves_the_win_and_the_forced_block_in_one_iteration() {
     for (white_to_move, why) in [(true, "the win"), (false, "the block")] {
         let h = bridge_threat(white_to_move);

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use super::options::{Fallback, OptionDef, Takes, with_defaults};
-use super::{AlphaBetaSpec, EvalSpec, Scoring, eval_text, score_text};
+use super::{AlphaBetaSpec, EvalSpec, Scoring, evaluation, score_text};
 
 impl Default for AlphaBetaSpec {
     /// Every option at its default: the table's ([`OPTIONS`]), set by
@@ -68,16 +68,12 @@ pub const OPTIONS: &[OptionDef<AlphaBetaSpec>] = &[
         set: |s, v| s.time = Some(Duration::from_millis(v.whole())),
         print: |s| s.time.map(|t| format!("time_ms={}", t.as_millis())),
     },
-    OptionDef {
-        key: "eval",
-        takes: Takes::Choice(&["material", "rich", "tuned", "net"]),
-        default: Fallback::Unset("material"),
-        help: "the evaluation at the horizon; weights=FILE.json and w.FEATURE=F set its weights; net: the game's shipped network, or net=FILE",
-        source: "",
-        // Read with `weights=`, `w.FEATURE=` and `net=` by the spec's reader, before the table.
-        set: |_, _| {},
-        print: |s| Some(eval_text(&s.eval)),
-    },
+    evaluation::eval_row(
+        "the evaluation at the horizon; weights=FILE.json and w.FEATURE=F set its weights; net: the game's shipped network, or net=FILE",
+    ),
+    evaluation::weights_row(),
+    evaluation::net_row(),
+    evaluation::net_id_row(),
     OptionDef {
         key: "score",
         takes: Takes::Choice(&["win", "moves"]),

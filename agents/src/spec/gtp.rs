@@ -6,7 +6,7 @@ use std::time::Duration;
 use ringside_engine::spec_text::quote_item;
 
 use super::options::{Fallback, OptionDef, Takes, with_defaults};
-use super::{SpecError, SpecErrorKind, error, error_of};
+use super::{SpecError, SpecErrorKind, error_of};
 use crate::gtp::{Coords, GtpSpec, split_command};
 
 /// A spec with every option at the table's default and no command yet: what the reader
@@ -112,7 +112,7 @@ pub(super) fn finish(spec: &mut GtpSpec, given: bool) -> Result<(), SpecError> {
             "gtp: cmd=PROGRAM is required".into(),
         ));
     }
-    spec.argv = split_command(&spec.cmd).map_err(error)?;
+    spec.argv = split_command(&spec.cmd)?;
     Ok(())
 }
 

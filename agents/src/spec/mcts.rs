@@ -6,7 +6,7 @@ use std::time::Duration;
 use super::options::{Bound, Fallback, OptionDef, Takes, Value, with_defaults};
 use super::{
     ChildOrder, Decisive, EvalSpec, FinalChoice, MctsSpec, Parallelism, Policy, RaveForm, Reply,
-    Scoring, eval_text, score_text,
+    Scoring, evaluation, score_text,
 };
 
 impl Default for MctsSpec {
@@ -25,6 +25,8 @@ impl Default for MctsSpec {
                 rave: None,
                 fpu: None,
                 ring_depth: None,
+                decisive_plies: None,
+                prune: None,
                 know_terms: std::collections::BTreeMap::new(),
                 // From the table:
                 c: 0.0,
@@ -116,16 +118,12 @@ pub const OPTIONS: &[OptionDef<MctsSpec>] = &[
         set: |s, v| s.playout_cap = Some(v.whole() as u32),
         print: |s| s.playout_cap.map(|p| format!("playout={p}")),
     },
-    OptionDef {
-        key: "eval",
-        takes: Takes::Choice(&["material", "rich", "tuned", "net"]),
-        default: Fallback::Unset("material"),
-        help: "the evaluation; weights=FILE.json and w.FEATURE=F set its weights; net: the game's shipped network, or net=FILE",
-        source: "",
-        // Read with `weights=`, `w.FEATURE=` and `net=` by the spec's reader, before the table.
-        set: |_, _| {},
-        print: |s| Some(eval_text(&s.eval)),
-    },
+    evaluation::eval_row(
+        "the evaluation; weights=FILE.json and w.FEATURE=F set its weights; net: the game's shipped network, or net=FILE",
+    ),
+    evaluation::weights_row(),
+    evaluation::net_row(),
+    evaluation::net_id_row(),
     OptionDef {
         key: "score",
         takes: Takes::Choice(&["win", "moves"]),
@@ -246,6 +244,28 @@ pub const OPTIONS: &[OptionDef<MctsSpec>] = &[
             Decisive::Tree => Some("decisive=tree".into()),
             Decisive::On => Some("decisive=on".into()),
         },
+    },
+    OptionDef {
+        key: "decisive_plies",
+        takes: Takes::Whole {
+            min: 1,
+            max: Some(u32::MAX as u64),
+            unit: " of plies",
+        },
+        default: Fallback::Unset("every ply"),
+        help: "with decisive=on: decisive moves only in a playout's first N plies",
+        source: "Ewalds 2012",
+        set: |s, v| s.decisive_plies = Some(v.whole() as u32),
+        print: |s| s.decisive_plies.map(|n| format!("decisive_plies={n}")),
+    },
+    OptionDef {
+        key: "prune",
+        takes: Takes::Number(Bound::FromZero),
+        default: Fallback::Unset("off"),
+        help: "leave cells whose AMAF mean is F below their siblings' average out of a playout's random moves",
+        source: "Duguépéroux et al. 2016",
+        set: |s, v| s.prune = Some(v.number()),
+        print: |s| s.prune.map(|f| format!("prune={f}")),
     },
     OptionDef {
         key: "fpu",
@@ -466,6 +486,16 @@ pub(super) fn finish(spec: &mut MctsSpec) -> Result<(), super::SpecError> {
             "mcts: parallel=tree does not combine with policy=mast or reply= (their tables learn from every playout in turn)".into(),
         ));
     }
+    if spec.decisive_plies.is_some() && spec.decisive != Decisive::On {
+        return Err(super::error(
+            "mcts: decisive_plies needs decisive=on".into(),
+        ));
+    }
+    if spec.prune.is_some() && (spec.rave.is_none() || spec.parallel == Parallelism::Tree) {
+        return Err(super::error(
+            "mcts: prune needs rave=K (it reads AMAF means) and root parallelism".into(),
+        ));
+    }
     if spec.parallel == Parallelism::Root && spec.batch != 32 {
         return Err(super::error("mcts: batch needs parallel=tree".into()));
     }
@@ -496,6 +526,8 @@ mod tests {
             rave_form: RaveForm::Sqrt,
             rave_grow: 0.0,
             decisive: Decisive::Off,
+            decisive_plies: None,
+            prune: None,
             fpu: None,
             bias: 0.0,
             know: 0.0,

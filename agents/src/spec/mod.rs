@@ -1,10 +1,13 @@
 //! Agent specs: `kind[:key=value,…]`, parsed into a checked [`AgentSpec`] and printed back in
 //! full (every option, defaults included), so a CSV row names exactly what played.
 //!
-//! Alpha-beta's and MCTS's options are declared once, one row an option, in [`alphabeta`]
-//! and [`mcts`] ([`options::OptionDef`]): parsing, checking, printing, help and the typed
-//! setter [`AgentSpec::set`] all read those rows. The other kinds (`gtp`, `faulty`, `random`,
-//! `human`) take few options and read them here.
+//! Every option is declared once, one row an option ([`options::OptionDef`]), in the
+//! kind's table: [`alphabeta`], [`mcts`], [`gtp`], [`faulty`]; the evaluation's rows
+//! (`eval`, `weights`, `net`, `net_id`), which alpha-beta and MCTS share, are made in one
+//! place (`evaluation`), which also reads the files they name. Parsing, checking, printing,
+//! help and the typed setter [`AgentSpec::set`] all read those rows. Two things are not
+//! rows: key families (`w.FEATURE=F`, `know.TERM=W`), read beside the table, and presets
+//! (`preset=strong`), which stand for options and are expanded before the table reads them.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -13,6 +16,7 @@ use std::time::Duration;
 use ringside_engine::spec_text::{ItemsFault, key_values, quote_item};
 
 pub mod alphabeta;
+mod evaluation;
 pub mod faulty;
 pub mod gtp;
 pub mod mcts;
@@ -267,6 +271,14 @@ pub struct MctsSpec {
     pub rave_grow: f64,
     /// Decisive and anti-decisive moves.
     pub decisive: Decisive,
+    /// With `decisive=on`: decisive moves only in a playout's first this many plies
+    /// (Ewalds 2012's mate-in-one early in rollouts); `None`: at every ply.
+    pub decisive_plies: Option<u32>,
+    /// Playout pruning (Duguépéroux et al. 2016): before each playout, the cells whose AMAF
+    /// mean at the deepest well-visited node of the line is this much (rewards in [-1, 1])
+    /// below the average of its children's are left out of the playout's random moves;
+    /// `None`: off.
+    pub prune: Option<f64>,
     /// First-play urgency: the value of a child never visited (`None`: visit it first).
     pub fpu: Option<f64>,
     /// Weight of progressive bias from the evaluation after each move (0: off).
@@ -381,7 +393,7 @@ pub fn agent_kinds() -> Vec<(&'static str, String)> {
         ),
         (
             "alphabeta",
-            options::usage(alphabeta::OPTIONS) + ", weights=FILE.json, w.FEATURE=F, net=FILE",
+            options::usage(alphabeta::OPTIONS) + ", w.FEATURE=F",
         ),
         (
             "faulty",
@@ -397,8 +409,7 @@ pub fn agent_kinds() -> Vec<(&'static str, String)> {
         ),
         (
             "mcts",
-            options::usage(mcts::OPTIONS)
-                + ", weights=FILE.json, w.FEATURE=F, net=FILE, preset=strong|strong2",
+            options::usage(mcts::OPTIONS) + ", w.FEATURE=F, preset=strong|strong2",
         ),
     ]
 }
@@ -408,7 +419,44 @@ pub const WEIGHT_PREFIX: &str = "w.";
 
 /// Where a `weights=FILE` option's weights come from: the disk ([`read_weights`]) or a
 /// run's record.
-pub type WeightsSource<'a> = &'a dyn Fn(&str) -> Result<BTreeMap<String, f64>, String>;
+pub type WeightsSource<'a> = &'a dyn Fn(&str) -> Result<BTreeMap<String, f64>, WeightsError>;
+
+/// Why the weights of a `weights=FILE` cannot be had.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WeightsError {
+    /// The file cannot be read (the system's reason).
+    Unreadable(String),
+    /// The file is not one JSON object of names and numbers (the parser's reason).
+    NotJson(String),
+    /// A weight is not a finite number.
+    NotFinite {
+        /// The feature.
+        name: String,
+        /// Its weight.
+        weight: f64,
+    },
+    /// A run's record holds no weights for the file (a record read without the weights it
+    /// was written with).
+    NotRecorded,
+}
+
+impl fmt::Display for WeightsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WeightsError::Unreadable(reason) => f.write_str(reason),
+            WeightsError::NotJson(reason) => write!(
+                f,
+                "expected a JSON object of feature names and numbers ({reason})"
+            ),
+            WeightsError::NotFinite { name, weight } => {
+                write!(f, "weight '{name}' is {weight}, not a finite number")
+            }
+            WeightsError::NotRecorded => f.write_str("no weights recorded for it"),
+        }
+    }
+}
+
+impl std::error::Error for WeightsError {}
 
 /// Reads the `key=value` options of one kind; each read consumes its key.
 struct Options<'w> {
@@ -437,57 +485,15 @@ impl Options<'_> {
         }
     }
 
-    fn choice(
-        &mut self,
-        key: &str,
-        allowed: &[&'static str],
-    ) -> Result<Option<&'static str>, SpecError> {
-        match self.take(key) {
-            None => Ok(None),
-            Some(v) => allowed
-                .iter()
-                .copied()
-                .find(|a| *a == v)
-                .map(Some)
-                .ok_or_else(|| {
-                    error(format!(
-                        "{}: {key} must be one of {}, not '{v}'",
-                        self.kind,
-                        allowed.join("|")
-                    ))
-                }),
-        }
+    /// Whether the spec gives `key`.
+    fn has(&self, key: &str) -> bool {
+        self.items.iter().any(|(k, _)| k == key)
     }
 
-    fn eval(&mut self) -> Result<EvalSpec, SpecError> {
-        let net_file = self.take("net");
-        let kind = match self.choice("eval", &["material", "rich", "tuned", "net"])? {
-            Some("rich") => EvalKind::Rich,
-            Some("tuned") => EvalKind::Tuned,
-            Some("net") => EvalKind::Net,
-            Some(_) if net_file.is_some() => {
-                return Err(error(format!("{}: net=FILE goes with eval=net", self.kind)));
-            }
-            None if net_file.is_some() => EvalKind::Net,
-            _ => EvalKind::Material,
-        };
-        let net = if kind == EvalKind::Net {
-            Some(self.net(net_file)?)
-        } else {
-            None
-        };
-        let weights_file = self.take("weights");
-        let weights = match &weights_file {
-            None => BTreeMap::new(),
-            Some(path) => (self.weights)(path).map_err(|e| {
-                error_of(
-                    SpecErrorKind::Weights,
-                    format!("{}: weights file {path}: {e}", self.kind),
-                )
-            })?,
-        };
+    /// The `w.FEATURE=F` weights given in the spec, each a finite number.
+    fn weight_overrides(&mut self) -> Result<BTreeMap<String, f64>, SpecError> {
         let agent = self.kind;
-        let overrides = self.prefixed(WEIGHT_PREFIX, |key, w| {
+        self.prefixed(WEIGHT_PREFIX, |key, w| {
             if w.is_finite() {
                 Ok(())
             } else {
@@ -495,72 +501,6 @@ impl Options<'_> {
                     "{agent}: {key} must be a finite number, not {w}"
                 )))
             }
-        })?;
-        if kind == EvalKind::Net && (weights_file.is_some() || !overrides.is_empty()) {
-            return Err(error(format!(
-                "{}: a net has no feature weights: weights= and w.FEATURE= go with eval=material|rich|tuned",
-                self.kind
-            )));
-        }
-        Ok(EvalSpec {
-            kind,
-            weights_file,
-            weights,
-            overrides,
-            net,
-        })
-    }
-
-    /// The net of `eval=net`: read from `file` if one is given, checked against `net_id=` if
-    /// the spec names one.
-    fn net(&mut self, file: Option<String>) -> Result<NetRef, SpecError> {
-        let id = match self.take("net_id") {
-            None => None,
-            Some(text) => Some(u64::from_str_radix(&text, 16).map_err(|_| {
-                error(format!(
-                    "{}: net_id must be 16 hexadecimal digits, not '{text}'",
-                    self.kind
-                ))
-            })?),
-        };
-        let Some(path) = file else {
-            return Ok(NetRef {
-                file: None,
-                id,
-                net: None,
-            });
-        };
-        let refused = |reason: String| {
-            error_of(
-                SpecErrorKind::Net,
-                format!("{}: net file {path}: {reason}", self.kind),
-            )
-        };
-        let bytes = match std::fs::read(&path) {
-            Ok(bytes) => bytes,
-            // A recorded spec names its net by content: read elsewhere (another folder, a
-            // clone without the file), it still parses, and building the agent finds the
-            // net by its id among the shipped ones or says which file is missing.
-            Err(_) if id.is_some() => {
-                return Ok(NetRef {
-                    file: Some(path),
-                    id,
-                    net: None,
-                });
-            }
-            Err(e) => return Err(refused(e.to_string())),
-        };
-        let found = crate::net::content_id(&bytes);
-        if let Some(id) = id.filter(|&id| id != found) {
-            return Err(refused(format!(
-                "its content is {found:016x}, not {id:016x}, the net this spec names (the file changed since)"
-            )));
-        }
-        let net = crate::net::Net::from_bytes(&bytes).map_err(|e| refused(e.to_string()))?;
-        Ok(NetRef {
-            file: Some(path.clone()),
-            id: Some(found),
-            net: Some(std::sync::Arc::new(net)),
         })
     }
 
@@ -617,13 +557,44 @@ impl Options<'_> {
 
 /// Reads a weights file: one JSON object of feature names and finite numbers, like
 /// `{"material": 1.0, "immune": 0.5}`.
-pub fn read_weights(path: &str) -> Result<BTreeMap<String, f64>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+pub fn read_weights(path: &str) -> Result<BTreeMap<String, f64>, WeightsError> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| WeightsError::Unreadable(e.to_string()))?;
     let weights = serde_json::from_str::<BTreeMap<String, f64>>(&text)
-        .map_err(|e| format!("expected a JSON object of feature names and numbers ({e})"))?;
+        .map_err(|e| WeightsError::NotJson(e.to_string()))?;
     match weights.iter().find(|(_, w)| !w.is_finite()) {
-        Some((name, w)) => Err(format!("weight '{name}' is {w}, not a finite number")),
+        Some((name, &weight)) => Err(WeightsError::NotFinite {
+            name: name.clone(),
+            weight,
+        }),
         None => Ok(weights),
+    }
+}
+
+/// An agent as a person typed it, read: the text (trimmed) names the agent in tables and
+/// messages, the spec builds and records it. Front ends (the command line's flags) read
+/// agents into these, so nothing behind them parses agent text again.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LabelledSpec {
+    /// The text as typed, trimmed: `mcts:iters=500`.
+    pub label: String,
+    /// The text read (a `weights=FILE` read from disk).
+    pub spec: AgentSpec,
+}
+
+impl LabelledSpec {
+    /// Reads `text` with [`AgentSpec::parse`], keeping the text as the label.
+    pub fn parse(text: &str) -> Result<LabelledSpec, SpecError> {
+        let label = text.trim().to_string();
+        let spec = AgentSpec::parse(&label)?;
+        Ok(LabelledSpec { label, spec })
+    }
+}
+
+impl fmt::Display for LabelledSpec {
+    /// The label: the agent as typed.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.label)
     }
 }
 
@@ -674,11 +645,11 @@ impl AgentSpec {
                 error_of(SpecErrorKind::Missing, "host: name=NAME is required".into())
             })?),
             "alphabeta" => {
-                let mut spec = AlphaBetaSpec {
-                    eval: o.eval()?,
-                    ..AlphaBetaSpec::default()
-                };
+                let eval_given = o.has("eval");
+                let overrides = o.weight_overrides()?;
+                let mut spec = AlphaBetaSpec::default();
                 o.table(alphabeta::OPTIONS, &mut spec)?;
+                evaluation::finish(kind, &mut spec.eval, eval_given, overrides, o.weights)?;
                 AgentSpec::AlphaBeta(spec)
             }
             "mcts" => {
@@ -696,11 +667,9 @@ impl AgentSpec {
                         }
                     }
                 }
-                let mut spec = MctsSpec {
-                    eval: o.eval()?,
-                    ..MctsSpec::default()
-                };
-                spec.know_terms = o.prefixed(KNOW_PREFIX, |key, w| {
+                let eval_given = o.has("eval");
+                let overrides = o.weight_overrides()?;
+                let know_terms = o.prefixed(KNOW_PREFIX, |key, w| {
                     if w.is_finite() && key.len() > KNOW_PREFIX.len() {
                         Ok(())
                     } else {
@@ -709,12 +678,17 @@ impl AgentSpec {
                         )))
                     }
                 })?;
+                let mut spec = MctsSpec {
+                    know_terms,
+                    ..MctsSpec::default()
+                };
                 o.table(mcts::OPTIONS, &mut spec)?;
+                evaluation::finish(kind, &mut spec.eval, eval_given, overrides, o.weights)?;
                 mcts::finish(&mut spec)?;
                 AgentSpec::Mcts(spec)
             }
             "gtp" => {
-                let given = o.items.iter().any(|(key, _)| key == "cmd");
+                let given = o.has("cmd");
                 let mut spec = gtp::blank();
                 o.table(gtp::OPTIONS, &mut spec)?;
                 gtp::finish(&mut spec, given)?;
@@ -1257,6 +1231,65 @@ mod tests {
             }
         }
         assert!(seen > 50, "only {seen} specs found under results/");
+    }
+
+    #[test]
+    fn the_evaluations_options_are_table_rows_that_must_go_together() {
+        // Help for both kinds lists them from the table, once each.
+        for (kind, help) in agent_kinds() {
+            if kind == "alphabeta" || kind == "mcts" {
+                for key in ["eval=", "weights=FILE.json", "net=FILE", "net_id=HEX"] {
+                    assert_eq!(help.matches(key).count(), 1, "{kind}: {key} in {help}");
+                }
+            }
+        }
+        let kind = |text: &str| AgentSpec::parse(text).map_err(|e| e.kind);
+        // net=FILE alone means eval=net; beside another evaluation it is refused, as is
+        // net_id=; weights go with weighted evaluations only.
+        let with_weights = |text: &str| {
+            AgentSpec::parse_with_weights(text, &|_| Ok(BTreeMap::from([("material".into(), 2.0)])))
+        };
+        let AgentSpec::AlphaBeta(ab) = with_weights("alphabeta:eval=rich,weights=w.json").unwrap()
+        else {
+            panic!("alpha-beta")
+        };
+        assert_eq!(ab.eval.kind, EvalKind::Rich);
+        assert_eq!(ab.eval.weights.get("material"), Some(&2.0));
+        assert_eq!(ab.eval.weights_file.as_deref(), Some("w.json"));
+        let AgentSpec::Mcts(m) = AgentSpec::parse("mcts:net_id=00000000000000ff").unwrap() else {
+            panic!("mcts")
+        };
+        assert_eq!(
+            m.eval.kind,
+            EvalKind::Net,
+            "a net named alone means eval=net"
+        );
+        assert_eq!(m.eval.net.as_ref().and_then(|n| n.id), Some(0xff));
+        assert_eq!(
+            kind("mcts:eval=rich,net=x.rsnet"),
+            Err(SpecErrorKind::BadValue)
+        );
+        assert_eq!(
+            kind("alphabeta:eval=tuned,net_id=ff"),
+            Err(SpecErrorKind::BadValue)
+        );
+        assert_eq!(kind("alphabeta:net_id=zz"), Err(SpecErrorKind::BadValue));
+        assert!(with_weights("alphabeta:eval=net,weights=w.json").is_err());
+        assert_eq!(
+            kind("alphabeta:weights=no/such/file.json"),
+            Err(SpecErrorKind::Weights)
+        );
+        // The record's weights source says when it has none, in words.
+        let none = AgentSpec::parse_with_weights("alphabeta:weights=w.json", &|_| {
+            Err(WeightsError::NotRecorded)
+        })
+        .unwrap_err();
+        assert!(
+            none.reason
+                .ends_with("weights file w.json: no weights recorded for it"),
+            "{}",
+            none.reason
+        );
     }
 
     #[test]

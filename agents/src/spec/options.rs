@@ -26,6 +26,8 @@ pub enum Takes {
     Choice(&'static [&'static str]),
     /// Any text; help shows it as these words (`PROGRAM ARGS`).
     Text(&'static str),
+    /// A 64-bit number in hexadecimal digits (a content id), read as a whole number.
+    Hex,
 }
 
 /// The range of a number option.
@@ -137,6 +139,7 @@ impl<S> OptionDef<S> {
             Takes::Number(_) => "a number".into(),
             Takes::Choice(words) => words.join("|"),
             Takes::Text(_) => "text".into(),
+            Takes::Hex => "16 hexadecimal digits".into(),
         }
     }
 
@@ -162,6 +165,12 @@ impl<S> OptionDef<S> {
                 error(format!("{kind}: {key} takes {}, not '{text}'", self.what()))
             })?),
             Takes::Text(_) => Value::Text(text.to_string()),
+            Takes::Hex => Value::Whole(u64::from_str_radix(text, 16).map_err(|_| {
+                error(format!(
+                    "{kind}: {key} must be {}, not '{text}'",
+                    self.what()
+                ))
+            })?),
         };
         self.check(kind, value)
     }
@@ -190,7 +199,9 @@ impl<S> OptionDef<S> {
                     Err(error(format!("{kind}: {key} must be {words}, not {x}")))
                 }
             }
-            (Takes::Choice(_), Value::Word(_)) | (Takes::Text(_), Value::Text(_)) => Ok(value),
+            (Takes::Choice(_), Value::Word(_))
+            | (Takes::Text(_), Value::Text(_))
+            | (Takes::Hex, Value::Whole(_)) => Ok(value),
             _ => Err(error(format!("{kind}: {key} takes {}", self.what()))),
         }
     }
@@ -209,6 +220,7 @@ impl<S> OptionDef<S> {
             Takes::Number(_) => "F".to_string(),
             Takes::Choice(words) => words.join("|"),
             Takes::Text(shape) => shape.to_string(),
+            Takes::Hex => "HEX".to_string(),
         };
         match self.default_text() {
             "" => format!("{}={shape}", self.key),

@@ -1,6 +1,6 @@
 //! One decision of one agent in one position, with what it cost.
 
-use ringside_agents::{Agent, AgentSpec};
+use ringside_agents::{Agent, AgentSpec, LabelledSpec};
 use ringside_engine::registry::{AnyGame, GameVisitor};
 use ringside_engine::{Features, Game};
 
@@ -16,10 +16,11 @@ pub struct Thought {
     pub stats: ringside_agents::SearchStats,
 }
 
-/// Lets the agent `spec` (seeded `seed`) choose a move after `moves` from the start of `game`.
-pub fn think(game: &AnyGame, spec: &str, moves: &str, seed: u64) -> Result<Thought> {
+/// Lets the agent `agent` (seeded `seed`) choose a move after `moves` from the start of
+/// `game`.
+pub fn think(game: &AnyGame, agent: &LabelledSpec, moves: &str, seed: u64) -> Result<Thought> {
     struct Think<'a> {
-        spec: AgentSpec,
+        spec: &'a AgentSpec,
         label: &'a str,
         moves: &'a str,
         seed: u64,
@@ -44,11 +45,9 @@ pub fn think(game: &AnyGame, spec: &str, moves: &str, seed: u64) -> Result<Thoug
             })
         }
     }
-    let parsed =
-        AgentSpec::parse(spec).map_err(|e| Error::setting(format!("agent '{spec}': {e}")))?;
     game.visit(Think {
-        spec: parsed,
-        label: spec,
+        spec: &agent.spec,
+        label: &agent.label,
         moves,
         seed,
     })

@@ -1,11 +1,42 @@
 //! Settings as typed (flags, an experiment file, a test) into a checked [`RunPlan`].
 
-use ringside_agents::AgentSpec;
+use ringside_agents::LabelledSpec;
 use ringside_engine::registry::AnyGame;
 
 use crate::error::{Error, Result};
 use crate::plan::raw::spell_out_weights;
 use crate::plan::{RawAgent, RawPlan, RunPlan, Shard, SprtConfig, schedule};
+
+/// An agent for a plan: text to read (an experiment file, a test) or an agent a front end
+/// has read already ([`LabelledSpec`], as the command line's flags are).
+pub trait PlanAgent {
+    /// The agent read, or why its text does not read (naming the agent as typed).
+    fn labelled(self) -> Result<LabelledSpec>;
+}
+
+impl PlanAgent for &str {
+    fn labelled(self) -> Result<LabelledSpec> {
+        LabelledSpec::parse(self).map_err(|e| Error::agent(self.trim(), e))
+    }
+}
+
+impl PlanAgent for &&str {
+    fn labelled(self) -> Result<LabelledSpec> {
+        (*self).labelled()
+    }
+}
+
+impl PlanAgent for &String {
+    fn labelled(self) -> Result<LabelledSpec> {
+        self.as_str().labelled()
+    }
+}
+
+impl PlanAgent for &LabelledSpec {
+    fn labelled(self) -> Result<LabelledSpec> {
+        Ok(self.clone())
+    }
+}
 
 /// Builds a plan from settings as typed: agent specs are read (weights files included) and
 /// equal full specs become one agent, named by the first way it was typed.
@@ -52,15 +83,14 @@ impl PlanBuilder {
         }
     }
 
-    fn agent(&mut self, typed: &str) -> Option<usize> {
+    fn agent(&mut self, typed: impl PlanAgent) -> Option<usize> {
         if self.problem.is_some() {
             return None;
         }
-        let label = typed.trim().to_string();
-        let spec = match AgentSpec::parse(&label) {
-            Ok(spec) => spec,
+        let LabelledSpec { label, spec } = match typed.labelled() {
+            Ok(agent) => agent,
             Err(e) => {
-                self.problem = Some(Error::agent(&label, e));
+                self.problem = Some(e);
                 return None;
             }
         };
@@ -93,7 +123,7 @@ impl PlanBuilder {
 
     /// Adds a pairing of two agents, as typed.
     #[must_use]
-    pub fn pairing(mut self, a: &str, b: &str) -> PlanBuilder {
+    pub fn pairing(mut self, a: impl PlanAgent, b: impl PlanAgent) -> PlanBuilder {
         if let (Some(a), Some(b)) = (self.agent(a), self.agent(b)) {
             self.raw.pairings.push((a, b));
         }
@@ -102,8 +132,12 @@ impl PlanBuilder {
 
     /// Adds a round robin (every two once) or a gauntlet (the first against each other).
     #[must_use]
-    pub fn tournament(mut self, agents: &[String], gauntlet: bool) -> PlanBuilder {
-        let indices: Vec<Option<usize>> = agents.iter().map(|a| self.agent(a)).collect();
+    pub fn tournament<I>(mut self, agents: I, gauntlet: bool) -> PlanBuilder
+    where
+        I: IntoIterator,
+        I::Item: PlanAgent,
+    {
+        let indices: Vec<Option<usize>> = agents.into_iter().map(|a| self.agent(a)).collect();
         if let Some(indices) = indices.into_iter().collect::<Option<Vec<usize>>>() {
             for (i, j) in schedule(indices.len(), gauntlet) {
                 self.raw.pairings.push((indices[i], indices[j]));

@@ -43,7 +43,7 @@ pub mod game_spec {
     }
 }
 
-pub use builder::PlanBuilder;
+pub use builder::{PlanAgent, PlanBuilder};
 pub use raw::{RawAgent, RawPlan};
 pub use shard::Shard;
 pub use sprt::{EloModel, SprtConfig};
@@ -261,7 +261,7 @@ mod tests {
 
     fn plan(games: u64) -> RunPlan {
         PlanBuilder::new("rin:size=16")
-            .tournament(&["random".into(), "mcts".into(), "alphabeta".into()], false)
+            .tournament(["random", "mcts", "alphabeta"], false)
             .games(games)
             .build()
             .unwrap()

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use ringside_agents::AgentSpec;
+use ringside_agents::{AgentSpec, WeightsError};
 use ringside_engine::registry::{AnyGame, GameVisitor};
 use ringside_engine::{Features, Game};
 use serde::{Deserialize, Serialize};
@@ -88,11 +88,7 @@ impl RunPlan {
         }
         let mut agents = Vec::with_capacity(raw.agents.len());
         for a in &raw.agents {
-            let recorded = |path: &str| {
-                a.weights
-                    .clone()
-                    .ok_or_else(|| format!("no weights recorded for {path}"))
-            };
+            let recorded = |_: &str| a.weights.clone().ok_or(WeightsError::NotRecorded);
             let spec = AgentSpec::parse_with_weights(&a.spec, &recorded)
                 .map_err(|e| Error::agent(&a.label, e))?;
             let full = spec.to_string();

@@ -38,9 +38,11 @@ use std::io::{BufRead, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use ringside_agents::gtp::{Coords, gtp_colour, parse_gtp_colour};
-use ringside_agents::{Agent, AgentSpec, AnyAgent};
+use ringside_agents::{Agent, AgentFault, AgentSpec, AnyAgent, LabelledSpec, SpecError};
 use ringside_engine::registry::{AnyGame, GameVisitor};
-use ringside_engine::{Features, Game, Outcome, Player};
+use ringside_engine::{
+    Features, Game, GameSpecError, IllegalMove, Outcome, ParseMoveError, Player,
+};
 
 use crate::error::{Error, Result};
 
@@ -74,14 +76,14 @@ enum End {
 /// write.
 pub fn serve(
     game: &AnyGame,
-    agent: &str,
+    agent: &LabelledSpec,
     seed: u64,
     coords: Coords,
     input: &mut dyn BufRead,
     output: &mut dyn Write,
 ) -> Result<()> {
-    let spec = AgentSpec::parse(agent).map_err(|e| Error::agent(agent, e))?;
-    checked(game, &spec)?;
+    let spec = &agent.spec;
+    checked(game, spec)?;
     let mut game = game.clone();
     loop {
         if !game.visit(Fits(coords)) {
@@ -92,7 +94,7 @@ pub fn serve(
         }
         let session = Session {
             game: &game,
-            spec: &spec,
+            spec,
             seed,
             coords,
             input: &mut *input,
@@ -109,12 +111,9 @@ pub fn serve(
 fn checked(game: &AnyGame, spec: &AgentSpec) -> Result<()> {
     struct Build<'a>(&'a AgentSpec);
     impl GameVisitor for Build<'_> {
-        type Output = std::result::Result<(), String>;
+        type Output = std::result::Result<(), SpecError>;
         fn visit<G: Game + Features>(self, start: G) -> Self::Output {
-            self.0
-                .build(&start, 0)
-                .map(|_| ())
-                .map_err(|e| e.to_string())
+            self.0.build(&start, 0).map(|_| ())
         }
     }
     game.visit(Build(spec))
@@ -178,9 +177,9 @@ impl GameVisitor for Session<'_> {
             };
             let args: Vec<&str> = words.collect();
             let (answer, end) = table.command(name, &args);
-            let (mark, body) = match &answer {
-                Ok(body) => ('=', body.as_str()),
-                Err(reason) => ('?', reason.as_str()),
+            let (mark, body) = match answer {
+                Ok(body) => ('=', body),
+                Err(refusal) => ('?', refusal.to_string()),
             };
             let sep = if body.is_empty() || body.starts_with('\n') {
                 ""
@@ -212,7 +211,80 @@ struct Table<'a, G: Game + Features> {
     coords: Coords,
 }
 
-type Answer = std::result::Result<String, String>;
+/// A command's answer: its text after `=`, or why it is refused (after `?`).
+type Answer = std::result::Result<String, Refusal>;
+
+/// Why a command is refused: the session goes on, and the reason is the `?` answer's text.
+#[derive(Debug)]
+enum Refusal {
+    /// An argument is missing or unreadable: what the command needs.
+    Syntax(&'static str),
+    /// A colour argument names no colour of the game.
+    NotAColour(String),
+    /// An empty command (an id alone).
+    NoCommand,
+    /// A command the server does not know.
+    UnknownCommand(String),
+    /// `play` or `genmove` after the end of the game.
+    GameOver,
+    /// `play` or `genmove` for the colour not to move.
+    NotTheirTurn {
+        /// The colour to move.
+        to_move: &'static str,
+        /// The colour named.
+        named: &'static str,
+    },
+    /// `play`'s move is not written in the notation.
+    UnreadableMove(String, ParseMoveError),
+    /// `play`'s move breaks a rule.
+    IllegalMove(String, IllegalMove),
+    /// The agent failed to choose (an engine behind it failed).
+    AgentFailed(AgentFault),
+    /// The agent panicked while choosing.
+    AgentPanicked,
+    /// The agent chose a move the rules refuse.
+    AgentIllegal(String, IllegalMove),
+    /// `undo` at the start.
+    NothingToUndo,
+    /// `final_score` before the end.
+    NotOver,
+    /// `boardsize` with a size the game (or the agent) does not take.
+    UnacceptableSize,
+    /// `ringside-game` with a spec that does not read.
+    BadGame(GameSpecError),
+    /// `ringside-game` with a game the agent cannot play.
+    CannotPlay(Error),
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::Syntax(needs) => write!(f, "syntax error: {needs}"),
+            Refusal::NotAColour(text) => write!(f, "syntax error: '{text}' is not a colour"),
+            Refusal::NoCommand => f.write_str("no command"),
+            Refusal::UnknownCommand(name) => write!(f, "unknown command '{name}'"),
+            Refusal::GameOver => f.write_str("the game is over"),
+            Refusal::NotTheirTurn { to_move, named } => {
+                write!(f, "it is {to_move}'s turn, not {named}'s")
+            }
+            Refusal::UnreadableMove(text, e) => write!(f, "illegal move '{text}': {e}"),
+            Refusal::IllegalMove(text, e) => write!(f, "illegal move '{text}': {e}"),
+            // One line: a GTP answer ends at an empty line.
+            Refusal::AgentFailed(fault) => {
+                f.write_str(&format!("the agent failed: {fault}").replace('\n', " | "))
+            }
+            Refusal::AgentPanicked => f.write_str("the agent panicked"),
+            Refusal::AgentIllegal(text, e) => {
+                write!(f, "the agent chose an illegal move '{text}': {e}")
+            }
+            Refusal::NothingToUndo => f.write_str("cannot undo: no move has been played"),
+            Refusal::NotOver => f.write_str("the game is not over"),
+            Refusal::UnacceptableSize => f.write_str("unacceptable size"),
+            Refusal::BadGame(e) => f.write_str(&e.reason),
+            Refusal::CannotPlay(e) => f.write_str(&e.message),
+        }
+    }
+}
 
 impl<G: Game + Features> Table<'_, G> {
     fn command(&mut self, name: &str, args: &[&str]) -> (Answer, Option<End>) {
@@ -233,7 +305,7 @@ impl<G: Game + Features> Table<'_, G> {
             }
             "komi" => match args.first().map(|a| a.parse::<f64>()) {
                 Some(Ok(_)) => Ok(String::new()),
-                _ => Err("syntax error: komi needs a number".into()),
+                _ => Err(Refusal::Syntax("komi needs a number")),
             },
             "play" => self.play(args),
             "genmove" => self.genmove(args),
@@ -248,8 +320,8 @@ impl<G: Game + Features> Table<'_, G> {
                 Ok(board)
             }
             "final_score" => self.final_score(),
-            "" => Err("no command".into()),
-            other => Err(format!("unknown command '{other}'")),
+            "" => Err(Refusal::NoCommand),
+            other => Err(Refusal::UnknownCommand(other.to_string())),
         };
         (answer, None)
     }
@@ -267,37 +339,35 @@ impl<G: Game + Features> Table<'_, G> {
     }
 
     /// The colour named by a GTP colour argument.
-    fn colour(&self, text: Option<&&str>) -> std::result::Result<Player, String> {
-        let text = text.ok_or("syntax error: a colour is missing")?;
-        parse_gtp_colour(&self.start, text)
-            .ok_or_else(|| format!("syntax error: '{text}' is not a colour"))
+    fn colour(&self, text: Option<&&str>) -> std::result::Result<Player, Refusal> {
+        let text = text.ok_or(Refusal::Syntax("a colour is missing"))?;
+        parse_gtp_colour(&self.start, text).ok_or_else(|| Refusal::NotAColour(text.to_string()))
     }
 
-    fn to_move_is(&self, colour: Player) -> std::result::Result<(), String> {
+    fn to_move_is(&self, colour: Player) -> std::result::Result<(), Refusal> {
         match self.state.to_move() {
-            None => Err("the game is over".into()),
+            None => Err(Refusal::GameOver),
             Some(p) if p == colour => Ok(()),
-            Some(p) => Err(format!(
-                "it is {}'s turn, not {}'s",
-                self.state.player_name(p),
-                self.state.player_name(colour)
-            )),
+            Some(p) => Err(Refusal::NotTheirTurn {
+                to_move: self.state.player_name(p),
+                named: self.state.player_name(colour),
+            }),
         }
     }
 
     fn play(&mut self, args: &[&str]) -> Answer {
         let colour = self.colour(args.first())?;
-        let text = args.get(1).ok_or("syntax error: a move is missing")?;
+        let text = args.get(1).ok_or(Refusal::Syntax("a move is missing"))?;
         self.to_move_is(colour)?;
         let ours = self.coords.convert(&self.state, text, false);
         let mv = self
             .state
             .parse_move(&ours)
-            .map_err(|e| format!("illegal move '{text}': {e}"))?;
+            .map_err(|e| Refusal::UnreadableMove(text.to_string(), e))?;
         let before = self.state.clone();
         self.state
             .try_play(mv)
-            .map_err(|e| format!("illegal move '{text}': {e}"))?;
+            .map_err(|e| Refusal::IllegalMove(text.to_string(), e))?;
         self.agent.observe(&before, mv);
         self.history.push((before, mv));
         Ok(String::new())
@@ -309,11 +379,11 @@ impl<G: Game + Features> Table<'_, G> {
         let (agent, state) = (&mut self.agent, &self.state);
         let decision = match catch_unwind(AssertUnwindSafe(|| agent.try_choose(state))) {
             Ok(Ok(decision)) => decision,
-            Ok(Err(fault)) => return Err(format!("the agent failed: {fault}").replace('\n', " | ")),
+            Ok(Err(fault)) => return Err(Refusal::AgentFailed(fault)),
             Err(_) => {
                 // The agent's state after a panic is unknown: build it afresh.
                 self.rebuild();
-                return Err("the agent panicked".into());
+                return Err(Refusal::AgentPanicked);
             }
         };
         let text = self
@@ -322,7 +392,7 @@ impl<G: Game + Features> Table<'_, G> {
         let before = self.state.clone();
         self.state
             .try_play(decision.mv)
-            .map_err(|e| format!("the agent chose an illegal move '{text}': {e}"))?;
+            .map_err(|e| Refusal::AgentIllegal(text.clone(), e))?;
         self.agent.observe(&before, decision.mv);
         self.history.push((before, decision.mv));
         Ok(text)
@@ -330,7 +400,7 @@ impl<G: Game + Features> Table<'_, G> {
 
     fn undo(&mut self) -> Answer {
         let Some((before, _)) = self.history.pop() else {
-            return Err("cannot undo: no move has been played".into());
+            return Err(Refusal::NothingToUndo);
         };
         self.state = before;
         if matches!(self.spec, AgentSpec::Gtp(_)) {
@@ -341,7 +411,7 @@ impl<G: Game + Features> Table<'_, G> {
     }
 
     fn final_score(&self) -> Answer {
-        let outcome = self.state.outcome().ok_or("the game is not over")?;
+        let outcome = self.state.outcome().ok_or(Refusal::NotOver)?;
         Ok(match outcome {
             Outcome::Draw => "0".into(),
             Outcome::Win(p) => {
@@ -358,20 +428,17 @@ impl<G: Game + Features> Table<'_, G> {
 
     fn boardsize(&mut self, args: &[&str]) -> (Answer, Option<End>) {
         let Some(n) = args.first().and_then(|a| a.parse::<u32>().ok()) else {
-            return (
-                Err("syntax error: boardsize needs a whole number".into()),
-                None,
-            );
+            return (Err(Refusal::Syntax("boardsize needs a whole number")), None);
         };
         // HexGui sends columns and rows: the boards here are square.
         if args.get(1).is_some_and(|rows| rows.parse::<u32>() != Ok(n)) {
-            return (Err("unacceptable size".into()), None);
+            return (Err(Refusal::UnacceptableSize), None);
         }
         let Ok(next) = self.game.with_board_size(n as usize) else {
-            return (Err("unacceptable size".into()), None);
+            return (Err(Refusal::UnacceptableSize), None);
         };
         if checked(&next, self.spec).is_err() {
-            return (Err("unacceptable size".into()), None);
+            return (Err(Refusal::UnacceptableSize), None);
         }
         if next == *self.game {
             self.clear();
@@ -383,17 +450,112 @@ impl<G: Game + Features> Table<'_, G> {
     fn switch(&mut self, args: &[&str]) -> (Answer, Option<End>) {
         let Some(spec) = args.first() else {
             return (
-                Err("syntax error: ringside-game needs a game spec".into()),
+                Err(Refusal::Syntax("ringside-game needs a game spec")),
                 None,
             );
         };
         let next = match AnyGame::parse(spec) {
             Ok(next) => next,
-            Err(e) => return (Err(e.reason), None),
+            Err(e) => return (Err(Refusal::BadGame(e)), None),
         };
         match checked(&next, self.spec) {
             Ok(()) => (Ok(String::new()), Some(End::Switch(next))),
-            Err(e) => (Err(e.message), None),
+            Err(e) => (Err(Refusal::CannotPlay(e)), None),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The answers to `commands`, in order, at a fresh table of `game` with a random agent.
+    fn answers(game: &str, commands: &[(&str, &[&str])]) -> Vec<Answer> {
+        struct Commands<'a> {
+            game: &'a AnyGame,
+            spec: &'a AgentSpec,
+            commands: &'a [(&'a str, &'a [&'a str])],
+        }
+        impl GameVisitor for Commands<'_> {
+            type Output = Vec<Answer>;
+            fn visit<G: Game + Features>(self, start: G) -> Vec<Answer> {
+                let mut table = Table {
+                    agent: self.spec.build(&start, 1).unwrap(),
+                    state: start.clone(),
+                    history: Vec::new(),
+                    game: self.game,
+                    spec: self.spec,
+                    seed: 1,
+                    coords: Coords::Ringside,
+                    start,
+                };
+                self.commands
+                    .iter()
+                    .map(|(name, args)| table.command(name, args).0)
+                    .collect()
+            }
+        }
+        let game = AnyGame::parse(game).unwrap();
+        game.visit(Commands {
+            game: &game,
+            spec: &AgentSpec::Random,
+            commands,
+        })
+    }
+
+    #[test]
+    fn a_refused_command_keeps_the_kind_of_its_refusal_and_reads_as_before() {
+        let got = answers(
+            "tic_tac_toe",
+            &[
+                ("komi", &[]),
+                ("play", &["b"]),
+                ("play", &["purple", "a1"]),
+                ("play", &["w", "a1"]),
+                ("play", &["b", "z9"]),
+                ("play", &["b", "a1"]),
+                ("play", &["w", "a1"]),
+                ("final_score", &[]),
+                ("boardsize", &["4"]),
+                ("ringside-game", &["chess"]),
+                ("frobnicate", &[]),
+                ("undo", &[]),
+                ("undo", &[]),
+            ],
+        );
+        let texts: Vec<String> = got
+            .iter()
+            .map(|a| match a {
+                Ok(text) => format!("= {text}"),
+                Err(r) => format!("? {r}"),
+            })
+            .collect();
+        assert!(matches!(got[0], Err(Refusal::Syntax(_))), "{texts:?}");
+        assert_eq!(texts[0], "? syntax error: komi needs a number");
+        assert!(matches!(got[1], Err(Refusal::Syntax(_))));
+        assert!(matches!(&got[2], Err(Refusal::NotAColour(c)) if c == "purple"));
+        assert!(
+            matches!(got[3], Err(Refusal::NotTheirTurn { .. })),
+            "{texts:?}"
+        );
+        assert!(
+            matches!(got[4], Err(Refusal::UnreadableMove(..))),
+            "{texts:?}"
+        );
+        assert!(texts[4].starts_with("? illegal move 'z9': "), "{texts:?}");
+        assert!(got[5].is_ok(), "{texts:?}");
+        assert!(matches!(got[6], Err(Refusal::IllegalMove(..))), "{texts:?}");
+        assert!(texts[6].starts_with("? illegal move 'a1': "), "{texts:?}");
+        assert!(matches!(got[7], Err(Refusal::NotOver)));
+        assert_eq!(texts[7], "? the game is not over");
+        assert!(
+            matches!(got[8], Err(Refusal::UnacceptableSize)),
+            "{texts:?}"
+        );
+        assert!(matches!(got[9], Err(Refusal::BadGame(_))), "{texts:?}");
+        assert!(texts[9].contains("unknown game 'chess'"), "{texts:?}");
+        assert!(matches!(&got[10], Err(Refusal::UnknownCommand(n)) if n == "frobnicate"));
+        assert!(got[11].is_ok(), "{texts:?}");
+        assert!(matches!(got[12], Err(Refusal::NothingToUndo)));
     }
 }

@@ -12,7 +12,7 @@ use std::io::{BufRead, Write};
 use std::path::Path;
 use std::time::Instant;
 
-use ringside_agents::{Agent, AgentSpec};
+use ringside_agents::{Agent, AgentSpec, LabelledSpec};
 use ringside_engine::registry::{AnyGame, GameVisitor};
 use ringside_engine::{Features, Game, Outcome};
 
@@ -30,8 +30,8 @@ use crate::run::runner::open_games;
 pub struct Table<'a> {
     /// The game.
     pub game: &'a AnyGame,
-    /// The agent spec the person plays against.
-    pub agent: &'a str,
+    /// The agent the person plays against.
+    pub agent: &'a LabelledSpec,
     /// Whether the person moves first.
     pub person_first: bool,
     /// The run's seed.

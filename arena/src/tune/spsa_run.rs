@@ -20,7 +20,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use rand::RngExt;
-use ringside_agents::AgentSpec;
+use ringside_agents::{AgentSpec, WeightsError};
 use ringside_engine::registry::AnyGame;
 use ringside_engine::seeded_rng;
 
@@ -145,10 +145,8 @@ impl SpsaSettings {
 
     fn base(&self) -> Result<AgentSpec> {
         let weights = self.agent_weights.clone();
-        AgentSpec::parse_with_weights(&self.agent, &|path| {
-            weights
-                .clone()
-                .ok_or_else(|| format!("no weights recorded for {path}"))
+        AgentSpec::parse_with_weights(&self.agent, &|_| {
+            weights.clone().ok_or(WeightsError::NotRecorded)
         })
         .map_err(|e| Error::agent(&self.agent, e))
     }

@@ -316,7 +316,7 @@ pub fn read_position(
             }
         }
     }
-    let cells = grid.read_drawing(&board).map_err(err)?;
+    let cells = grid.read_drawing(&board)?;
     let mut tokens = Tokens::default();
     for (c, ch) in cells.into_iter().enumerate() {
         match ch {

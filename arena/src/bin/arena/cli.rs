@@ -1,6 +1,8 @@
 //! The command line, as clap derive types. Doc comments are the `--help` text.
 
 use clap::{Args, Parser, Subcommand};
+use ringside_agents::LabelledSpec;
+use ringside_agents::gtp::Coords;
 use ringside_arena::plan::{Shard, SprtConfig};
 use ringside_engine::registry::{AnyGame, GAMES};
 
@@ -110,8 +112,8 @@ pub struct MatchArgs {
     #[arg(long, value_parser = parse_game)]
     pub game: AnyGame,
     /// Two agent specs for a match; three or more for a round robin (or --gauntlet).
-    #[arg(long, num_args = 2.., required = true)]
-    pub agents: Vec<String>,
+    #[arg(long, num_args = 2.., required = true, value_parser = parse_agent)]
+    pub agents: Vec<LabelledSpec>,
     /// Games for each pairing: an even number from 2 to 10^12 (colour-swapped pairs).
     #[arg(long, default_value_t = 100)]
     pub games: u64,
@@ -156,8 +158,8 @@ pub struct ThinkArgs {
     #[arg(long, value_parser = parse_game)]
     pub game: AnyGame,
     /// The agent spec, for example `mcts:iters=10000`.
-    #[arg(long)]
-    pub agent: String,
+    #[arg(long, value_parser = parse_agent)]
+    pub agent: LabelledSpec,
     /// Moves to play from the start first (default: none).
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     pub moves: String,
@@ -173,8 +175,8 @@ pub struct PlayArgs {
     #[arg(long, value_parser = parse_game)]
     pub game: AnyGame,
     /// The agent to play against.
-    #[arg(long)]
-    pub agent: String,
+    #[arg(long, value_parser = parse_agent)]
+    pub agent: LabelledSpec,
     /// You move first (the default).
     #[arg(long, conflicts_with = "second")]
     pub first: bool,
@@ -196,15 +198,15 @@ pub struct GtpArgs {
     #[arg(long, value_parser = parse_game, default_value = "havannah")]
     pub game: AnyGame,
     /// The agent spec that answers `genmove`.
-    #[arg(long)]
-    pub agent: String,
+    #[arg(long, value_parser = parse_agent)]
+    pub agent: LabelledSpec,
     /// The agent's seed (it is built afresh with it at every `clear_board`).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// The notation moves are read and answered in: `ringside`, or one the game knows
     /// (`hexgui` for Hex, as HexGui, Benzene and MoHex write moves; `castro` for Havannah).
-    #[arg(long, default_value = "ringside")]
-    pub coords: String,
+    #[arg(long, default_value = "ringside", value_parser = parse_coords)]
+    pub coords: Coords,
 }
 
 /// The tuning methods.
@@ -233,7 +235,7 @@ pub enum TuneCommand {
     ///
     /// Writes spsa.settings.json, spsa.csv (one row an iteration), theta-NAME.svg,
     /// verify.csv and summary.md into --out. Running the same command again resumes it.
-    Spsa(SpsaArgs),
+    Spsa(Box<SpsaArgs>),
 }
 
 /// Which recorded positions a tuner keeps (`tune texel`, `tune net`).
@@ -379,8 +381,8 @@ pub struct SpsaArgs {
     #[arg(long, value_parser = parse_game)]
     pub game: AnyGame,
     /// The agent to tune, for example `mcts:iters=300` or `alphabeta:depth=2,eval=rich`.
-    #[arg(long)]
-    pub agent: String,
+    #[arg(long, value_parser = parse_agent)]
+    pub agent: LabelledSpec,
     /// A parameter, fishtest's format: `name,start,min,max,c_end[,r_end]`. The name is an option
     /// of the agent (c, a, k, playout, depth, ...) or a weight w.FEATURE. Repeat for more.
     #[arg(long = "param", required = true)]
@@ -515,6 +517,16 @@ pub struct SlurmShardArgs {
 /// A game spec read into its game: clap reports a spec that does not parse, as one line.
 fn parse_game(text: &str) -> Result<AnyGame, String> {
     AnyGame::parse(text).map_err(|e| e.to_string())
+}
+
+/// An agent spec read (a `weights=FILE` read from disk), its text kept as its label.
+fn parse_agent(text: &str) -> Result<LabelledSpec, String> {
+    LabelledSpec::parse(text).map_err(|e| e.to_string())
+}
+
+/// A notation's name read into the notation.
+fn parse_coords(text: &str) -> Result<Coords, String> {
+    Coords::from_name(text).ok_or_else(|| format!("must be one of {}", Coords::NAMES.join("|")))
 }
 
 /// What `--shard` says: a shard, or `auto` (the Slurm job array's task, read when the run

@@ -311,26 +311,21 @@ pub fn play(args: &PlayArgs) -> Result<()> {
     Ok(())
 }
 
+/// Runs `arena gtp`.
 pub fn gtp(args: &GtpArgs) -> Result<()> {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
-    let coords = ringside_agents::gtp::Coords::from_name(&args.coords).ok_or_else(|| {
-        Error::setting(format!(
-            "--coords must be one of {}, not '{}'",
-            ringside_agents::gtp::Coords::NAMES.join("|"),
-            args.coords
-        ))
-    })?;
     ringside_arena::protocols::gtp::serve(
         &args.game,
         &args.agent,
         args.seed,
-        coords,
+        args.coords,
         &mut stdin.lock(),
         &mut stdout.lock(),
     )
 }
 
+/// Runs `arena features`.
 pub fn features(args: &FeaturesArgs) -> Result<()> {
     print(&features::table(&args.game, args.moves.as_deref())?)
 }

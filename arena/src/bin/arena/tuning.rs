@@ -223,11 +223,9 @@ pub fn tune_net(args: &NetArgs) -> Result<()> {
 
 /// Runs `arena tune spsa`.
 pub fn tune_spsa(args: &SpsaArgs) -> Result<()> {
-    use ringside_agents::AgentSpec;
     use ringside_arena::tune::spsa::Param;
     use ringside_arena::tune::spsa_run::{SpsaSettings, run_spsa};
-    let agent = AgentSpec::parse(&args.agent)
-        .map_err(|e| Error::setting(format!("--agent '{}': {e}", args.agent)))?;
+    let agent = &args.agent.spec;
     let params = args
         .params
         .iter()

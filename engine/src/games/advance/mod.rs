@@ -592,7 +592,7 @@ impl Game for Advance {
                 board.push('\n');
             }
         }
-        let cells = self.grid().read_drawing(&board).map_err(err)?;
+        let cells = self.grid().read_drawing(&board)?;
         state.tokens = [Bb256::EMPTY; 2];
         for (c, ch) in cells.into_iter().enumerate() {
             match ch {
