@@ -37,6 +37,11 @@
 #   spsa6b   size 6: spsa6's result (rounded) against preset=strong2, its replication on a
 #            fresh seed (4652), fixed before play
 #   spsa6c   size 6: spsa6's result (rounded) against Castro user-d0 (seed 4653)
+#   ideas6c  size 6: the two ideas ideas6 could not try, against mcts:preset=strong2 (a
+#            gauntlet, seed 4623): mate-in-one early in playouts (the thesis's -w with
+#            -W -1, the first `size` plies: decisive=on,decisive_plies=6) and Duguépéroux
+#            et al. 2016's playout pruning by RAVE statistics (prune=0.1: cells 0.1 below
+#            their siblings' average AMAF reward left out of random playout moves)
 #   ideas6   size 6: the thesis's ideas Ringside has, one by one, against mcts:preset=strong
 #            (a gauntlet): Castro's constant RAVE equivalence (-d 0: rave_grow=0), five
 #            playouts a leaf (-O 5: rollouts=5), the thesis's knowledge but distance
@@ -50,7 +55,7 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ring6b|final6|final6b|final8|final8b|par8|final8t2|spsa6|spsa6b|spsa6c"
+usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|ring6b|final6|final6b|final8|final8b|par8|final8t2|spsa6|spsa6b|spsa6c"
 out=${1:?$usage}
 step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -127,5 +132,8 @@ case $step in
         --out "$out/spsa-s6" ;;
     spsa6b) match spsa-s6b 6 4652 "mcts:time_ms=250,$spsa_tuned" mcts:time_ms=250,preset=strong2 ;;
     spsa6c) match spsa-s6c-user-d0 6 4653 "mcts:time_ms=250,$spsa_tuned" "$(castro user-d0)" ;;
+    ideas6c) match ideas-s6c 6 4623 mcts:time_ms=250,preset=strong2 \
+        mcts:time_ms=250,preset=strong2,decisive=on,decisive_plies=6 \
+        mcts:time_ms=250,preset=strong2,prune=0.1 ;;
     *) echo "tools/castro-best.sh: unknown step '$step' ($usage)" >&2; exit 2 ;;
 esac

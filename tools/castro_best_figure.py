@@ -29,6 +29,9 @@ PANELS = [
         ("ideas-s6.csv", True, ""),
         ("ring-s6b.csv", True, "replication"),
     ]),
+    ("Ideas added to preset=strong2 (size 6)", [
+        ("ideas-s6c.csv", True, ""),
+    ]),
     ("SPSA's tuning of preset=strong2 (size 6)", [
         ("spsa-s6/verify.csv", False, "check"),
         ("spsa-s6b.csv", False, "fresh seed"),
