@@ -153,6 +153,7 @@ fn each_shipped_net_is_the_checked_one_and_loads_on_the_game_it_was_trained_on()
         ("life", "life"),
         ("ikabegama:side=9,distance=6", "ikabegama-mixed"),
         ("othello", "othello"),
+        ("havannah:size=6", "havannah-mixed"),
     ] {
         with_game(spec, Shipped(dir)).unwrap();
     }

@@ -216,6 +216,14 @@ impl crate::Features for Havannah {
         Some(&TUNED)
     }
 
+    /// The net of size 6, the size it was trained and checked on (results/nets/havannah-mixed/,
+    /// made by `experiments/net-game.sh havannah-mixed`): not shown different from
+    /// `eval=tuned` at equal depth (−16.5 Elo, [−39.9, +6.7]), shipped so that `eval=net` reads
+    /// every seed game; `eval=tuned` is the stronger choice until a net beats it.
+    fn shipped_net(&self) -> Option<&'static [u8]> {
+        (self.base() == 6).then_some(NET)
+    }
+
     /// Chains below are of the player's stones and empty cells; enemy stones block them.
     /// - `material`: the player's stones (equal for both sides but for the last move; kept so
     ///   that `eval=material` means the same in every game).
@@ -342,6 +350,9 @@ impl crate::Features for Havannah {
             .map(|k| Cell(ring[k]))
     }
 }
+
+/// The net of [`crate::Features::shipped_net`] (size 6).
+const NET: &[u8] = include_bytes!("net.rsnet");
 
 /// The names of Havannah's knowledge terms, in the order of `knowledge_term`'s `k`.
 const KNOWLEDGE_TERMS: [&str; 5] = ["connect", "bridge", "reply", "local", "size"];
