@@ -6,8 +6,12 @@
 //! difference could still hide. `arena verdicts` prints it for any set of games CSVs.
 
 use std::fmt::Write as _;
+use std::path::PathBuf;
 
+use crate::error::Result;
 use crate::figures::stats::{Penta, elo, erf, holm};
+use crate::figures::summary::Tally;
+use crate::records::sidecar::read_sidecar;
 
 /// The family-wise error rate the verdicts keep.
 pub const ALPHA: f64 = 0.05;
@@ -151,6 +155,31 @@ pub fn family(tests: Vec<(String, String, String, Penta)>) -> Vec<FamilyTest> {
             detectable: detectable_elo(&penta, level, POWER),
         })
         .collect()
+}
+
+/// Every pairing of every games CSV in `files`, in order, as one family: each test labelled
+/// by its file (with `#PAIRING` where a file has several) and named by its agents' labels;
+/// with the sentences on files whose last line is unfinished, for the reader.
+pub fn of_files(files: &[PathBuf]) -> Result<(Vec<FamilyTest>, Vec<String>)> {
+    let mut tests = Vec::new();
+    let mut notes = Vec::new();
+    for csv in files {
+        let (plan, _) = read_sidecar(csv)?;
+        let (tally, tail) = Tally::read(csv, &plan)?;
+        notes.extend(tail.describe(csv));
+        let pairings = tally.pairings();
+        let several = pairings.len() > 1;
+        for p in pairings {
+            let label = if several {
+                format!("{} #{}", csv.display(), p.pairing)
+            } else {
+                csv.display().to_string()
+            };
+            let (a, b) = (&plan.agents[p.a].label, &plan.agents[p.b].label);
+            tests.push((label, a.clone(), b.clone(), p.penta));
+        }
+    }
+    Ok((family(tests), notes))
 }
 
 /// A p-value in three figures; below 1e-15 (where the normal tail is all rounding) as a bound.

@@ -221,6 +221,19 @@ pub fn read_games(path: &Path, plan: &RunPlan) -> Result<GamesFile> {
     })
 }
 
+/// The row of game `id` in the games CSV at `path` (every row checked and replayed on the
+/// way, as every reader does), or `None` when the file holds no such game.
+pub fn find_row(path: &Path, plan: &RunPlan, id: u64) -> Result<Option<GameRow>> {
+    let mut found = None;
+    read_games_with(path, plan, &(), &mut |chunk| {
+        if let Some(r) = chunk.iter().find(|r| r.row.id == id) {
+            found = Some(r.row.clone());
+        }
+        Ok(())
+    })?;
+    Ok(found)
+}
+
 /// Reads a games file in one streaming pass: each row is parsed, checked against `plan` and
 /// replayed once (in parallel, [`CHUNK_ROWS`] at a time), its every position shown to
 /// `sink`, then handed to `on_chunk` in file order with what the sink gathered. Memory

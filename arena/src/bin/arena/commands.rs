@@ -9,7 +9,7 @@ use ringside_arena::explore::{features, playouts, think as thinking};
 use ringside_arena::figures::summary::Tally;
 use ringside_arena::figures::{family, metrics, report, study};
 use ringside_arena::plan::{PlanBuilder, Shard};
-use ringside_arena::records::games_csv::read_games_with;
+use ringside_arena::records::games_csv::find_row;
 use ringside_arena::records::merge as merging;
 use ringside_arena::records::sidecar::read_sidecar;
 use ringside_arena::run::conduct::{Conduct, conduct, write_summary_files};
@@ -123,26 +123,11 @@ pub fn summary(args: &SummaryArgs) -> Result<()> {
 
 /// Runs `arena verdicts`: every pairing of every file, one family.
 pub fn verdicts(args: &VerdictsArgs) -> Result<()> {
-    let mut tests = Vec::new();
-    for csv in &args.csvs {
-        let (plan, _) = read_sidecar(csv)?;
-        let (tally, tail) = Tally::read(csv, &plan)?;
-        if let Some(note) = tail.describe(csv) {
-            eprintln!("note: {note}");
-        }
-        let pairings = tally.pairings();
-        let several = pairings.len() > 1;
-        for p in pairings {
-            let label = if several {
-                format!("{} #{}", csv.display(), p.pairing)
-            } else {
-                csv.display().to_string()
-            };
-            let (a, b) = (&plan.agents[p.a].label, &plan.agents[p.b].label);
-            tests.push((label, a.clone(), b.clone(), p.penta));
-        }
+    let (tests, notes) = family::of_files(&args.csvs)?;
+    for note in notes {
+        eprintln!("note: {note}");
     }
-    print(&family::markdown(&family::family(tests)))
+    print(&family::markdown(&tests))
 }
 
 /// Runs `arena report`.
@@ -208,14 +193,7 @@ pub fn replay(args: &ReplayArgs) -> Result<()> {
     let (game, moves) = match (&args.from, args.id) {
         (Some(csv), Some(id)) => {
             let (plan, _) = read_sidecar(csv)?;
-            let mut found = None;
-            read_games_with(csv, &plan, &(), &mut |chunk| {
-                if let Some(r) = chunk.iter().find(|r| r.row.id == id) {
-                    found = Some(r.row.clone());
-                }
-                Ok(())
-            })?;
-            let row = found.ok_or_else(|| {
+            let row = find_row(csv, &plan, id)?.ok_or_else(|| {
                 Error::setting(format!("{} has no game with id {id}", csv.display()))
             })?;
             // The row's own game: a game whose first player is drawn names it there.
