@@ -75,7 +75,7 @@ impl<G: Game + Features> Mcts<G> {
         self.pruned.clear();
         self.pruned.resize(count.div_ceil(64), 0);
         for &i in indices {
-            self.pruned[i / 64] |= 1 << (i % 64);
+            mark(&mut self.pruned, i);
         }
     }
 
@@ -119,8 +119,7 @@ impl<G: Game + Features> Mcts<G> {
                 if self.pruned.is_empty() {
                     self.pruned.resize(words, 0);
                 }
-                let i = root.move_index(self.moves[k - 1]);
-                self.pruned[i / 64] |= 1 << (i % 64);
+                mark(&mut self.pruned, root.move_index(self.moves[k - 1]));
             }
         }
     }
@@ -328,8 +327,7 @@ impl<G: Game + Features> Roll<'_, G> {
             return mv;
         }
         for _ in 0..PRUNE_TRIES {
-            let i = state.move_index(mv);
-            if self.pruned[i / 64] & (1 << (i % 64)) == 0 {
+            if !is_marked(self.pruned, state.move_index(mv)) {
                 break;
             }
             mv = self.draw(state);
@@ -352,6 +350,16 @@ impl<G: Game + Features> Roll<'_, G> {
             Threat::Win(k) | Threat::Block(k) | Threat::Double(k) => self.scratch[k],
         })
     }
+}
+
+/// Marks move index `i` in the bitset `bits` (a bit an index, 64 a word; long enough).
+fn mark(bits: &mut [u64], i: usize) {
+    bits[i / 64] |= 1 << (i % 64);
+}
+
+/// Whether move index `i` is marked in the bitset `bits` (beyond its end: no).
+fn is_marked(bits: &[u64], i: usize) -> bool {
+    bits.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
 }
 
 /// Whether iterations under `spec` keep their line of moves (for RAVE, MAST or last good

@@ -490,6 +490,26 @@ impl Options<'_> {
         self.items.iter().any(|(k, _)| k == key)
     }
 
+    /// [`Options::table`] for a kind with an evaluation: the `w.` weights and the table read
+    /// into `spec`, then the evaluation finished ([`evaluation::finish`]: files read, options
+    /// checked together). Whether `eval` was given is seen before the table takes it.
+    fn evaluated_table<S: evaluation::HasEval>(
+        &mut self,
+        table: &[options::OptionDef<S>],
+        spec: &mut S,
+    ) -> Result<(), SpecError> {
+        let eval_given = self.has("eval");
+        let overrides = self.weight_overrides()?;
+        self.table(table, spec)?;
+        evaluation::finish(
+            self.kind,
+            spec.eval_mut(),
+            eval_given,
+            overrides,
+            self.weights,
+        )
+    }
+
     /// The `w.FEATURE=F` weights given in the spec, each a finite number.
     fn weight_overrides(&mut self) -> Result<BTreeMap<String, f64>, SpecError> {
         let agent = self.kind;
@@ -504,7 +524,6 @@ impl Options<'_> {
         })
     }
 
-    /// Reads every option of `table` that was given into `spec`, checked.
     /// Takes every item whose key starts with `prefix` (`w.`, `know.`), each value read as a
     /// number and passed to `check` with its key, in the order given: the numbers by the
     /// rest of their keys.
@@ -528,6 +547,7 @@ impl Options<'_> {
         Ok(numbers)
     }
 
+    /// Reads every option of `table` that was given into `spec`, checked.
     fn table<S>(&mut self, table: &[options::OptionDef<S>], spec: &mut S) -> Result<(), SpecError> {
         for def in table {
             if let Some(text) = self.take(def.key) {
@@ -645,11 +665,8 @@ impl AgentSpec {
                 error_of(SpecErrorKind::Missing, "host: name=NAME is required".into())
             })?),
             "alphabeta" => {
-                let eval_given = o.has("eval");
-                let overrides = o.weight_overrides()?;
                 let mut spec = AlphaBetaSpec::default();
-                o.table(alphabeta::OPTIONS, &mut spec)?;
-                evaluation::finish(kind, &mut spec.eval, eval_given, overrides, o.weights)?;
+                o.evaluated_table(alphabeta::OPTIONS, &mut spec)?;
                 AgentSpec::AlphaBeta(spec)
             }
             "mcts" => {
@@ -667,8 +684,6 @@ impl AgentSpec {
                         }
                     }
                 }
-                let eval_given = o.has("eval");
-                let overrides = o.weight_overrides()?;
                 let know_terms = o.prefixed(KNOW_PREFIX, |key, w| {
                     if w.is_finite() && key.len() > KNOW_PREFIX.len() {
                         Ok(())
@@ -682,8 +697,7 @@ impl AgentSpec {
                     know_terms,
                     ..MctsSpec::default()
                 };
-                o.table(mcts::OPTIONS, &mut spec)?;
-                evaluation::finish(kind, &mut spec.eval, eval_given, overrides, o.weights)?;
+                o.evaluated_table(mcts::OPTIONS, &mut spec)?;
                 mcts::finish(&mut spec)?;
                 AgentSpec::Mcts(spec)
             }
