@@ -42,6 +42,14 @@
 #            -W -1, the first `size` plies: decisive=on,decisive_plies=6) and Duguépéroux
 #            et al. 2016's playout pruning by RAVE statistics (prune=0.1: cells 0.1 below
 #            their siblings' average AMAF reward left out of random playout moves)
+#   combo6   size 6: the two thesis ideas that scored above the preset without showing it
+#            (rollouts=5: +10, ring_perm=3: +24, against preset=strong in ideas6) added
+#            together to preset=strong2, played against strong2 and against Castro user-d0
+#            (a gauntlet of the combination, seed 4625, fixed before play)
+#   combo6b  size 6: combo6's combination against strong2 again on a fresh seed (4626, fixed
+#            before play), its replication
+#   combo8   size 8: the combination against strong2 and against Castro user-d0 (a gauntlet,
+#            seed 4627, fixed before play)
 #   ideas6   size 6: the thesis's ideas Ringside has, one by one, against mcts:preset=strong
 #            (a gauntlet): Castro's constant RAVE equivalence (-d 0: rave_grow=0), five
 #            playouts a leaf (-O 5: rollouts=5), the thesis's knowledge but distance
@@ -55,7 +63,7 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|ring6b|final6|final6b|final8|final8b|par8|final8t2|spsa6|spsa6b|spsa6c"
+usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|ring6b|final6|final6b|final8|final8b|par8|final8t2|spsa6|spsa6b|spsa6c"
 out=${1:?$usage}
 step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -135,5 +143,11 @@ case $step in
     ideas6c) match ideas-s6c 6 4623 mcts:time_ms=250,preset=strong2 \
         mcts:time_ms=250,preset=strong2,decisive=on,decisive_plies=6 \
         mcts:time_ms=250,preset=strong2,prune=0.1 ;;
+    combo6) match combo-s6 6 4625 mcts:time_ms=250,preset=strong2,rollouts=5,ring_perm=3 \
+        mcts:time_ms=250,preset=strong2 "$(castro user-d0)" ;;
+    combo6b) match combo-s6b 6 4626 mcts:time_ms=250,preset=strong2,rollouts=5,ring_perm=3 \
+        mcts:time_ms=250,preset=strong2 ;;
+    combo8) match combo-s8 8 4627 mcts:time_ms=250,preset=strong2,rollouts=5,ring_perm=3 \
+        mcts:time_ms=250,preset=strong2 "$(castro user-d0)" ;;
     *) echo "tools/castro-best.sh: unknown step '$step' ($usage)" >&2; exit 2 ;;
 esac
