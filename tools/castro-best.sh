@@ -50,6 +50,8 @@
 #            before play), its replication
 #   combo8   size 8: the combination against strong2 and against Castro user-d0 (a gauntlet,
 #            seed 4627, fixed before play)
+#   combo8b  size 8: the combination against strong2 again on a fresh seed (4628, fixed
+#            before play), its replication
 #   ideas6   size 6: the thesis's ideas Ringside has, one by one, against mcts:preset=strong
 #            (a gauntlet): Castro's constant RAVE equivalence (-d 0: rave_grow=0), five
 #            playouts a leaf (-O 5: rollouts=5), the thesis's knowledge but distance
@@ -63,7 +65,7 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|ring6b|final6|final6b|final8|final8b|par8|final8t2|spsa6|spsa6b|spsa6c"
+usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|spsa6|spsa6b|spsa6c"
 out=${1:?$usage}
 step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -149,5 +151,7 @@ case $step in
         mcts:time_ms=250,preset=strong2 ;;
     combo8) match combo-s8 8 4627 mcts:time_ms=250,preset=strong2,rollouts=5,ring_perm=3 \
         mcts:time_ms=250,preset=strong2 "$(castro user-d0)" ;;
+    combo8b) match combo-s8b 8 4628 mcts:time_ms=250,preset=strong2,rollouts=5,ring_perm=3 \
+        mcts:time_ms=250,preset=strong2 ;;
     *) echo "tools/castro-best.sh: unknown step '$step' ($usage)" >&2; exit 2 ;;
 esac
