@@ -146,6 +146,15 @@ pub enum AnyAgent<G: Game> {
     Host(Box<host::HostSeat<G>>),
 }
 
+impl<G: Game> AnyAgent<G> {
+    /// Whether [`Agent::observe`] does anything for this agent (an engine over GTP or the
+    /// host's seat, which keep their own board): a play loop may skip telling the others.
+    #[must_use]
+    pub fn observes(&self) -> bool {
+        matches!(self, AnyAgent::Gtp(_) | AnyAgent::Host(_))
+    }
+}
+
 impl<G: Game + Features> Agent<G> for AnyAgent<G> {
     #[inline]
     fn choose(&mut self, state: &G) -> Decision<G::Move> {
@@ -162,6 +171,8 @@ impl<G: Game + Features> Agent<G> for AnyAgent<G> {
     #[inline]
     fn try_choose(&mut self, state: &G) -> Result<Decision<G::Move>, AgentFault> {
         match self {
+            // Its own arm, so the random player's draw inlines into a match's play loop.
+            AnyAgent::Random(a) => Ok(a.choose(state)),
             AnyAgent::Gtp(a) => a.try_choose(state),
             AnyAgent::Host(a) => a.try_choose(state),
             other => Ok(other.choose(state)),

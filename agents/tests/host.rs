@@ -72,6 +72,9 @@ fn a_registered_host_agent_is_told_the_game_and_its_move_is_played() {
     assert!(!spec.chooses_listed_moves() && spec.uses_time());
     let start = Rin::new(6).unwrap();
     let mut agent = spec.build(&start, 77).unwrap();
+    // A play loop tells it every move; the random player has nothing to hear.
+    assert!(agent.observes());
+    assert!(!AgentSpec::Random.build(&start, 77).unwrap().observes());
     // Three opening moves heard, then a decision: the move with the highest number.
     let mut state = start;
     let mut rng = seeded_rng(5, 0);

@@ -18,6 +18,7 @@ pub fn point_name(col: usize, row: usize) -> String {
 }
 
 /// Appends the name of the point at `col` and `row` to `out`, without allocating.
+#[inline]
 pub fn write_point_name(col: usize, row: usize, out: &mut String) {
     out.push((b'a' + col as u8) as char);
     let n = row + 1;

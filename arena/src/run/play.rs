@@ -96,6 +96,8 @@ pub fn play_watched<G: Game + Features, W: Watch<G>>(
             .expect("the plan checked its agents against the game")
     };
     let mut players: [AnyAgent<G>; 2] = [build(0), build(1)];
+    // Told only when one of them keeps its own board: two no-op calls a ply otherwise.
+    let observing = players.iter().any(AnyAgent::observes);
     // Agents hear of every move, the opening's included: an engine over GTP keeps its own
     // board.
     let mut opening = 0;
@@ -170,8 +172,10 @@ pub fn play_watched<G: Game + Features, W: Watch<G>>(
             debug_assert!(state.is_legal(decision.mv), "a listed move is legal");
             watch.before_move(&state, state.ply() - start.ply());
             record(&state, decision.mv, &mut moves);
-            for p in &mut players {
-                p.observe(&state, decision.mv);
+            if observing {
+                for p in &mut players {
+                    p.observe(&state, decision.mv);
+                }
             }
             state.play_unchecked(decision.mv);
         }
