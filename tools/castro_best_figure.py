@@ -6,7 +6,8 @@ intervals are the ones the README's tables give).
     python3 tools/castro_best_figure.py [ARENA] [OUT.svg]
 
 Each row is "challenger against baseline": a file whose first agent is the baseline is
-turned round (its Elo negated). Files not yet played are left out.
+turned round (its Elo negated). A gauntlet's file may be split over panels: a fourth element
+keeps only its rows whose baseline's name holds that text. Files not yet played are left out.
 """
 
 import math
@@ -32,6 +33,12 @@ PANELS = [
     ("Ideas added to preset=strong2 (size 6)", [
         ("ideas-s6c.csv", True, ""),
     ]),
+    ("Two of the thesis's ideas together, added to strong2 (preset=strong3)", [
+        ("combo-s6.csv", False, "size 6", "strong2"),
+        ("combo-s6b.csv", False, "size 6, replication"),
+        ("combo-s8.csv", False, "size 8", "strong2"),
+        ("combo-s8b.csv", False, "size 8, replication"),
+    ]),
     ("SPSA's tuning of preset=strong2 (size 6)", [
         ("spsa-s6/verify.csv", False, "check"),
         ("spsa-s6b.csv", False, "fresh seed"),
@@ -45,8 +52,10 @@ PANELS = [
         ("final-s6.csv", False, "size 6"),
         ("final-s6b.csv", False, "size 6, replication"),
         ("spsa-s6c-user-d0.csv", False, "size 6"),
+        ("combo-s6.csv", False, "size 6", "castro"),
         ("final-s8-user-d0.csv", False, "size 8"),
         ("final-s8b-user-d0.csv", False, "size 8, replication"),
+        ("combo-s8.csv", False, "size 8", "castro"),
         ("final-s8t2-user-d0.csv", False, "size 8, 2 threads"),
     ]),
 ]
@@ -75,7 +84,7 @@ def short(spec):
     return text
 
 
-def rows(arena, name, flip, tag):
+def rows(arena, name, flip, tag, baseline=None):
     path = os.path.join(DIR, name)
     if not os.path.exists(path):
         return []
@@ -90,6 +99,8 @@ def rows(arena, name, flip, tag):
         elo, lo, hi = float(m["elo"]), float(m["lo"]), float(m["hi"])
         if flip:
             a, b, elo, lo, hi = b, a, -elo, -hi, -lo
+        if baseline and baseline not in b:
+            continue
         label = f"{a} vs {b}" + (f" ({tag})" if tag else "")
         found.append((label, elo, lo, hi, name))
     return found
@@ -102,7 +113,7 @@ def esc(text):
 def main():
     arena = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "target/release/arena")
     out = sys.argv[2] if len(sys.argv) > 2 else os.path.join(DIR, "castro-best.svg")
-    panels = [(title, [r for f, flip, tag in files for r in rows(arena, f, flip, tag)])
+    panels = [(title, [r for entry in files for r in rows(arena, *entry)])
               for title, files in PANELS]
     panels = [(t, rs) for t, rs in panels if rs]
     lo = min(r[2] for _, rs in panels for r in rs)

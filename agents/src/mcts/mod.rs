@@ -222,7 +222,10 @@
 //! `c = 0`, `K = 500 + 200·m` on the hyperbolic form, decisive moves in the tree and
 //! `know=1` (games without move knowledge get none). Options given beside it override it.
 //! `preset=strong2` ([`crate::spec::STRONG2_PRESET`]) adds `ring_depth=0.7`, measured
-//! stronger on Havannah 6 (`results/castro-best/`).
+//! stronger on Havannah 6 (`results/castro-best/`), and `preset=strong3`
+//! ([`crate::spec::STRONG3_PRESET`]) adds `rollouts=5,ring_perm=3` to that, measured stronger
+//! than `strong2` on Havannah 8 (replicated; on size 6 once, its replication not shown) and
+//! still weaker than Castro at its best on both sizes.
 
 //!
 //! # The modules
