@@ -179,6 +179,7 @@ impl<G: Game + Features> Agent<G> for AnyAgent<G> {
         }
     }
 
+    /// The agents that listen are the ones [`AnyAgent::observes`] names.
     #[inline]
     fn observe(&mut self, before: &G, mv: G::Move) {
         match self {
