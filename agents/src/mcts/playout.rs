@@ -358,7 +358,7 @@ fn mark(bits: &mut [u64], i: usize) {
 }
 
 /// Whether move index `i` is marked in the bitset `bits` (beyond its end: no).
-fn is_marked(bits: &[u64], i: usize) -> bool {
+pub(super) fn is_marked(bits: &[u64], i: usize) -> bool {
     bits.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
 }
 

@@ -304,10 +304,7 @@ fn pruned_cells_are_left_out_of_random_playout_moves_and_pruning_marks_low_amaf_
     let mut marked = 0;
     for k in first..first + children {
         let i = h.move_index(m.moves[k - 1]);
-        let is_marked = m
-            .pruned
-            .get(i / 64)
-            .is_some_and(|w| w & (1 << (i % 64)) != 0);
+        let is_marked = super::playout::is_marked(&m.pruned, i);
         let a = m.amaf[k];
         let low = a.visits >= PRUNE_SAMPLES && a.mean().is_some_and(|x| x < threshold);
         assert_eq!(is_marked, low, "child {k}");

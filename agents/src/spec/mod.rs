@@ -367,6 +367,17 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("strong3", STRONG3_PRESET),
 ];
 
+/// The presets' names, each before the next, joined by `between` and, before the last, `last`:
+/// `strong|strong2|strong3`, `strong, strong2 or strong3`.
+fn preset_names(between: &str, last: &str) -> String {
+    let names: Vec<&str> = PRESETS.iter().map(|(name, _)| *name).collect();
+    match names.split_last() {
+        Some((final_name, [])) => (*final_name).to_string(),
+        Some((final_name, rest)) => format!("{}{last}{final_name}", rest.join(between)),
+        None => String::new(),
+    }
+}
+
 /// A checked agent spec.
 #[derive(Debug, Clone, PartialEq)]
 pub enum AgentSpec {
@@ -420,7 +431,7 @@ pub fn agent_kinds() -> Vec<(&'static str, String)> {
         ),
         (
             "mcts",
-            options::usage(mcts::OPTIONS) + ", w.FEATURE=F, preset=strong|strong2|strong3",
+            options::usage(mcts::OPTIONS) + ", w.FEATURE=F, preset=" + &preset_names("|", "|"),
         ),
     ]
 }
@@ -685,12 +696,13 @@ impl AgentSpec {
                     let Some(&(_, options)) = PRESETS.iter().find(|(name, _)| *name == preset)
                     else {
                         return Err(error(format!(
-                            "mcts: preset must be strong, strong2 or strong3, not '{preset}'"
+                            "mcts: preset must be {}, not '{preset}'",
+                            preset_names(", ", " or ")
                         )));
                     };
                     for item in options.split(',') {
                         let (k, v) = item.split_once('=').expect("the preset is key=value");
-                        if !o.items.iter().any(|(key, _)| key == k) {
+                        if !o.has(k) {
                             o.items.push((k.to_string(), v.to_string()));
                         }
                     }
@@ -1112,6 +1124,12 @@ mod tests {
         assert!(err("mcts:rave_form=hyp").contains("rave_form and rave_grow need rave=K"));
         assert!(err("mcts:rave_grow=5").contains("rave_form and rave_grow need rave=K"));
         assert!(err("mcts:preset=weak").contains("preset must be strong, strong2 or strong3"));
+        let kinds = agent_kinds();
+        let (_, mcts_keys) = kinds.iter().find(|(kind, _)| *kind == "mcts").unwrap();
+        assert!(
+            mcts_keys.ends_with(", preset=strong|strong2|strong3"),
+            "{mcts_keys}"
+        );
         assert!(err("mcts:fpu=inf").contains("fpu must be a finite number"));
         assert!(err("random:depth=2").contains("unknown key 'depth'"));
         assert!(err("mcts:iters").contains("key=value"));
