@@ -27,6 +27,10 @@
 #   final8t2s3 size 8, two threads each, one game at a time: preset=strong3 with threads=2
 #            against BEST8 at -t 2 (seed 4661, fixed before play), into
 #            final-s8t2-strong3-BEST8
+#   ringwalk8  size 8: preset=strong3 with ring_perm_in=ring (ring_perm's stones counted in
+#            the ring, as Castro counts them) against preset=strong3 (seed 4662, fixed before
+#            play), into ringwalk-s8
+#   ringwalk8b size 8: ringwalk8 again on a fresh seed (4663, fixed before play)
 #   final8b  size 8: final8 again on a fresh seed (4634, fixed before it is played), its
 #            replication
 #   spsa6    size 6: SPSA (fishtest's) of preset=strong2's options at 0.25 s a move: the
@@ -68,7 +72,7 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|spsa6|spsa6b|spsa6c"
+usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|spsa6|spsa6b|spsa6c"
 out=${1:?$usage}
 step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -135,6 +139,10 @@ case $step in
         mcts:time_ms=250,preset=strong2,threads=2 "$(castro "${BEST8:-user-d0}" 2)" ;;
     final8t2s3) GAMES_AT_ONCE=1 match "final-s8t2-strong3-${BEST8:-user-d0}" 8 4661 \
         mcts:time_ms=250,preset=strong3,threads=2 "$(castro "${BEST8:-user-d0}" 2)" ;;
+    ringwalk8) match ringwalk-s8 8 4662 mcts:time_ms=250,preset=strong3,ring_perm_in=ring \
+        mcts:time_ms=250,preset=strong3 ;;
+    ringwalk8b) match ringwalk-s8b 8 4663 mcts:time_ms=250,preset=strong3,ring_perm_in=ring \
+        mcts:time_ms=250,preset=strong3 ;;
     final8b) match "final-s8b-${BEST8:-user-d0}" 8 4634 mcts:time_ms=250,preset=strong2 \
         "$(castro "${BEST8:-user-d0}")" ;;
     spsa6) "$arena" tune spsa --game havannah:size=6 \
