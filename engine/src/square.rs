@@ -20,12 +20,17 @@ pub fn point_name(col: usize, row: usize) -> String {
 /// Appends the name of the point at `col` and `row` to `out`, without allocating.
 #[inline]
 pub fn write_point_name(col: usize, row: usize, out: &mut String) {
-    out.push((b'a' + col as u8) as char);
+    debug_assert!(col < 26 && row < 99);
+    // Each character is an ASCII byte, and masking says so to the compiler: `String::push`
+    // then appends one byte without its multi-byte branch.
+    let ascii = |b: u8| char::from(b & 0x7f);
     let n = row + 1;
+    out.reserve(3);
+    out.push(ascii(b'a' + col as u8));
     if n >= 10 {
-        out.push((b'0' + (n / 10) as u8) as char);
+        out.push(ascii(b'0' + (n / 10) as u8));
     }
-    out.push((b'0' + (n % 10) as u8) as char);
+    out.push(ascii(b'0' + (n % 10) as u8));
 }
 
 /// Reads a point name on a `size`×`size` board into (column, row), both from zero,
