@@ -39,6 +39,10 @@ PANELS = [
         ("combo-s8.csv", False, "size 8", "strong2"),
         ("combo-s8b.csv", False, "size 8, replication"),
     ]),
+    ("Rings' old stones counted in the ring, added to strong3 (size 8)", [
+        ("ringwalk-s8.csv", False, ""),
+        ("ringwalk-s8b.csv", False, "replication"),
+    ]),
     ("SPSA's tuning of preset=strong2 (size 6)", [
         ("spsa-s6/verify.csv", False, "check"),
         ("spsa-s6b.csv", False, "fresh seed"),
@@ -57,6 +61,7 @@ PANELS = [
         ("final-s8b-user-d0.csv", False, "size 8, replication"),
         ("combo-s8.csv", False, "size 8", "castro"),
         ("final-s8t2-user-d0.csv", False, "size 8, 2 threads"),
+        ("final-s8t2-strong3-user-d0.csv", False, "size 8, 2 threads"),
     ]),
 ]
 

@@ -11,6 +11,18 @@ use crate::{Game, Player};
 /// The most features a game may have.
 pub const MAX_FEATURES: usize = 8;
 
+/// Where [`Features::ring_permanence`] counts a ring's stones from before the playout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PermanentIn {
+    /// In the group the ring's last stone joins: at least the ring's own count, and more
+    /// when the ring is built of new stones on an old group.
+    #[default]
+    Group,
+    /// In the ring itself, as Castro counts them: some loop through the last stone, walked
+    /// turning at most 60° a step, holds them.
+    Ring,
+}
+
 /// One feature of a game: its name and its default weight.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Feature {
@@ -93,9 +105,9 @@ pub trait Features: Game {
     /// Relaxes this copy of the position for a playout that starts here, as
     /// [`Features::ring_depth`] does: a ring made in the playout wins only when it holds at
     /// least `stones` stones from before the playout (Ewalds 2012, "permanent stones": 3 gained
-    /// 50 to 100 Elo on every board size, and removing it hurt the combination most).
-    /// Default: nothing.
-    fn ring_permanence(&mut self, _stones: u32) {}
+    /// 50 to 100 Elo on every board size, and removing it hurt the combination most), counted
+    /// where `counted` says. Default: nothing.
+    fn ring_permanence(&mut self, _stones: u32, _counted: PermanentIn) {}
 
     /// The names of the separate terms of move knowledge the game offers, which a search
     /// weighs one by one (MCTS `know.NAME=W`); none by default.

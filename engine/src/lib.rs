@@ -32,7 +32,7 @@ pub mod square;
 pub mod zobrist;
 
 pub use error::{GameSpecError, IllegalMove, ParseMoveError, PositionError, SpecErrorKind};
-pub use features::{Feature, Features, MAX_FEATURES};
+pub use features::{Feature, Features, MAX_FEATURES, PermanentIn};
 pub use game::{BoardSize, CellShape, Game, Outcome, Player, Stone, random_playout};
 
 use rand::SeedableRng;

@@ -191,16 +191,23 @@
 //! so the root gets `N·K` visits. The leaf's position is copied once an iteration to restart
 //! each playout.
 //!
-//! # Relaxed playout rules (`ring_depth=F`, `ring_perm=N`)
+//! # Relaxed playout rules (`ring_depth=F`, `ring_perm=N`, `ring_perm_in=group|ring`)
 //! Before each playout the iteration's copy of the position is told
 //! [`Features::ring_depth`]: in Havannah a ring made in the playout stops winning once a
 //! share `F` of the empty cells at the playout's start is filled (forks and bridges always
 //! win); and [`Features::ring_permanence`]: a ring made in the playout wins only when its
 //! group holds `N` stones from before the playout (Castro counts the ring's own stones; the
-//! group's count is at least that, so Ringside's rule is the more lenient). Random play
+//! group's count is at least that, so this rule is the more lenient). Random play
 //! closes small rings that real play blocks, and MCTS takes those playouts at their word
 //! (Ewalds 2012: `F = 0.7` scored 68% against plain rollouts on size 6 and 71% on size 7).
 //! Positions in the tree keep the rules: only playouts are relaxed. Other games ignore it.
+//!
+//! With `ring_perm_in=ring` the `N` stones are counted as Castro counts them: some loop
+//! through the ring's last stone, walked from it straight on or turning 60° a step back to
+//! it, holds them. A depth-first search over such walks, made only when a ring is made
+//! within the ring depth, in fixed arrays, giving up (no) after 4,096 steps. Added to
+//! `preset=strong3` on Havannah 8 at 0.25 s a move it made no difference (+6.9 Elo
+//! [−41.4, +55.5], `results/castro-best/`) and costs about 8% more instructions a search.
 //!
 //! # Playout pruning (`prune=F`)
 //! Duguépéroux, Mazyad, Teytaud and Sopena, "Pruning playouts in Monte-Carlo tree search

@@ -202,7 +202,7 @@ impl<G: Game + Features> Roll<'_, G> {
             state.ring_depth(fill);
         }
         if self.spec.ring_perm > 0 {
-            state.ring_permanence(self.spec.ring_perm);
+            state.ring_permanence(self.spec.ring_perm, self.spec.ring_perm_in);
         }
         let start = state.ply();
         match self.playout(state, cap, line) {

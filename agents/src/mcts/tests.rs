@@ -1270,6 +1270,47 @@ fn ring_depth_relaxes_playouts_only_so_the_tree_still_wins_by_a_ring() {
     let mut mcts = agent("mcts:iters=300,ring_depth=0,ring_perm=3", &h, 2);
     assert_eq!(h.move_text(mcts.choose(&h).mv), "d5");
     assert!(spec("mcts:ring_perm=3").contains("ring_perm=3"));
+    let mut mcts = agent(
+        "mcts:iters=300,ring_depth=0,ring_perm=3,ring_perm_in=ring",
+        &h,
+        2,
+    );
+    assert_eq!(h.move_text(mcts.choose(&h).mv), "d5");
+    assert!(spec("mcts:ring_perm=3,ring_perm_in=ring").contains("ring_perm=3,ring_perm_in=ring"));
+    assert!(!spec("mcts:ring_perm=3,ring_perm_in=group").contains("ring_perm_in"));
+    assert!(crate::AgentSpec::parse("mcts:ring_perm_in=loop").is_err());
+}
+
+#[test]
+fn counting_ring_stones_in_the_ring_reaches_the_playouts() {
+    // The same seeded search of a middle game of Havannah 6, rings in playouts counted by
+    // their group's stones from before and by the ring's own: the playouts end differently,
+    // so the root's visits differ.
+    let mut h = Havannah::new(6, false).unwrap();
+    let mut rng = ringside_engine::seeded_rng(5, 0);
+    for _ in 0..30 {
+        let mv = h.random_move(&mut rng, &mut Vec::new()).unwrap();
+        h.play(mv);
+    }
+    assert!(h.outcome().is_none());
+    let visits = |text: &str| {
+        let mut m = agent(text, &h, 4);
+        m.choose(&h);
+        let root = m.nodes[0];
+        let first = root.first_child as usize;
+        (first..first + root.children as usize)
+            .map(|c| m.nodes[c].visits)
+            .collect::<Vec<_>>()
+    };
+    let group = visits("mcts:iters=3000,ring_perm=2");
+    assert_eq!(
+        group,
+        visits("mcts:iters=3000,ring_perm=2,ring_perm_in=group")
+    );
+    assert_ne!(
+        group,
+        visits("mcts:iters=3000,ring_perm=2,ring_perm_in=ring")
+    );
 }
 
 /// Each expanded node's visits against its children's: at least their sum (a node's own

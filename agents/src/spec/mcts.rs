@@ -3,6 +3,8 @@
 
 use std::time::Duration;
 
+use ringside_engine::PermanentIn;
+
 use super::options::{Bound, Fallback, OptionDef, Takes, Value, with_defaults};
 use super::{
     ChildOrder, Decisive, EvalSpec, FinalChoice, MctsSpec, Parallelism, Policy, RaveForm, Reply,
@@ -53,6 +55,7 @@ impl Default for MctsSpec {
                 per_move: false,
                 rollouts: 0,
                 ring_perm: 0,
+                ring_perm_in: PermanentIn::Group,
             },
         )
     }
@@ -440,6 +443,21 @@ pub const OPTIONS: &[OptionDef<MctsSpec>] = &[
         print: |s| (s.ring_perm > 0).then(|| format!("ring_perm={}", s.ring_perm)),
     },
     OptionDef {
+        key: "ring_perm_in",
+        takes: Takes::Choice(&["group", "ring"]),
+        default: Fallback::Value("group"),
+        help: "where ring_perm counts the stones from before the playout: in the ring's group, or in the ring itself as Castro does (a loop through the new stone, walked turning at most 60 degrees a step)",
+        source: "Ewalds 2012",
+        set: |s, v| {
+            s.ring_perm_in = if v.word() == "ring" {
+                PermanentIn::Ring
+            } else {
+                PermanentIn::Group
+            }
+        },
+        print: |s| (s.ring_perm_in == PermanentIn::Ring).then(|| "ring_perm_in=ring".to_string()),
+    },
+    OptionDef {
         key: "parallel",
         takes: Takes::Choice(&["root", "tree"]),
         default: Fallback::Value("root"),
@@ -544,6 +562,7 @@ mod tests {
             rollouts: 1,
             ring_depth: None,
             ring_perm: 0,
+            ring_perm_in: PermanentIn::Group,
             know_terms: std::collections::BTreeMap::new(),
         };
         assert_eq!(MctsSpec::default(), by_hand);

@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::time::Duration;
 
+use ringside_engine::PermanentIn;
 use ringside_engine::spec_text::{ItemsFault, key_values, quote_item};
 
 pub mod alphabeta;
@@ -317,6 +318,9 @@ pub struct MctsSpec {
     /// Havannah's rings made in a playout win only with this many stones from before it
     /// (0: off).
     pub ring_perm: u32,
+    /// Where `ring_perm`'s stones are counted: in the ring's group, or in the ring itself as
+    /// Castro counts them.
+    pub ring_perm_in: PermanentIn,
     /// Weights of the game's named knowledge terms (`know.NAME=W`,
     /// [`ringside_engine::Features::knowledge_terms`]), added to `know`'s.
     pub know_terms: BTreeMap<String, f64>,

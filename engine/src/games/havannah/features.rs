@@ -2,7 +2,7 @@
 //! or a fork, counted in stones still to place.
 
 use super::{Cell, EMPTY, Havannah, MAX_CELLS, NONE};
-use crate::{Feature, Player};
+use crate::{Feature, PermanentIn, Player};
 
 /// Havannah's features, with the weights of `eval=rich`.
 const FEATURES: [Feature; 6] = [
@@ -295,12 +295,15 @@ impl crate::Features for Havannah {
         self.ring_cutoff = self.moves_made.saturating_add(after);
     }
 
-    /// Rings made from here win only when their group holds `stones` stones of the ring's
-    /// owner placed before now. Castro counts the ring's own stones; Ringside's rings are
-    /// found without walking them, so the group's count stands in (at least the ring's: a
-    /// ring made of new stones on an old group counts the old ones).
-    fn ring_permanence(&mut self, stones: u32) {
+    /// Rings made from here win only when they hold `stones` stones of the ring's owner
+    /// placed before now. With [`PermanentIn::Ring`] they are counted as Castro counts them,
+    /// on a loop through the new stone walked turning at most 60° a step (searched only when
+    /// a ring is made, within the ring depth); with [`PermanentIn::Group`] the ring's group's
+    /// count stands in (at least the ring's: a ring made of new stones on an old group counts
+    /// the old ones), which needs no walk.
+    fn ring_permanence(&mut self, stones: u32, counted: PermanentIn) {
         self.ring_permanent = stones.min(u32::from(u8::MAX)) as u8;
+        self.ring_walked = counted == PermanentIn::Ring;
         self.permanent = [0; MAX_CELLS.div_ceil(64)];
         for (cell, &owner) in self.owner.iter().enumerate() {
             if owner == 0 || owner == 1 {

@@ -21,6 +21,12 @@ const EMPTY: u8 = 2;
 const OFF: u8 = 3;
 const NONE: u16 = u16::MAX;
 
+/// The steps [`Havannah::walked_ring_holds`] takes at most before it gives up.
+const RING_WALK_STEPS: u32 = 4096;
+
+/// The longest walk [`Havannah::walked_ring_holds`] follows, in stones after the new one.
+const RING_WALK_LONGEST: usize = 96;
+
 /// A cell, as OpenSpiel's action number: `x + diameter · y`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cell(pub u16);
@@ -167,6 +173,9 @@ pub struct Havannah {
     /// In a playout under Castro's ring permanence ([`crate::Features::ring_permanence`]):
     /// the stones a ring's group must hold from before the playout (0: any ring wins).
     ring_permanent: u8,
+    /// Whether `ring_permanent` counts the stones of a walked loop (Castro's count) rather
+    /// than of the ring's group.
+    ring_walked: bool,
     /// The cells taken when the playout began, one bit a cell (with `ring_permanent` only).
     permanent: [u64; MAX_CELLS.div_ceil(64)],
 }
@@ -225,6 +234,7 @@ impl Havannah {
             outcome: None,
             ring_cutoff: NONE,
             ring_permanent: 0,
+            ring_walked: false,
             permanent: [0; MAX_CELLS.div_ceil(64)],
         };
         for i in 0..g.diameter * g.diameter {
@@ -312,6 +322,79 @@ impl Havannah {
             }
         }
         count
+    }
+
+    /// Whether the ring a stone of `me` on `c` makes (the stone placed, its groups not yet
+    /// joined) holds the playout's permanent stones, counted as `ring_walked` says.
+    fn ring_holds_permanent(&self, c: usize, me: u8, joined: &Joined) -> bool {
+        let needed = u32::from(self.ring_permanent);
+        if self.ring_walked && needed > 0 {
+            self.walked_ring_holds(c, me, needed)
+        } else {
+            self.permanent_stones(me, joined) >= needed
+        }
+    }
+
+    /// Whether some loop of `me`'s stones through `c`, walked as Castro walks a ring (from
+    /// `c` to a neighbour, then each step straight on or turning 60°, never onto a cell
+    /// already on the walk, back to `c` after at least 6 stones), holds `needed` stones from
+    /// before the playout. A depth-first search over the walks with its path in fixed arrays
+    /// (nothing allocated); it gives up, saying no, after [`RING_WALK_STEPS`] steps or on a
+    /// walk longer than [`RING_WALK_LONGEST`] stones, so a huge blob of stones cannot stall a
+    /// playout.
+    fn walked_ring_holds(&self, c: usize, me: u8, needed: u32) -> bool {
+        let g = self.geometry();
+        let permanent =
+            |cell: usize| u32::from((self.permanent[cell / 64] >> (cell % 64)) & 1 == 1);
+        // The walk's stones after `c`, the direction each was entered by, the turns tried
+        // from it, and the permanent stones up to it.
+        let mut cells = [0u16; RING_WALK_LONGEST];
+        let mut heading = [0u8; RING_WALK_LONGEST];
+        let mut tried = [0u8; RING_WALK_LONGEST];
+        let mut held = [0u32; RING_WALK_LONGEST];
+        let mut steps = 0;
+        for first in 0..6u8 {
+            let n = g.neighbours[c][usize::from(first)];
+            if n == NONE || self.owner[n as usize] != me {
+                continue;
+            }
+            (cells[0], heading[0], tried[0], held[0]) = (n, first, 0, permanent(n as usize));
+            let mut len = 1;
+            while len > 0 {
+                steps += 1;
+                if steps > RING_WALK_STEPS {
+                    return false;
+                }
+                let i = len - 1;
+                if tried[i] == 3 {
+                    len -= 1;
+                    continue;
+                }
+                // 60° to one side, straight on, 60° to the other (places run round a cell).
+                let dir = (heading[i] + 5 + tried[i]) % 6;
+                tried[i] += 1;
+                let next = g.neighbours[cells[i] as usize][usize::from(dir)];
+                if next == NONE {
+                    continue;
+                }
+                if next as usize == c {
+                    if len + 1 >= 6 && held[i] >= needed {
+                        return true;
+                    }
+                    continue;
+                }
+                if self.owner[next as usize] != me
+                    || cells[..len].contains(&next)
+                    || len == RING_WALK_LONGEST
+                {
+                    continue;
+                }
+                (cells[len], heading[len], tried[len]) = (next, dir, 0);
+                held[len] = held[i] + permanent(next as usize);
+                len += 1;
+            }
+        }
+        false
     }
 
     /// The root of `cell`'s group, without shortening the path (for `&self` queries).
@@ -547,7 +630,7 @@ impl Game for Havannah {
             // the ring depth, and only when its group holds enough permanent stones.
             won = joined.forks_or_bridges()
                 || (self.moves_made <= self.ring_cutoff
-                    && self.permanent_stones(me, &joined) >= u32::from(self.ring_permanent));
+                    && self.ring_holds_permanent(c, me, &joined));
         }
         // Join the mover's neighbouring groups, each once, by its root.
         for &r in &joined.roots[..joined.groups] {

@@ -770,19 +770,19 @@ fn past_its_ring_depth_a_playout_copy_ignores_rings_but_not_bridges() {
 
 #[test]
 fn under_ring_permanence_a_ring_wins_only_with_enough_stones_from_before_the_playout() {
-    use crate::Features;
+    use crate::{Features, PermanentIn};
     let before = ring_open_at_d5();
     let d5 = before.parse_move("d5").unwrap();
     // Five of White's stones were there before: a ring needing 3 or 5 wins, 6 does not.
     for (stones, wins) in [(3, true), (5, true), (6, false)] {
         let mut h = before.clone();
-        h.ring_permanence(stones);
+        h.ring_permanence(stones, PermanentIn::Group);
         h.play(d5);
         assert_eq!(h.outcome().is_some(), wins, "{stones} permanent stones");
     }
     // A ring made wholly in the playout holds none: it does not win, and play goes on.
     let mut h = Havannah::new(5, false).unwrap();
-    h.ring_permanence(1);
+    h.ring_permanence(1, PermanentIn::Group);
     let filler = ["i6", "i7", "i8", "h9", "g9", "a3"];
     for (w, b) in ["d4", "e4", "f5", "f6", "e6", "d5"].iter().zip(filler) {
         h.play(h.parse_move(w).unwrap());
@@ -790,4 +790,90 @@ fn under_ring_permanence_a_ring_wins_only_with_enough_stones_from_before_the_pla
         h.play(h.parse_move(b).unwrap());
     }
     assert_eq!(h.outcome(), None);
+}
+
+/// Size 5: White's `old` stones, then `ring` (the six stones round e5, d5 last) played under
+/// `needed` permanent stones counted in `counted`; whether d5 won.
+fn ring_of_new_stones_wins(old: &[&str], needed: u32, counted: crate::PermanentIn) -> bool {
+    use crate::Features;
+    let filler = ["i6", "i7", "i8", "h9", "g9", "a3", "a4", "b6", "c7"];
+    let mut h = white_builds(5, old, &filler);
+    h.ring_permanence(needed, counted);
+    let ring: Vec<&str> = ["d4", "e4", "f5", "f6", "e6", "d5"]
+        .into_iter()
+        .filter(|c| !old.contains(c))
+        .collect();
+    for (i, w) in ring.iter().enumerate() {
+        assert_eq!(h.outcome(), None, "before {w}");
+        play(&mut h, w);
+        if i + 1 < ring.len() {
+            play(&mut h, filler[old.len() + i]);
+        }
+    }
+    h.outcome() == Some(Outcome::Win(Player::ZERO))
+}
+
+#[test]
+fn ring_permanence_counted_in_the_ring_leaves_out_old_stones_of_the_group_off_the_ring() {
+    use crate::PermanentIn::{Group, Ring};
+    // An old tail a1 b2 c3 joins the new ring at d4: its group holds 3 old stones, the ring
+    // none.
+    let tail = ["a1", "b2", "c3"];
+    assert!(ring_of_new_stones_wins(&tail, 3, Group));
+    assert!(!ring_of_new_stones_wins(&tail, 3, Ring));
+    assert!(!ring_of_new_stones_wins(&tail, 1, Ring));
+    // With e4 old too, the ring holds one.
+    let tail_and_e4 = ["a1", "b2", "c3", "e4"];
+    assert!(ring_of_new_stones_wins(&tail_and_e4, 1, Ring));
+    assert!(!ring_of_new_stones_wins(&tail_and_e4, 2, Ring));
+    assert!(ring_of_new_stones_wins(&tail_and_e4, 4, Group));
+    // Five of the six ring stones old: the ring holds 5, as the group does.
+    let five = ["d4", "e4", "f5", "f6", "e6"];
+    for (needed, wins) in [(3, true), (5, true), (6, false)] {
+        assert_eq!(
+            ring_of_new_stones_wins(&five, needed, Ring),
+            wins,
+            "{needed}"
+        );
+    }
+    // A ring round White's own stone on e5 holds e5 only inside it, not on it.
+    assert!(!ring_of_new_stones_wins(&["e5"], 1, Ring));
+    assert!(ring_of_new_stones_wins(&["e5"], 1, Group));
+}
+
+#[test]
+fn a_ring_counted_in_the_ring_is_never_counted_where_its_group_is_not() {
+    use crate::{Features, PermanentIn};
+    use rand::SeedableRng;
+    // Random playouts from random middle games, one copy counting in the ring, one in the
+    // group, the same moves in both: the ring's count is at most the group's, so the copy
+    // counting in the ring never ends first, and sometimes later.
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(3);
+    let mut later = 0;
+    for _ in 0..400 {
+        let mut start = Havannah::new(6, false).unwrap();
+        for _ in 0..24 {
+            let mv = start.random_move(&mut rng, &mut Vec::new()).unwrap();
+            start.play(mv);
+            if start.outcome().is_some() {
+                break;
+            }
+        }
+        if start.outcome().is_some() {
+            continue;
+        }
+        let (mut ring, mut group) = (start.clone(), start.clone());
+        ring.ring_permanence(2, PermanentIn::Ring);
+        group.ring_permanence(2, PermanentIn::Group);
+        while ring.outcome().is_none() {
+            let mv = ring.random_move(&mut rng, &mut Vec::new()).unwrap();
+            ring.play(mv);
+            if group.outcome().is_none() {
+                group.play(mv);
+            }
+            assert!(ring.outcome().is_none() || group.outcome().is_some());
+        }
+        later += usize::from(ring.ply() > group.ply());
+    }
+    assert!(later > 0, "the two counts never differed");
 }
