@@ -31,6 +31,10 @@
 #            the ring, as Castro counts them) against preset=strong3 (seed 4662, fixed before
 #            play), into ringwalk-s8
 #   ringwalk8b size 8: ringwalk8 again on a fresh seed (4663, fixed before play)
+#   castroring8 size 8: Castro user-d0 against user-d0-rings and user-d0-know (a gauntlet,
+#            seed 4664, fixed before play), into castro-ring-s8: which of its ring rules and
+#            its knowledge makes Castro win a third of its size-8 games with rings
+#            (tools/havannah_win_kinds.py reads the file)
 #   final8b  size 8: final8 again on a fresh seed (4634, fixed before it is played), its
 #            replication
 #   spsa6    size 6: SPSA (fishtest's) of preset=strong2's options at 0.25 s a move: the
@@ -72,7 +76,7 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|spsa6|spsa6b|spsa6c"
+usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|spsa6|spsa6b|spsa6c"
 out=${1:?$usage}
 step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -91,6 +95,11 @@ declare -A params=(
     [thesis]="-e 0 -f 500 -d 0 -k 1 -m 2 -a 1 -O 5 -b 100 -c 20 -y 3 -l 5 -S 2 -D 2 -R -0.7 -G 3 -w 3 -W -1"
     [user]="-e 0 -f 500 -d 0 -k 1 -m 2 -a 1 -O 5 -b 100 -c 20 -y 3 -l 5 -S 2 -D 2 -R -0.7 -G 3 -w 0"
     [user-d0]="-e 0 -f 500 -d 0 -k 1 -m 2 -a 1 -O 5 -b 100 -c 20 -y 3 -l 5 -S 2 -D 0 -R -0.7 -G 3 -w 0"
+    # user-d0 with Castro's default ring rules (rings count throughout a rollout, no
+    # permanent stones), and with its default knowledge (bridge 25, no locality, local reply
+    # or group size): castroring8 asks which makes it win with rings.
+    [user-d0-rings]="-e 0 -f 500 -d 0 -k 1 -m 2 -a 1 -O 5 -b 100 -c 20 -y 3 -l 5 -S 2 -D 0 -R 1000 -G 0 -w 0"
+    [user-d0-know]="-e 0 -f 500 -d 0 -k 1 -m 2 -a 1 -O 5 -b 25 -c 20 -y 0 -l 0 -S 0 -D 0 -R -0.7 -G 3 -w 0"
 )
 
 # The thesis's knowledge weights (Castro's hundredths of a reward in [0, 1], doubled for
@@ -143,6 +152,8 @@ case $step in
         mcts:time_ms=250,preset=strong3 ;;
     ringwalk8b) match ringwalk-s8b 8 4663 mcts:time_ms=250,preset=strong3,ring_perm_in=ring \
         mcts:time_ms=250,preset=strong3 ;;
+    castroring8) match castro-ring-s8 8 4664 "$(castro user-d0)" "$(castro user-d0-rings)" \
+        "$(castro user-d0-know)" ;;
     final8b) match "final-s8b-${BEST8:-user-d0}" 8 4634 mcts:time_ms=250,preset=strong2 \
         "$(castro "${BEST8:-user-d0}")" ;;
     spsa6) "$arena" tune spsa --game havannah:size=6 \
