@@ -24,6 +24,8 @@ import sys
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 Cell = Tuple[int, int]
+#: The columns of a games CSV the script reads.
+COLUMNS = ["id", "game", "reason", "winner", "first_spec", "second_spec", "moves"]
 NEIGHBOURS = [(-1, -1), (0, -1), (1, 0), (1, 1), (0, 1), (-1, 0)]
 
 
@@ -181,8 +183,12 @@ def main(paths: List[str]) -> int:
     for path in paths:
         try:
             with open(path, newline="") as f:
-                counts = tally(csv.DictReader(f))
-        except (OSError, ValueError, KeyError) as e:
+                rows = csv.DictReader(f)
+                missing = [c for c in COLUMNS if c not in (rows.fieldnames or [])]
+                if missing:
+                    raise ValueError(f"not a games CSV (no column {', '.join(missing)})")
+                counts = tally(rows)
+        except (OSError, ValueError) as e:
             print(f"error: {path}: {e}", file=sys.stderr)
             return 2
         print(markdown(path, counts))

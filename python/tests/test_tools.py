@@ -92,3 +92,7 @@ def test_havannah_win_kinds_refuses_rows_it_cannot_read(tmp_path: "os.PathLike[s
         f.write("id,game,reason,winner,first_spec,second_spec,moves\n")
         f.write("0,havannah:size=4,normal,first,random,random,a1 d4 b1\n")
     assert kinds.main([bad]) == 2
+    other = os.path.join(tmp_path, "other.csv")
+    with open(other, "w") as f:
+        f.write("iteration,wins\n1,2\n")
+    assert kinds.main([other]) == 2
