@@ -35,6 +35,8 @@
 #            seed 4664, fixed before play), into castro-ring-s8: which of its ring rules and
 #            its knowledge makes Castro win a third of its size-8 games with rings
 #            (tools/havannah_win_kinds.py reads the file)
+#   castroknow8b size 8: user-d0-know against user-d0 again on a fresh seed (4665, fixed
+#            before play), the replication of castroring8's second test, into castro-know-s8b
 #   final8b  size 8: final8 again on a fresh seed (4634, fixed before it is played), its
 #            replication
 #   spsa6    size 6: SPSA (fishtest's) of preset=strong2's options at 0.25 s a move: the
@@ -76,7 +78,7 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|spsa6|spsa6b|spsa6c"
+usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|spsa6|spsa6b|spsa6c"
 out=${1:?$usage}
 step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -154,6 +156,7 @@ case $step in
         mcts:time_ms=250,preset=strong3 ;;
     castroring8) match castro-ring-s8 8 4664 "$(castro user-d0)" "$(castro user-d0-rings)" \
         "$(castro user-d0-know)" ;;
+    castroknow8b) match castro-know-s8b 8 4665 "$(castro user-d0-know)" "$(castro user-d0)" ;;
     final8b) match "final-s8b-${BEST8:-user-d0}" 8 4634 mcts:time_ms=250,preset=strong2 \
         "$(castro "${BEST8:-user-d0}")" ;;
     spsa6) "$arena" tune spsa --game havannah:size=6 \

@@ -25,6 +25,7 @@ PANELS = [
         ("castro-s6.csv", False, "size 6"),
         ("castro-s6b.csv", False, "size 6, replication"),
         ("castro-s8.csv", False, "size 8"),
+        ("castro-ring-s8.csv", False, "size 8"),
     ]),
     ("Ideas added to Ringside's preset=strong (size 6)", [
         ("ideas-s6.csv", True, ""),
