@@ -303,7 +303,7 @@ impl crate::Features for Havannah {
     /// the old ones), which needs no walk.
     fn ring_permanence(&mut self, stones: u32, counted: PermanentIn) {
         self.ring_permanent = stones.min(u32::from(u8::MAX)) as u8;
-        self.ring_walked = counted == PermanentIn::Ring;
+        self.ring_counted = counted;
         self.permanent = [0; MAX_CELLS.div_ceil(64)];
         for (cell, &owner) in self.owner.iter().enumerate() {
             if owner == 0 || owner == 1 {

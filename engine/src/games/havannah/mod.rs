@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 
 use rand::{Rng, RngExt};
 
+use crate::PermanentIn;
 use crate::error::{GameSpecError, ParseMoveError, PositionError};
 use crate::game::{Game, Outcome, Player};
 use crate::zobrist::Zobrist;
@@ -173,9 +174,9 @@ pub struct Havannah {
     /// In a playout under Castro's ring permanence ([`crate::Features::ring_permanence`]):
     /// the stones a ring's group must hold from before the playout (0: any ring wins).
     ring_permanent: u8,
-    /// Whether `ring_permanent` counts the stones of a walked loop (Castro's count) rather
-    /// than of the ring's group.
-    ring_walked: bool,
+    /// Where `ring_permanent`'s stones are counted: in the ring's group, or on a walked loop
+    /// (Castro's count).
+    ring_counted: PermanentIn,
     /// The cells taken when the playout began, one bit a cell (with `ring_permanent` only).
     permanent: [u64; MAX_CELLS.div_ceil(64)],
 }
@@ -234,7 +235,7 @@ impl Havannah {
             outcome: None,
             ring_cutoff: NONE,
             ring_permanent: 0,
-            ring_walked: false,
+            ring_counted: PermanentIn::Group,
             permanent: [0; MAX_CELLS.div_ceil(64)],
         };
         for i in 0..g.diameter * g.diameter {
@@ -325,13 +326,12 @@ impl Havannah {
     }
 
     /// Whether the ring a stone of `me` on `c` makes (the stone placed, its groups not yet
-    /// joined) holds the playout's permanent stones, counted as `ring_walked` says.
+    /// joined) holds the playout's permanent stones, counted where `ring_counted` says.
     fn ring_holds_permanent(&self, c: usize, me: u8, joined: &Joined) -> bool {
         let needed = u32::from(self.ring_permanent);
-        if self.ring_walked && needed > 0 {
-            self.walked_ring_holds(c, me, needed)
-        } else {
-            self.permanent_stones(me, joined) >= needed
+        match self.ring_counted {
+            PermanentIn::Ring if needed > 0 => self.walked_ring_holds(c, me, needed),
+            _ => self.permanent_stones(me, joined) >= needed,
         }
     }
 
