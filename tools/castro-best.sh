@@ -37,6 +37,10 @@
 #            (tools/havannah_win_kinds.py reads the file)
 #   castroknow8b size 8: user-d0-know against user-d0 again on a fresh seed (4665, fixed
 #            before play), the replication of castroring8's second test, into castro-know-s8b
+#   iters8   size 8: preset=strong3 against Castro user-d0 at equal iterations, 2,000 a move
+#            each (Castro's `time -i`: descents of 5 rollouts, as strong3's iterations are),
+#            so that speed is taken out and what is left is the search's quality (seed 4666,
+#            fixed before play)
 #   final8b  size 8: final8 again on a fresh seed (4634, fixed before it is played), its
 #            replication
 #   spsa6    size 6: SPSA (fishtest's) of preset=strong2's options at 0.25 s a move: the
@@ -78,7 +82,7 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|spsa6|spsa6b|spsa6c"
+usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|iters8|spsa6|spsa6b|spsa6c"
 out=${1:?$usage}
 step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -112,6 +116,10 @@ castro() { # NAME [THREADS]: the gtp agent spec of that configuration (one threa
     local threads=${2:-1} label=castro-$1
     ((threads > 1)) && label=$label-t$threads
     echo "gtp:cmd=$bin,name=$label,coords=castro,time_ms=250,setup=time -m 0.25 -g 0 -f 0;player_params -t $threads ${params[$1]}"
+}
+
+castro_iters() { # NAME ITERS: that configuration at ITERS descents a move, one thread
+    echo "gtp:cmd=$bin,name=castro-$1-i$2,coords=castro,time_ms=20000,setup=time -m 20 -g 0 -f 0 -i $2;player_params -t 1 ${params[$1]}"
 }
 
 match() { # NAME SIZE SEED AGENT... (two agents: a match; more: a gauntlet of the first)
@@ -157,6 +165,8 @@ case $step in
     castroring8) match castro-ring-s8 8 4664 "$(castro user-d0)" "$(castro user-d0-rings)" \
         "$(castro user-d0-know)" ;;
     castroknow8b) match castro-know-s8b 8 4665 "$(castro user-d0-know)" "$(castro user-d0)" ;;
+    iters8) match iters-s8-user-d0 8 4666 mcts:iters=2000,preset=strong3 \
+        "$(castro_iters user-d0 2000)" ;;
     final8b) match "final-s8b-${BEST8:-user-d0}" 8 4634 mcts:time_ms=250,preset=strong2 \
         "$(castro "${BEST8:-user-d0}")" ;;
     spsa6) "$arena" tune spsa --game havannah:size=6 \
