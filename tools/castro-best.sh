@@ -41,6 +41,12 @@
 #            each (Castro's `time -i`: descents of 5 rollouts, as strong3's iterations are),
 #            so that speed is taken out and what is left is the search's quality (seed 4666,
 #            fixed before play)
+#   rave8    size 8: preset=strong3 with RAVE's K constant (rave_grow=0, Castro user-d0's
+#            `-d 0`; strong3's K = 500 + 200 m is about 30,000 at the start of size 8, so
+#            the search is nearly all AMAF there) against preset=strong3 (seed 4667, fixed
+#            before play)
+#   rave8b   size 8: rave8 again on a fresh seed (4668, fixed before play), its replication
+#   rave8c   size 8: strong3,rave_grow=0 against Castro user-d0 (seed 4669)
 #   final8b  size 8: final8 again on a fresh seed (4634, fixed before it is played), its
 #            replication
 #   spsa6    size 6: SPSA (fishtest's) of preset=strong2's options at 0.25 s a move: the
@@ -82,7 +88,7 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|iters8|spsa6|spsa6b|spsa6c"
+usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|iters8|rave8|rave8b|rave8c|spsa6|spsa6b|spsa6c"
 out=${1:?$usage}
 step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -167,6 +173,12 @@ case $step in
     castroknow8b) match castro-know-s8b 8 4665 "$(castro user-d0-know)" "$(castro user-d0)" ;;
     iters8) match iters-s8-user-d0 8 4666 mcts:iters=2000,preset=strong3 \
         "$(castro_iters user-d0 2000)" ;;
+    rave8) match rave-s8 8 4667 mcts:time_ms=250,preset=strong3,rave_grow=0 \
+        mcts:time_ms=250,preset=strong3 ;;
+    rave8b) match rave-s8b 8 4668 mcts:time_ms=250,preset=strong3,rave_grow=0 \
+        mcts:time_ms=250,preset=strong3 ;;
+    rave8c) match rave-s8c-user-d0 8 4669 mcts:time_ms=250,preset=strong3,rave_grow=0 \
+        "$(castro user-d0)" ;;
     final8b) match "final-s8b-${BEST8:-user-d0}" 8 4634 mcts:time_ms=250,preset=strong2 \
         "$(castro "${BEST8:-user-d0}")" ;;
     spsa6) "$arena" tune spsa --game havannah:size=6 \
