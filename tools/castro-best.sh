@@ -47,6 +47,12 @@
 #            before play)
 #   rave8b   size 8: rave8 again on a fresh seed (4668, fixed before play), its replication
 #   rave8c   size 8: strong3,rave_grow=0 against Castro user-d0 (seed 4669)
+#   mirror8  size 8, 2,000 iterations a move each (speed taken out): Ringside against Castro
+#            set to the same search, feature for feature, twice: bare (RAVE K 500, no
+#            knowledge, one rollout, rings always, -m 2 as decisive=tree, final move by wins)
+#            and as strong3 with rave_grow=0 (Castro's knowledge -b 25 -c 20 with know=1, 5
+#            rollouts, ring depth 0.7, 3 old stones): where the two searches part (a gauntlet
+#            of two matches, seeds 4670 and 4671, fixed before play)
 #   final8b  size 8: final8 again on a fresh seed (4634, fixed before it is played), its
 #            replication
 #   spsa6    size 6: SPSA (fishtest's) of preset=strong2's options at 0.25 s a move: the
@@ -88,7 +94,7 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|iters8|rave8|rave8b|rave8c|spsa6|spsa6b|spsa6c"
+usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|iters8|rave8|rave8b|rave8c|mirror8|spsa6|spsa6b|spsa6c"
 out=${1:?$usage}
 step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -111,6 +117,9 @@ declare -A params=(
     # permanent stones), and with its default knowledge (bridge 25, no locality, local reply
     # or group size): castroring8 asks which makes it win with rings.
     [user-d0-rings]="-e 0 -f 500 -d 0 -k 1 -m 2 -a 1 -O 5 -b 100 -c 20 -y 3 -l 5 -S 2 -D 0 -R 1000 -G 0 -w 0"
+    # Castro set as Ringside's searches (mirror8): bare RAVE with -m 2, and preset=strong3
+    # with rave_grow=0 (user-d0-know is that already).
+    [bare]="-e 0 -f 500 -d 0 -k 1 -m 2 -a 0 -O 1 -R 1000 -G 0 -w 0 -D 0"
     [user-d0-know]="-e 0 -f 500 -d 0 -k 1 -m 2 -a 1 -O 5 -b 25 -c 20 -y 0 -l 0 -S 0 -D 0 -R -0.7 -G 3 -w 0"
 )
 
@@ -179,6 +188,13 @@ case $step in
         mcts:time_ms=250,preset=strong3 ;;
     rave8c) match rave-s8c-user-d0 8 4669 mcts:time_ms=250,preset=strong3,rave_grow=0 \
         "$(castro user-d0)" ;;
+    mirror8)
+        match mirror-s8-bare 8 4670 \
+            mcts:iters=2000,c=0,rave=500,rave_form=hyp,decisive=tree,final=wins \
+            "$(castro_iters bare 2000)"
+        match mirror-s8-strong3 8 4671 \
+            mcts:iters=2000,preset=strong3,rave_grow=0,final=wins \
+            "$(castro_iters user-d0-know 2000)" ;;
     final8b) match "final-s8b-${BEST8:-user-d0}" 8 4634 mcts:time_ms=250,preset=strong2 \
         "$(castro "${BEST8:-user-d0}")" ;;
     spsa6) "$arena" tune spsa --game havannah:size=6 \
