@@ -53,6 +53,11 @@
 #            and as strong3 with rave_grow=0 (Castro's knowledge -b 25 -c 20 with know=1, 5
 #            rollouts, ring depth 0.7, 3 old stones): where the two searches part (a gauntlet
 #            of two matches, seeds 4670 and 4671, fixed before play)
+#   castro3  size 8: strong3 as mirror8 set it to match Castro (rave_grow=0, final=wins),
+#            0.25 s a move, against preset=strong3 and Castro user-d0 (a gauntlet, seed 4672,
+#            fixed before play)
+#   castro3b size 8: castro3's first match again on a fresh seed (4673, fixed before play),
+#            its replication
 #   final8b  size 8: final8 again on a fresh seed (4634, fixed before it is played), its
 #            replication
 #   spsa6    size 6: SPSA (fishtest's) of preset=strong2's options at 0.25 s a move: the
@@ -94,7 +99,7 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|iters8|rave8|rave8b|rave8c|mirror8|spsa6|spsa6b|spsa6c"
+usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|spsa6|spsa6b|spsa6c"
 out=${1:?$usage}
 step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -195,6 +200,10 @@ case $step in
         match mirror-s8-strong3 8 4671 \
             mcts:iters=2000,preset=strong3,rave_grow=0,final=wins \
             "$(castro_iters user-d0-know 2000)" ;;
+    castro3) match castro3-s8 8 4672 mcts:time_ms=250,preset=strong3,rave_grow=0,final=wins \
+        mcts:time_ms=250,preset=strong3 "$(castro user-d0)" ;;
+    castro3b) match castro3-s8b 8 4673 mcts:time_ms=250,preset=strong3,rave_grow=0,final=wins \
+        mcts:time_ms=250,preset=strong3 ;;
     final8b) match "final-s8b-${BEST8:-user-d0}" 8 4634 mcts:time_ms=250,preset=strong2 \
         "$(castro "${BEST8:-user-d0}")" ;;
     spsa6) "$arena" tune spsa --game havannah:size=6 \
