@@ -26,6 +26,7 @@ PANELS = [
         ("castro-s6b.csv", False, "size 6, replication"),
         ("castro-s8.csv", False, "size 8"),
         ("castro-ring-s8.csv", False, "size 8"),
+        ("castro-know-s8b.csv", True, "size 8, replication"),
     ]),
     ("Ideas added to Ringside's preset=strong (size 6)", [
         ("ideas-s6.csv", True, ""),
@@ -43,6 +44,16 @@ PANELS = [
     ("Rings' old stones counted in the ring, added to strong3 (size 8)", [
         ("ringwalk-s8.csv", False, ""),
         ("ringwalk-s8b.csv", False, "replication"),
+    ]),
+    ("Added to strong3 (size 8): preset=strong4 is strong3 + rave_grow=0, final=wins", [
+        ("rave-s8.csv", False, ""),
+        ("castro3-s8.csv", False, "", "strong3"),
+        ("castro3-s8b.csv", False, "replication"),
+    ]),
+    ("Speed taken out: 2,000 iterations a move each (size 8)", [
+        ("iters-s8-user-d0.csv", False, ""),
+        ("mirror-s8-bare.csv", False, "Castro set the same"),
+        ("mirror-s8-strong3.csv", False, "Castro set the same"),
     ]),
     ("SPSA's tuning of preset=strong2 (size 6)", [
         ("spsa-s6/verify.csv", False, "check"),
@@ -63,6 +74,7 @@ PANELS = [
         ("combo-s8.csv", False, "size 8", "castro"),
         ("final-s8t2-user-d0.csv", False, "size 8, 2 threads"),
         ("final-s8t2-strong3-user-d0.csv", False, "size 8, 2 threads"),
+        ("castro3-s8.csv", False, "size 8", "castro"),
     ]),
 ]
 
@@ -82,9 +94,15 @@ def short(spec):
     if "know.connect=0.4," in spec and "know.local=0.05" in spec:
         return "SPSA's start"
     text = spec.removeprefix("mcts:").replace("time_ms=250,", "").replace("preset=", "")
+    text = text.replace("iters=2000,", "")
+    if text.startswith("c=0,rave=500,rave_form=hyp,decisive=tree"):
+        rest = text.removeprefix("c=0,rave=500,rave_form=hyp,decisive=tree").lstrip(",")
+        return "bare RAVE" + (" + " + rest.replace(",", ", ") if rest else "")
+    # preset=strong4 is these options of strong3 (agents' STRONG4_PRESET).
+    text = text.replace("strong3,rave_grow=0,final=wins", "strong4")
     thesis = "know=0,know.connect=0.4,know.bridge=2,know.reply=0.1,know.local=0.06,know.size=0.04"
     text = text.replace(thesis, "the thesis's knowledge")
-    for preset in ("strong2,", "strong,"):
+    for preset in ("strong3,", "strong2,", "strong,"):
         if text.startswith(preset):
             return preset[:-1] + " + " + text[len(preset):].replace(",", ", ")
     return text
