@@ -58,6 +58,8 @@
 #            fixed before play)
 #   castro3b size 8: castro3's first match again on a fresh seed (4673, fixed before play),
 #            its replication
+#   final6s4 size 6: strong4 (spelled as castro3 played it: strong3,rave_grow=0,final=wins)
+#            against Castro user-d0 (seed 4674, fixed before play)
 #   final8b  size 8: final8 again on a fresh seed (4634, fixed before it is played), its
 #            replication
 #   spsa6    size 6: SPSA (fishtest's) of preset=strong2's options at 0.25 s a move: the
@@ -99,7 +101,7 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|spsa6|spsa6b|spsa6c"
+usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|spsa6|spsa6b|spsa6c"
 out=${1:?$usage}
 step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -204,6 +206,8 @@ case $step in
         mcts:time_ms=250,preset=strong3 "$(castro user-d0)" ;;
     castro3b) match castro3-s8b 8 4673 mcts:time_ms=250,preset=strong3,rave_grow=0,final=wins \
         mcts:time_ms=250,preset=strong3 ;;
+    final6s4) match final-s6-strong4-user-d0 6 4674 \
+        mcts:time_ms=250,preset=strong3,rave_grow=0,final=wins "$(castro user-d0)" ;;
     final8b) match "final-s8b-${BEST8:-user-d0}" 8 4634 mcts:time_ms=250,preset=strong2 \
         "$(castro "${BEST8:-user-d0}")" ;;
     spsa6) "$arena" tune spsa --game havannah:size=6 \
