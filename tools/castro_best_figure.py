@@ -74,6 +74,7 @@ PANELS = [
         ("combo-s8.csv", False, "size 8", "castro"),
         ("final-s8t2-user-d0.csv", False, "size 8, 2 threads"),
         ("final-s8t2-strong3-user-d0.csv", False, "size 8, 2 threads"),
+        ("final-s6-strong4-user-d0.csv", False, "size 6"),
         ("castro3-s8.csv", False, "size 8", "castro"),
     ]),
 ]
