@@ -343,13 +343,31 @@ pub enum RaveForm {
 /// options given beside it win.
 pub const STRONG_PRESET: &str = strong_preset!();
 
-/// The text of [`STRONG_PRESET`], written once for both presets built on it.
+/// The search every preset shares: UCT's exploration off, RAVE with Castro's hyperbolic `β`
+/// and `K` = 500, the solver in the tree, and the tree knowledge on.
+macro_rules! search_base {
+    () => {
+        "c=0,rave=500,rave_form=hyp,decisive=tree,know=1"
+    };
+}
+use search_base;
+
+/// The text of [`STRONG_PRESET`]: the shared search with `K` growing 200 a move played.
 macro_rules! strong_preset {
     () => {
-        "c=0,rave=500,rave_form=hyp,rave_grow=200,decisive=tree,know=1"
+        concat!(search_base!(), ",rave_grow=200")
     };
 }
 use strong_preset;
+
+/// Havannah's playout options `strong3` and `strong4` share: rings in playouts only until 70%
+/// of the empty cells are filled and only with 3 stones from before the playout, and five
+/// playouts a new leaf.
+macro_rules! havannah_playouts {
+    () => {
+        ",ring_depth=0.7,rollouts=5,ring_perm=3"
+    };
+}
 
 /// The options `mcts:preset=strong2` stands for: [`STRONG_PRESET`] with Havannah's rings
 /// in playouts only until 70% of the empty cells are filled (Ewalds 2012; +74 Elo over
@@ -361,16 +379,14 @@ pub const STRONG2_PRESET: &str = concat!(strong_preset!(), ",ring_depth=0.7");
 /// leaf and, in Havannah, rings in playouts only with 3 stones from before the playout
 /// (Ewalds 2012's `-O 5` and `-G 3`; against `strong2` at 0.25 s a move: +74.1 and, on a fresh
 /// seed, +66.8 Elo on size 8; +66.8 and +41.9 (not shown) on size 6: `results/castro-best/`).
-pub const STRONG3_PRESET: &str =
-    concat!(strong_preset!(), ",ring_depth=0.7,rollouts=5,ring_perm=3");
+pub const STRONG3_PRESET: &str = concat!(strong_preset!(), havannah_playouts!());
 
 /// The options `mcts:preset=strong4` stands for: [`STRONG3_PRESET`] with RAVE's `K` held at
 /// 500 (no `rave_grow`, Castro's `-d 0`) and the final move the child with the most won
 /// playouts (`final=wins`, Castro's `-F -2`), as Castro's `user` settings search (set so,
 /// Ringside and Castro played level at 2,000 iterations a move). Against `strong3` at 0.25 s a
 /// move on Havannah 8: +111.4 and, on a fresh seed, +56.1 Elo (`results/castro-best/`).
-pub const STRONG4_PRESET: &str = "c=0,rave=500,rave_form=hyp,decisive=tree,know=1,\
-ring_depth=0.7,rollouts=5,ring_perm=3,final=wins";
+pub const STRONG4_PRESET: &str = concat!(search_base!(), havannah_playouts!(), ",final=wins");
 
 /// The presets by name, each the options it stands for.
 pub const PRESETS: &[(&str, &str)] = &[
