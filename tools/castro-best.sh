@@ -60,6 +60,16 @@
 #            its replication
 #   final6s4 size 6: strong4 (spelled as castro3 played it: strong3,rave_grow=0,final=wins)
 #            against Castro user-d0 (seed 4674, fixed before play)
+#   final6s4b size 6: final6s4 again on a fresh seed (4675, fixed before play), its
+#            replication, with preset=strong4 by name
+#   final8s4 size 8: preset=strong4 against Castro user-d0 on a fresh seed (4676, fixed before
+#            play), the replication of castro3's second match
+#   final8t2s4 size 8, two threads each, one game at a time: preset=strong4 with threads=2
+#            against Castro user-d0 at -t 2 (seed 4677, fixed before play)
+#   know8s4  size 8: preset=strong4 against it with the thesis's knowledge in place of know=1
+#            (bridge 100, locality 3, local reply 5, group size 2: Castro user-d0's) and with
+#            know=2 (its own knowledge at twice the weight), a gauntlet (seed 4678, fixed
+#            before play)
 #   final8b  size 8: final8 again on a fresh seed (4634, fixed before it is played), its
 #            replication
 #   spsa6    size 6: SPSA (fishtest's) of preset=strong2's options at 0.25 s a move: the
@@ -101,7 +111,7 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|spsa6|spsa6b|spsa6c"
+usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|final6s4b|final8s4|final8t2s4|know8s4|spsa6|spsa6b|spsa6c"
 out=${1:?$usage}
 step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -208,6 +218,15 @@ case $step in
         mcts:time_ms=250,preset=strong3 ;;
     final6s4) match final-s6-strong4-user-d0 6 4674 \
         mcts:time_ms=250,preset=strong3,rave_grow=0,final=wins "$(castro user-d0)" ;;
+    final6s4b) match final-s6b-strong4-user-d0 6 4675 mcts:time_ms=250,preset=strong4 \
+        "$(castro user-d0)" ;;
+    final8s4) match final-s8-strong4-user-d0 8 4676 mcts:time_ms=250,preset=strong4 \
+        "$(castro user-d0)" ;;
+    final8t2s4) GAMES_AT_ONCE=1 match final-s8t2-strong4-user-d0 8 4677 \
+        mcts:time_ms=250,preset=strong4,threads=2 "$(castro user-d0 2)" ;;
+    know8s4) match know-s8-strong4 8 4678 mcts:time_ms=250,preset=strong4 \
+        "mcts:time_ms=250,preset=strong4,know=0,$thesis_know" \
+        mcts:time_ms=250,preset=strong4,know=2 ;;
     final8b) match "final-s8b-${BEST8:-user-d0}" 8 4634 mcts:time_ms=250,preset=strong2 \
         "$(castro "${BEST8:-user-d0}")" ;;
     spsa6) "$arena" tune spsa --game havannah:size=6 \
