@@ -70,6 +70,10 @@
 #            (bridge 100, locality 3, local reply 5, group size 2: Castro user-d0's) and with
 #            know=2 (its own knowledge at twice the weight), a gauntlet (seed 4678, fixed
 #            before play)
+#   reply6s4 size 6: preset=strong4 against it with last good reply with forgetting
+#            (reply=lgrf) and with the game's reply to the last move in playouts
+#            (pattern=on, Castro's rolloutpattern), re-measured on the new preset (a gauntlet,
+#            seed 4679, fixed before play)
 #   final8b  size 8: final8 again on a fresh seed (4634, fixed before it is played), its
 #            replication
 #   spsa6    size 6: SPSA (fishtest's) of preset=strong2's options at 0.25 s a move: the
@@ -111,7 +115,7 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|final6s4b|final8s4|final8t2s4|know8s4|spsa6|spsa6b|spsa6c"
+usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|final6s4b|final8s4|final8t2s4|know8s4|reply6s4|spsa6|spsa6b|spsa6c"
 out=${1:?$usage}
 step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -227,6 +231,8 @@ case $step in
     know8s4) match know-s8-strong4 8 4678 mcts:time_ms=250,preset=strong4 \
         "mcts:time_ms=250,preset=strong4,know=0,$thesis_know" \
         mcts:time_ms=250,preset=strong4,know=2 ;;
+    reply6s4) match reply-s6-strong4 6 4679 mcts:time_ms=250,preset=strong4 \
+        mcts:time_ms=250,preset=strong4,reply=lgrf mcts:time_ms=250,preset=strong4,pattern=on ;;
     final8b) match "final-s8b-${BEST8:-user-d0}" 8 4634 mcts:time_ms=250,preset=strong2 \
         "$(castro "${BEST8:-user-d0}")" ;;
     spsa6) "$arena" tune spsa --game havannah:size=6 \

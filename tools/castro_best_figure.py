@@ -62,20 +62,30 @@ PANELS = [
     ("Two threads a player (size 8)", [
         ("par-s8.csv", False, ""),
     ]),
-    ("Ringside against Castro at its best", [
-        ("strong-s6-user.csv", False, "size 6"),
-        ("strong-s6-user-d0.csv", False, "size 6"),
-        ("final-s6.csv", False, "size 6"),
-        ("final-s6b.csv", False, "size 6, replication"),
-        ("spsa-s6c-user-d0.csv", False, "size 6"),
-        ("combo-s6.csv", False, "size 6", "castro"),
-        ("final-s8-user-d0.csv", False, "size 8"),
-        ("final-s8b-user-d0.csv", False, "size 8, replication"),
-        ("combo-s8.csv", False, "size 8", "castro"),
-        ("final-s8t2-user-d0.csv", False, "size 8, 2 threads"),
-        ("final-s8t2-strong3-user-d0.csv", False, "size 8, 2 threads"),
-        ("final-s6-strong4-user-d0.csv", False, "size 6"),
-        ("castro3-s8.csv", False, "size 8", "castro"),
+    ("Ideas added to strong4 (size 8)", [
+        ("know-s8-strong4.csv", True, ""),
+    ]),
+    ("Ringside against Castro at its best, size 6 (one thread each)", [
+        ("strong-s6-user.csv", False, ""),
+        ("strong-s6-user-d0.csv", False, ""),
+        ("final-s6.csv", False, ""),
+        ("final-s6b.csv", False, "replication"),
+        ("spsa-s6c-user-d0.csv", False, ""),
+        ("combo-s6.csv", False, "", "castro"),
+        ("final-s6-strong4-user-d0.csv", False, ""),
+        ("final-s6b-strong4-user-d0.csv", False, "replication"),
+    ]),
+    ("Ringside against Castro at its best, size 8 (one thread each)", [
+        ("final-s8-user-d0.csv", False, ""),
+        ("final-s8b-user-d0.csv", False, "replication"),
+        ("combo-s8.csv", False, "", "castro"),
+        ("castro3-s8.csv", False, "", "castro"),
+        ("final-s8-strong4-user-d0.csv", False, "replication"),
+    ]),
+    ("Ringside against Castro at its best, size 8, two threads each", [
+        ("final-s8t2-user-d0.csv", False, ""),
+        ("final-s8t2-strong3-user-d0.csv", False, ""),
+        ("final-s8t2-strong4-user-d0.csv", False, ""),
     ]),
 ]
 
@@ -103,7 +113,7 @@ def short(spec):
     text = text.replace("strong3,rave_grow=0,final=wins", "strong4")
     thesis = "know=0,know.connect=0.4,know.bridge=2,know.reply=0.1,know.local=0.06,know.size=0.04"
     text = text.replace(thesis, "the thesis's knowledge")
-    for preset in ("strong3,", "strong2,", "strong,"):
+    for preset in ("strong4,", "strong3,", "strong2,", "strong,"):
         if text.startswith(preset):
             return preset[:-1] + " + " + text[len(preset):].replace(",", ", ")
     return text
