@@ -37,6 +37,8 @@
 #            (tools/havannah_win_kinds.py reads the file)
 #   castroknow8b size 8: user-d0-know against user-d0 again on a fresh seed (4665, fixed
 #            before play), the replication of castroring8's second test, into castro-know-s8b
+#   castroknow8c size 8: the same a third time (seed 4680, fixed before play; castroring8
+#            showed user-d0-know stronger, castroknow8b did not), into castro-know-s8c
 #   iters8   size 8: preset=strong3 against Castro user-d0 at equal iterations, 2,000 a move
 #            each (Castro's `time -i`: descents of 5 rollouts, as strong3's iterations are),
 #            so that speed is taken out and what is left is the search's quality (seed 4666,
@@ -115,7 +117,7 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|final6s4b|final8s4|final8t2s4|know8s4|reply6s4|spsa6|spsa6b|spsa6c"
+usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|castroknow8c|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|final6s4b|final8s4|final8t2s4|know8s4|reply6s4|spsa6|spsa6b|spsa6c"
 out=${1:?$usage}
 step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -201,6 +203,7 @@ case $step in
     castroring8) match castro-ring-s8 8 4664 "$(castro user-d0)" "$(castro user-d0-rings)" \
         "$(castro user-d0-know)" ;;
     castroknow8b) match castro-know-s8b 8 4665 "$(castro user-d0-know)" "$(castro user-d0)" ;;
+    castroknow8c) match castro-know-s8c 8 4680 "$(castro user-d0-know)" "$(castro user-d0)" ;;
     iters8) match iters-s8-user-d0 8 4666 mcts:iters=2000,preset=strong3 \
         "$(castro_iters user-d0 2000)" ;;
     rave8) match rave-s8 8 4667 mcts:time_ms=250,preset=strong3,rave_grow=0 \
