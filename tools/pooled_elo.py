@@ -36,30 +36,51 @@ def pair_scores(key, against, files):
 
 
 def elo(score):
+    """The Elo difference of a mean score strictly between 0 and 1 (logistic)."""
     return -400 * math.log10(1 / score - 1)
 
 
-def main(argv):
-    if len(argv) < 2:
-        usage = next(line for line in __doc__.splitlines() if "python3" in line)
-        print("usage: " + usage.strip(), file=sys.stderr)
-        return 2
-    key, rest = argv[0], argv[1:]
-    against = None
-    if rest[:1] == ["--against"]:
-        against, rest = rest[1], rest[2:]
-    scores = pair_scores(key, against, rest)
-    if len(scores) < 2:
-        print(f"pooled_elo: fewer than two complete pairs for '{key}'", file=sys.stderr)
-        return 2
+def pooled(scores):
+    """(mean, low, high, p) of pair scores: the mean with its 95% interval by the normal
+    approximation (the pairs' variance over their number, as `arena summary`), and the
+    two-sided p of a mean of one half."""
     n = len(scores)
     mean = sum(scores) / n
     se = math.sqrt(sum((s - mean) ** 2 for s in scores) / n / n)
     z = 1.959964
-    lo, hi = mean - z * se, mean + z * se
-    p = math.erfc(abs(mean - 0.5) / se / math.sqrt(2)) if se > 0 else 0.0
-    print(f"{n} pairs ({2 * n} games): score {100 * mean:.1f}%, Elo {elo(mean):+.1f} "
-          f"[{elo(lo):+.1f}, {elo(hi):+.1f}], p {p:.2g}")
+    p = math.erfc(abs(mean - 0.5) / se / math.sqrt(2)) if se > 0 else float(mean != 0.5)
+    return mean, mean - z * se, mean + z * se, p
+
+
+def elo_text(score):
+    """`elo(score)`, or the unbounded end a score of 0 or 1 (or beyond) stands for."""
+    if score <= 0:
+        return "-inf"
+    if score >= 1:
+        return "+inf"
+    return f"{elo(score):+.1f}"
+
+
+def main(argv):
+    usage = "usage: " + next(line for line in __doc__.splitlines() if "python3" in line).strip()
+    if len(argv) < 2 or (argv[1] == "--against" and len(argv) < 4):
+        print(usage, file=sys.stderr)
+        return 2
+    key, rest = argv[0], argv[1:]
+    against = None
+    if rest[0] == "--against":
+        against, rest = rest[1], rest[2:]
+    try:
+        scores = pair_scores(key, against, rest)
+    except (OSError, KeyError, csv.Error) as e:
+        print(f"pooled_elo: cannot read the games: {e!r} ({usage})", file=sys.stderr)
+        return 2
+    if len(scores) < 2:
+        print(f"pooled_elo: fewer than two complete pairs for '{key}'", file=sys.stderr)
+        return 2
+    mean, lo, hi, p = pooled(scores)
+    print(f"{len(scores)} pairs ({2 * len(scores)} games): score {100 * mean:.1f}%, "
+          f"Elo {elo_text(mean)} [{elo_text(lo)}, {elo_text(hi)}], p {p:.2g}")
     return 0
 
 

@@ -96,3 +96,49 @@ def test_havannah_win_kinds_refuses_rows_it_cannot_read(tmp_path: "os.PathLike[s
     with open(other, "w") as f:
         f.write("iteration,wins\n1,2\n")
     assert kinds.main([other]) == 2
+
+
+def write_games(path: str, rows: List[str]) -> None:
+    """A games CSV with the columns tools/pooled_elo.py reads."""
+    with open(path, "w") as f:
+        f.write("id,pairing,pair,first_spec,second_spec,winner\n")
+        f.writelines(row + "\n" for row in rows)
+
+
+def test_pooled_elo_pools_colour_swapped_pairs_as_worked_by_hand(
+    tmp_path: "os.PathLike[str]",
+) -> None:
+    pooled = tool("pooled_elo")
+    one, two = os.path.join(tmp_path, "one.csv"), os.path.join(tmp_path, "two.csv")
+    # Pairs of `mine` against `castro`, seats swapped in each pair: won both, won one, and
+    # (second file) won both, lost both; one pair without its second game; one game of two
+    # other agents.
+    write_games(one, [
+        "0,0,0,mine,castro,first", "1,0,0,castro,mine,second",
+        "2,0,1,mine,castro,first", "3,0,1,castro,mine,first",
+        "4,0,2,mine,castro,first",
+        "5,1,0,other,castro,first",
+    ])
+    # The same pair numbers in another file are other pairs; a draw scores a half.
+    write_games(two, [
+        "0,0,0,castro,mine,second", "1,0,0,mine,castro,first",
+        "2,0,1,castro,mine,first", "3,0,1,mine,castro,second",
+        "4,0,2,mine,castro,draw", "5,0,2,castro,mine,draw",
+    ])
+    scores = pooled.pair_scores("mine", "castro", [one, two])
+    assert sorted(scores) == [0.0, 0.5, 0.5, 1.0, 1.0]
+    mean, low, high, p = pooled.pooled(scores)
+    # By hand: mean 3/5; deviations 0.4, 0.4, -0.1, -0.1, -0.6: variance 0.70/5 = 0.14,
+    # standard error sqrt(0.14/5) = 0.167332; Elo of 0.6 is 400 log10(1.5) = 70.437; p is
+    # erfc(0.1 / 0.167332 / sqrt 2) = 0.5500.
+    assert mean == pytest.approx(0.6)
+    assert (high - mean) == pytest.approx(1.959964 * 0.167332, abs=1e-5)
+    assert (mean - low) == pytest.approx(high - mean)
+    assert pooled.elo(mean) == pytest.approx(70.437, abs=1e-3)
+    assert p == pytest.approx(0.5500, abs=1e-3)
+    # Against an agent no row names: nothing to pool, and the script says so.
+    assert pooled.pair_scores("mine", "nobody", [one, two]) == []
+    assert pooled.main(["mine", "--against", "nobody", one, two]) == 2
+    assert pooled.main(["mine", os.path.join(tmp_path, "missing.csv")]) == 2
+    assert pooled.main(["mine", "--against", "castro", one, two]) == 0
+    assert pooled.elo_text(1.0) == "+inf" and pooled.elo_text(0.0) == "-inf"
