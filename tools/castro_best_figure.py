@@ -145,6 +145,17 @@ def rows(arena, name, flip, tag, baseline=None):
     return found
 
 
+def elo_of_score(share):
+    """The Elo difference a mean score `share` (strictly between 0 and 1) stands for."""
+    return 400 * math.log10(share / (1 - share))
+
+
+def target_of(title):
+    """The issue's target score for a panel of matches against Castro: 55% with two threads
+    each, else 60%."""
+    return 0.55 if "two threads" in title else 0.6
+
+
 def esc(text):
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
@@ -157,12 +168,7 @@ def main():
     panels = [(t, rs) for t, rs in panels if rs]
     lo = min(r[2] for _, rs in panels for r in rs)
     hi = max(r[3] for _, rs in panels for r in rs)
-    def target_of(title):
-        """The issue's target score for a panel of matches against Castro: 55% with two
-        threads each, else 60%."""
-        return 0.55 if "two threads" in title else 0.6
-
-    target = 400 * math.log10(0.6 / 0.4)  # the larger target, a 60% score
+    target = elo_of_score(0.6)  # the larger target
     lo, hi = min(lo, -50), max(hi, target + 10)
     step = 50
     lo, hi = step * ((lo // step)), step * (-(-hi // step))
@@ -193,7 +199,7 @@ def main():
                    'stroke="#444" stroke-width="1.2"/>')
         if "Castro at its best" in title:
             share = target_of(title)
-            at = x(400 * math.log10(share / (1 - share)))
+            at = x(elo_of_score(share))
             svg.append(f'<line x1="{at:.1f}" y1="{top}" x2="{at:.1f}" '
                        f'y2="{bottom}" stroke="#c0392b" stroke-dasharray="5,3"/>')
             svg.append(f'<text x="{at + 4:.1f}" y="{top + 11}" fill="#c0392b" '
