@@ -82,6 +82,11 @@
 #            (reply=lgrf) and with the game's reply to the last move in playouts
 #            (pattern=on, Castro's rolloutpattern), re-measured on the new preset (a gauntlet,
 #            seed 4679, fixed before play)
+#   pool8s4  size 8: preset=strong4 against it with PoolRave (Rimmel, Teytaud and Teytaud
+#            2010: a playout move drawn from the pool of the best AMAF moves), pool=20 at
+#            pool_p=0.3 (the settings of Teytaud's hex_hav) and pool=10 at pool_p=0.5, a
+#            gauntlet (seed 4684, fixed before play)
+#   pool6s4  size 6: pool8s4's gauntlet on size 6 (seed 4685, fixed before play)
 #   final8b  size 8: final8 again on a fresh seed (4634, fixed before it is played), its
 #            replication
 #   spsa6    size 6: SPSA (fishtest's) of preset=strong2's options at 0.25 s a move: the
@@ -123,7 +128,7 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|castroknow8c|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|final6s4b|final8s4|final8t2s4|final8t2s4b|final8s4k|final8t2s4k|know8s4|reply6s4|spsa6|spsa6b|spsa6c"
+usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|castroknow8c|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|final6s4b|final8s4|final8t2s4|final8t2s4b|final8s4k|final8t2s4k|know8s4|reply6s4|pool8s4|pool6s4|spsa6|spsa6b|spsa6c"
 out=${1:?$usage}
 step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -248,6 +253,10 @@ case $step in
         mcts:time_ms=250,preset=strong4,know=2 ;;
     reply6s4) match reply-s6-strong4 6 4679 mcts:time_ms=250,preset=strong4 \
         mcts:time_ms=250,preset=strong4,reply=lgrf mcts:time_ms=250,preset=strong4,pattern=on ;;
+    pool8s4) match pool-s8-strong4 8 4684 mcts:time_ms=250,preset=strong4 \
+        mcts:time_ms=250,preset=strong4,pool=20 mcts:time_ms=250,preset=strong4,pool=10,pool_p=0.5 ;;
+    pool6s4) match pool-s6-strong4 6 4685 mcts:time_ms=250,preset=strong4 \
+        mcts:time_ms=250,preset=strong4,pool=20 mcts:time_ms=250,preset=strong4,pool=10,pool_p=0.5 ;;
     final8b) match "final-s8b-${BEST8:-user-d0}" 8 4634 mcts:time_ms=250,preset=strong2 \
         "$(castro "${BEST8:-user-d0}")" ;;
     spsa6) "$arena" tune spsa --game havannah:size=6 \

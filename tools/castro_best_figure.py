@@ -63,8 +63,11 @@ PANELS = [
     ("Two threads a player (size 8)", [
         ("par-s8.csv", False, ""),
     ]),
-    ("Ideas added to strong4 (size 8)", [
-        ("know-s8-strong4.csv", True, ""),
+    ("Ideas added to strong4", [
+        ("know-s8-strong4.csv", True, "size 8"),
+        ("pool-s8-strong4.csv", True, "size 8"),
+        ("pool-s6-strong4.csv", True, "size 6"),
+        ("reply-s6-strong4.csv", True, "size 6"),
     ]),
     ("Ringside against Castro at its best, size 6 (one thread each)", [
         ("strong-s6-user.csv", False, ""),

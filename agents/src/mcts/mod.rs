@@ -223,6 +223,19 @@
 //! on Havannah 6 at 0.25 s a move, `prune=0.1` lost 74.1 Elo [−116.0, −34.2]
 //! (`results/castro-best/`): off unless asked for.
 //!
+//! # PoolRave (`pool=K`, `pool_p=P`)
+//! Rimmel, Teytaud and Teytaud, "Biasing Monte-Carlo simulations through RAVE values" (CG
+//! 2010), measured on Havannah and Go: the tree's AMAF statistics say which cells matter
+//! below a node, and the playouts are steered towards them. Before an iteration's playouts,
+//! the deepest node of its path with 50 visits gives its children's AMAF means; the moves of
+//! the `K` best (for their mover, among children with 20 AMAF samples; ties to the child
+//! stored first) make the pool. A playout ply then draws a pool move uniformly with
+//! probability `P` (default 0.3) and plays it if it is legal, for either player (a cell that
+//! matters to one side matters to the other); else it plays as it would have. Decisive moves
+//! and replies come first. The pool is rebuilt each iteration in two vectors kept between
+//! iterations (nothing allocated once they hold `K`); `pool=0` (the default) draws nothing,
+//! so specs without it play the games they always played.
+//!
 //! # `preset=strong`
 //! [`crate::spec::STRONG_PRESET`]: the configuration measured strongest against Castro at
 //! equal time (`results/mcts-enhancements/`): Castro's own schedule and knowledge, with
@@ -244,7 +257,7 @@
 //!   back up) and the search loop;
 //! - `tree`: the node arena, reuse between moves, expansion, MCTS-Solver's proofs, rewards;
 //! - `select`: the selection formulas and the final choice;
-//! - `playout`: playout policies, AMAF credits, reply tables;
+//! - `playout`: playout policies, AMAF credits, reply tables, pruning and the pool;
 //! - `parallel`: root parallelism.
 
 use std::time::Instant;
@@ -285,6 +298,13 @@ const PRUNE_SAMPLES: u32 = 20;
 
 /// Playout pruning: how often a random move that is pruned is drawn again.
 const PRUNE_TRIES: u32 = 8;
+
+/// PoolRave: the visits a node needs before its children's AMAF statistics fill the pool
+/// (Rimmel, Teytaud and Teytaud 2010's 50 simulations).
+const POOL_VISITS: u32 = 50;
+
+/// PoolRave: the AMAF samples a child needs before its move can join the pool.
+const POOL_SAMPLES: u32 = 20;
 
 /// What a scan for decisive moves found, by position in the scanned moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -457,6 +477,10 @@ pub struct Mcts<G: Game> {
     /// `prune`: the move indices left out of this iteration's playouts, a bit each (empty:
     /// none).
     pruned: Vec<u64>,
+    /// `pool`: this iteration's pool of moves (empty: none), and the children ranked into it
+    /// as (AMAF mean, child), best first.
+    pool: Vec<G::Move>,
+    pool_ranked: Vec<(f64, u32)>,
     /// Progressive bias: the prior of each node, parallel to `nodes` (empty when off).
     prior: Vec<f32>,
     spare_prior: Vec<f32>,
@@ -511,6 +535,8 @@ impl<G: Game + Features> Mcts<G> {
             replies: Vec::new(),
             pattern_turn: 0,
             pruned: Vec::new(),
+            pool: Vec::new(),
+            pool_ranked: Vec::new(),
             last_played: Vec::new(),
             mast: Vec::new(),
             prior: Vec::new(),
@@ -576,6 +602,9 @@ impl<G: Game + Features> Mcts<G> {
         let tree_line = self.line.len();
         if self.spec.prune.is_some() {
             self.mark_pruned();
+        }
+        if self.spec.pool > 0 {
+            self.fill_pool();
         }
         let leaf_state = (self.spec.rollouts > 1).then(|| state.clone());
         for k in 0..self.spec.rollouts {

@@ -322,6 +322,7 @@ impl<G: Game + Features> Roller<G> {
                 mast: &[],
                 replies: &[],
                 pruned: &[],
+                pool: &[],
                 rng: &mut rng,
                 scratch: &mut self.scratch,
                 probe: &mut self.probe,

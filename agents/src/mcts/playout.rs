@@ -40,6 +40,7 @@ impl<G: Game + Features> Mcts<G> {
             mast: &self.mast,
             replies: &self.replies,
             pruned: &self.pruned,
+            pool: &self.pool,
             rng: &mut self.rng,
             scratch: &mut self.scratch,
             probe: &mut self.probe,
@@ -125,6 +126,52 @@ impl<G: Game + Features> Mcts<G> {
     }
 
     #[cfg(test)]
+    /// Sets the pool playout moves draw from, as [`Mcts::fill_pool`] would.
+    pub(super) fn set_pool(&mut self, moves: &[G::Move]) {
+        self.pool.clear();
+        self.pool.extend_from_slice(moves);
+    }
+
+    /// PoolRave (`pool=K`, Rimmel, Teytaud and Teytaud 2010): fills this iteration's pool
+    /// with the moves of the `K` children of best AMAF mean (for their mover), among those
+    /// with [`POOL_SAMPLES`] samples, of the deepest node of the path with [`POOL_VISITS`]
+    /// visits; empty when no node has them. Ties keep the order children are stored in.
+    pub(super) fn fill_pool(&mut self) {
+        self.pool.clear();
+        self.pool_ranked.clear();
+        let size = self.spec.pool as usize;
+        let nodes = &self.nodes;
+        let Some(node) = self
+            .path
+            .iter()
+            .rev()
+            .map(|&n| nodes[n as usize])
+            .find(|n| n.first_child != UNEXPANDED && n.visits >= POOL_VISITS)
+        else {
+            return;
+        };
+        self.pool_ranked.reserve(size);
+        let (first, children) = (node.first_child as usize, usize::from(node.children));
+        for k in first..first + children {
+            let amaf = self.amaf[k];
+            let Some(mean) = amaf.mean().filter(|_| amaf.visits >= POOL_SAMPLES) else {
+                continue;
+            };
+            // Best first; an equal mean goes after those already ranked.
+            let at = self.pool_ranked.partition_point(|&(m, _)| m >= mean);
+            if at < size {
+                if self.pool_ranked.len() == size {
+                    self.pool_ranked.pop();
+                }
+                self.pool_ranked.insert(at, (mean, k as u32));
+            }
+        }
+        let moves = &self.moves;
+        self.pool
+            .extend(self.pool_ranked.iter().map(|&(_, k)| moves[k as usize - 1]));
+    }
+
+    #[cfg(test)]
     /// A move that wins at once for `mover`, else one that takes the cell of an opponent's
     /// win at once (where the game can tell), else `None`.
     pub(super) fn decisive_move(&mut self, state: &G, mover: Player) -> Option<G::Move> {
@@ -177,6 +224,8 @@ pub(super) struct Roll<'a, G: Game> {
     pub(super) replies: &'a [[Option<G::Move>; 2]],
     /// Playout pruning: the move indices left out of random moves, a bit each (empty: none).
     pub(super) pruned: &'a [u64],
+    /// PoolRave: the moves a playout ply draws from with probability `pool_p` (empty: none).
+    pub(super) pool: &'a [G::Move],
     pub(super) rng: &'a mut GameRng,
     pub(super) scratch: &'a mut Vec<G::Move>,
     pub(super) probe: &'a mut Option<G>,
@@ -228,6 +277,7 @@ impl<G: Game + Features> Roll<'_, G> {
             && self.spec.policy == Policy::Random
             && !self.spec.pattern
             && self.pruned.is_empty()
+            && self.pool.is_empty()
         {
             return random_playout(state, self.rng, self.scratch, cap);
         }
@@ -256,7 +306,8 @@ impl<G: Game + Features> Roll<'_, G> {
     /// One playout move, `ply` plies into the playout, the first of: a decisive or
     /// anti-decisive move (`decisive=on`, within `decisive_plies`), the game's reply to the
     /// last move (`pattern=on`), the last good reply to the last move `before` (`reply=`),
-    /// the policy's move (a random one avoids pruned moves).
+    /// with probability `pool_p` a move drawn from the pool when it is legal (`pool=K`), the
+    /// policy's move (a random one avoids pruned moves).
     pub(super) fn playout_move(
         &mut self,
         state: &G,
@@ -281,6 +332,12 @@ impl<G: Game + Features> Roll<'_, G> {
             let stored =
                 before.and_then(|before| self.replies.get(before.index as usize)?[mover.index()]);
             if let Some(mv) = stored.filter(|&mv| state.is_legal(mv)) {
+                return mv;
+            }
+        }
+        if !self.pool.is_empty() && self.rng.random::<f64>() < self.spec.pool_p {
+            let mv = self.pool[self.rng.random_range(0..self.pool.len())];
+            if state.is_legal(mv) {
                 return mv;
             }
         }

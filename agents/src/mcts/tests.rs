@@ -319,6 +319,120 @@ fn pruned_cells_are_left_out_of_random_playout_moves_and_pruning_marks_low_amaf_
 }
 
 #[test]
+fn pool_moves_are_drawn_with_probability_pool_p_and_only_when_legal() {
+    let h = Havannah::new(4, false).unwrap();
+    let mut legal = Vec::new();
+    h.legal_moves(&mut legal);
+    assert_eq!(legal.len(), 37);
+    let pool = [legal[3], legal[10], legal[20]];
+    // pool_p=1: every move is a pool move.
+    let mut m = havannah_agent("mcts:iters=10,rave=500,pool=3,pool_p=1");
+    m.set_pool(&pool);
+    for _ in 0..200 {
+        assert!(pool.contains(&m.playout_move(&h, Player::ZERO)));
+    }
+    // The default pool_p=0.3: a pool move 0.3 + 0.7 × 3/37 of the time (0.357: 713 of 2,000,
+    // standard deviation 21); without a pool, 3/37 (162).
+    let mut m = havannah_agent("mcts:iters=10,rave=500,pool=3");
+    let draws = 2000;
+    let hits = |m: &mut Mcts<Havannah>| {
+        (0..draws)
+            .filter(|_| pool.contains(&m.playout_move(&h, Player::ZERO)))
+            .count()
+    };
+    let without = hits(&mut m);
+    assert!((100..230).contains(&without), "{without} without a pool");
+    m.set_pool(&pool);
+    let with = hits(&mut m);
+    assert!((640..790).contains(&with), "{with} with the pool");
+    // Every pool cell taken: the draws fall back to the policy's legal moves.
+    let mut taken = h.clone();
+    for &mv in &pool {
+        taken.play(mv);
+    }
+    let mover = taken.to_move().unwrap();
+    let mut m = havannah_agent("mcts:iters=10,rave=500,pool=3,pool_p=1");
+    m.set_pool(&pool);
+    for _ in 0..200 {
+        let mv = m.playout_move(&taken, mover);
+        assert!(taken.is_legal(mv) && !pool.contains(&mv));
+    }
+}
+
+#[test]
+fn the_pool_is_the_k_best_amaf_children_of_the_deepest_node_with_50_visits() {
+    let h = Havannah::new(4, false).unwrap();
+    // The K best sampled children of `node` by AMAF mean, ties to the child stored first.
+    let best = |m: &Mcts<Havannah>, node: usize, k: usize| -> Vec<Cell> {
+        let n = m.nodes[node];
+        let first = n.first_child as usize;
+        let mut ranked: Vec<(f64, usize)> = (first..first + usize::from(n.children))
+            .filter(|&c| m.amaf[c].visits >= POOL_SAMPLES)
+            .filter_map(|c| Some((m.amaf[c].mean()?, c)))
+            .collect();
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        ranked
+            .iter()
+            .take(k)
+            .map(|&(_, c)| m.moves[c - 1])
+            .collect()
+    };
+    let mut m = havannah_agent("mcts:iters=3000,rave=500,pool=5");
+    m.choose(&h);
+    m.path.clear();
+    m.path.push(0);
+    m.fill_pool();
+    assert_eq!(m.pool.len(), 5);
+    assert_eq!(m.pool, best(&m, 0, 5));
+    // A deeper node with 50 visits on the path gives the pool instead.
+    let root = m.nodes[0];
+    let first = root.first_child as usize;
+    let child = (first..first + usize::from(root.children))
+        .max_by_key(|&c| m.nodes[c].visits)
+        .unwrap();
+    assert!(m.nodes[child].visits >= POOL_VISITS);
+    m.path.push(child as u32);
+    m.fill_pool();
+    assert_eq!(m.pool, best(&m, child, 5));
+    assert_ne!(m.pool, best(&m, 0, 5));
+    // A pool larger than the sampled children holds them all, best first.
+    let mut all = havannah_agent("mcts:iters=3000,rave=500,pool=1000");
+    all.choose(&h);
+    all.path.clear();
+    all.path.push(0);
+    all.fill_pool();
+    assert_eq!(all.pool, best(&all, 0, 1000));
+    assert!(all.pool.len() > 5);
+    // No node with 50 visits (10 iterations): no pool.
+    let mut young = havannah_agent("mcts:iters=10,rave=500,pool=5");
+    young.choose(&h);
+    young.path.clear();
+    young.path.push(0);
+    young.fill_pool();
+    assert!(young.pool.is_empty());
+}
+
+#[test]
+fn a_search_with_a_pool_depends_only_on_its_seed_and_pool_needs_rave_and_root_parallelism() {
+    let h = Havannah::new(5, false).unwrap();
+    let search = |seed| {
+        let mut m = agent("mcts:iters=400,rave=500,pool=10", &h, seed);
+        let mv = m.choose(&h).mv;
+        (mv, m.tree_size(), m.nodes[0].reward)
+    };
+    assert_eq!(search(7), search(7));
+    assert_ne!(search(7), search(8));
+    let spec = |t: &str| crate::AgentSpec::parse(t).map(|s| s.to_string());
+    let text = spec("mcts:rave=500,pool=10").unwrap();
+    assert!(text.contains(",pool=10,pool_p=0.3"), "{text}");
+    assert!(!spec("mcts:rave=500").unwrap().contains("pool"));
+    assert!(spec("mcts:pool=10").is_err());
+    assert!(spec("mcts:rave=500,pool_p=0.5").is_err());
+    assert!(spec("mcts:rave=500,pool=10,pool_p=1.5").is_err());
+    assert!(spec("mcts:rave=500,pool=10,parallel=tree,threads=2").is_err());
+}
+
+#[test]
 fn decisive_tree_expansion_proves_the_win_and_the_forced_block_in_one_iteration() {
     for (white_to_move, why) in [(true, "the win"), (false, "the block")] {
         let h = bridge_threat(white_to_move);

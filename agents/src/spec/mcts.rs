@@ -54,6 +54,8 @@ impl Default for MctsSpec {
                 order: ChildOrder::Random,
                 per_move: false,
                 rollouts: 0,
+                pool: 0,
+                pool_p: 0.0,
                 ring_perm: 0,
                 ring_perm_in: PermanentIn::Group,
             },
@@ -269,6 +271,28 @@ pub const OPTIONS: &[OptionDef<MctsSpec>] = &[
         source: "Duguépéroux et al. 2016",
         set: |s, v| s.prune = Some(v.number()),
         print: |s| s.prune.map(|f| format!("prune={f}")),
+    },
+    OptionDef {
+        key: "pool",
+        takes: Takes::Whole {
+            min: 0,
+            max: Some(1_000),
+            unit: " of moves",
+        },
+        default: Fallback::Value("0"),
+        help: "PoolRave: a playout move drawn from the K moves of best AMAF mean (0: off)",
+        source: "Rimmel, Teytaud and Teytaud 2010",
+        set: |s, v| s.pool = v.whole() as u32,
+        print: |s| (s.pool > 0).then(|| format!("pool={}", s.pool)),
+    },
+    OptionDef {
+        key: "pool_p",
+        takes: Takes::Number(Bound::Unit),
+        default: Fallback::Value("0.3"),
+        help: "with pool=K: the probability a playout ply draws from the pool",
+        source: "Rimmel, Teytaud and Teytaud 2010",
+        set: |s, v| s.pool_p = v.number(),
+        print: |s| (s.pool > 0).then(|| format!("pool_p={}", s.pool_p)),
     },
     OptionDef {
         key: "fpu",
@@ -514,6 +538,14 @@ pub(super) fn finish(spec: &mut MctsSpec) -> Result<(), super::SpecError> {
             "mcts: prune needs rave=K (it reads AMAF means) and root parallelism".into(),
         ));
     }
+    if spec.pool > 0 && (spec.rave.is_none() || spec.parallel == Parallelism::Tree) {
+        return Err(super::error(
+            "mcts: pool needs rave=K (it reads AMAF means) and root parallelism".into(),
+        ));
+    }
+    if spec.pool == 0 && spec.pool_p != 0.3 {
+        return Err(super::error("mcts: pool_p needs pool=K".into()));
+    }
     if spec.parallel == Parallelism::Root && spec.batch != 32 {
         return Err(super::error("mcts: batch needs parallel=tree".into()));
     }
@@ -560,6 +592,8 @@ mod tests {
             order: ChildOrder::Random,
             per_move: false,
             rollouts: 1,
+            pool: 0,
+            pool_p: 0.3,
             ring_depth: None,
             ring_perm: 0,
             ring_perm_in: PermanentIn::Group,

@@ -280,6 +280,12 @@ pub struct MctsSpec {
     /// below the average of its children's are left out of the playout's random moves;
     /// `None`: off.
     pub prune: Option<f64>,
+    /// PoolRave (Rimmel, Teytaud and Teytaud 2010): the size of the pool of moves with the
+    /// best AMAF means at the deepest node of the line with 50 visits, from which a playout
+    /// move is drawn with probability [`MctsSpec::pool_p`] (0: off).
+    pub pool: u32,
+    /// PoolRave: the probability that a playout ply draws its move from the pool.
+    pub pool_p: f64,
     /// First-play urgency: the value of a child never visited (`None`: visit it first).
     pub fpu: Option<f64>,
     /// Weight of progressive bias from the evaluation after each move (0: off).
