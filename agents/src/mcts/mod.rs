@@ -251,7 +251,8 @@
 //! ([`crate::spec::STRONG4_PRESET`]) is `strong3` searching as Castro's `user` settings do:
 //! `K` held at 500 (no `rave_grow`) and the final move by won playouts (`final=wins`); +111
 //! and, replicated, +56 Elo over `strong3` on Havannah 8 at 0.25 s a move, and level with
-//! Castro at its best (400 games a size: 51.1% on Havannah 6, 54.5% on Havannah 8).
+//! Castro at its best (51.1% on Havannah 6 and 54.5% on Havannah 8 against Castro `user-d0`, 400
+//! games each; 48.0% against `user-d0-know`, Castro's best on Havannah 8, 200 games).
 
 //!
 //! # The modules

@@ -392,7 +392,8 @@ pub const STRONG3_PRESET: &str = concat!(strong_preset!(), havannah_playouts!())
 /// playouts (`final=wins`, Castro's `-F -2`), as Castro's `user` settings search (set so,
 /// Ringside and Castro played level at 2,000 iterations a move). Against `strong3` at 0.25 s a
 /// move on Havannah 8: +111.4 and, on a fresh seed, +56.1 Elo; level with Castro at its best
-/// (400 games a size: 51.1% on size 6, 54.5% on size 8; `results/castro-best/`).
+/// (51.1% on size 6 and 54.5% on size 8 against Castro `user-d0`, 400 games each; 48.0% against
+/// `user-d0-know`, Castro's best on size 8, 200 games; `results/castro-best/`).
 pub const STRONG4_PRESET: &str = concat!(search_base!(), havannah_playouts!(), ",final=wins");
 
 /// The presets by name, each the options it stands for.
