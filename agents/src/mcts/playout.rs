@@ -80,6 +80,16 @@ impl<G: Game + Features> Mcts<G> {
         }
     }
 
+    /// The deepest expanded node of this iteration's path with `visits` visits: the freshest
+    /// well-sampled AMAF statistics of its children (for pruning and the pool).
+    fn deepest_visited(&self, visits: u32) -> Option<Node> {
+        self.path
+            .iter()
+            .rev()
+            .map(|&n| self.nodes[n as usize])
+            .find(|n| n.first_child != UNEXPANDED && n.visits >= visits)
+    }
+
     /// Playout pruning (`prune=F`, Duguépéroux et al. 2016): marks the moves left out of this
     /// iteration's playouts. The deepest node of the path with [`PRUNE_VISITS`] visits has
     /// children whose AMAF statistics are the freshest well-sampled view of which cells
@@ -92,14 +102,7 @@ impl<G: Game + Features> Mcts<G> {
         let Some(threshold) = self.spec.prune else {
             return;
         };
-        let nodes = &self.nodes;
-        let Some(node) = self
-            .path
-            .iter()
-            .rev()
-            .map(|&n| nodes[n as usize])
-            .find(|n| n.first_child != UNEXPANDED && n.visits >= PRUNE_VISITS)
-        else {
+        let Some(node) = self.deepest_visited(PRUNE_VISITS) else {
             return;
         };
         let root = self.root.as_ref().expect("a search has a root");
@@ -140,14 +143,7 @@ impl<G: Game + Features> Mcts<G> {
         self.pool.clear();
         self.pool_ranked.clear();
         let size = self.spec.pool as usize;
-        let nodes = &self.nodes;
-        let Some(node) = self
-            .path
-            .iter()
-            .rev()
-            .map(|&n| nodes[n as usize])
-            .find(|n| n.first_child != UNEXPANDED && n.visits >= POOL_VISITS)
-        else {
+        let Some(node) = self.deepest_visited(POOL_VISITS) else {
             return;
         };
         self.pool_ranked.reserve(size);
