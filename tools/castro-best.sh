@@ -161,6 +161,9 @@ declare -A params=(
 # Ringside's rewards in [-1, 1]), as MCTS's named knowledge terms.
 thesis_know="know.connect=0.4,know.bridge=2,know.reply=0.1,know.local=0.06,know.size=0.04"
 
+# PoolRave's two settings on strong4 (pool8s4, pool6s4): Teytaud's hex_hav's, and a larger share.
+pool_agents=(mcts:time_ms=250,preset=strong4,pool=20 mcts:time_ms=250,preset=strong4,pool=10,pool_p=0.5)
+
 castro() { # NAME [THREADS]: the gtp agent spec of that configuration (one thread unless given)
     local threads=${2:-1} label=castro-$1
     ((threads > 1)) && label=$label-t$threads
@@ -253,10 +256,8 @@ case $step in
         mcts:time_ms=250,preset=strong4,know=2 ;;
     reply6s4) match reply-s6-strong4 6 4679 mcts:time_ms=250,preset=strong4 \
         mcts:time_ms=250,preset=strong4,reply=lgrf mcts:time_ms=250,preset=strong4,pattern=on ;;
-    pool8s4) match pool-s8-strong4 8 4684 mcts:time_ms=250,preset=strong4 \
-        mcts:time_ms=250,preset=strong4,pool=20 mcts:time_ms=250,preset=strong4,pool=10,pool_p=0.5 ;;
-    pool6s4) match pool-s6-strong4 6 4685 mcts:time_ms=250,preset=strong4 \
-        mcts:time_ms=250,preset=strong4,pool=20 mcts:time_ms=250,preset=strong4,pool=10,pool_p=0.5 ;;
+    pool8s4) match pool-s8-strong4 8 4684 mcts:time_ms=250,preset=strong4 "${pool_agents[@]}" ;;
+    pool6s4) match pool-s6-strong4 6 4685 mcts:time_ms=250,preset=strong4 "${pool_agents[@]}" ;;
     final8b) match "final-s8b-${BEST8:-user-d0}" 8 4634 mcts:time_ms=250,preset=strong2 \
         "$(castro "${BEST8:-user-d0}")" ;;
     spsa6) "$arena" tune spsa --game havannah:size=6 \

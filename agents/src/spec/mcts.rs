@@ -543,10 +543,12 @@ pub(super) fn finish(spec: &mut MctsSpec) -> Result<(), super::SpecError> {
             "mcts: pool needs rave=K (it reads AMAF means) and root parallelism".into(),
         ));
     }
-    if spec.pool == 0 && spec.pool_p != 0.3 {
+    // A value other than the table's default was given.
+    let default = MctsSpec::default();
+    if spec.pool == 0 && spec.pool_p != default.pool_p {
         return Err(super::error("mcts: pool_p needs pool=K".into()));
     }
-    if spec.parallel == Parallelism::Root && spec.batch != 32 {
+    if spec.parallel == Parallelism::Root && spec.batch != default.batch {
         return Err(super::error("mcts: batch needs parallel=tree".into()));
     }
     Ok(())
