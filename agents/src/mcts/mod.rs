@@ -236,7 +236,8 @@
 //! iterations (nothing allocated once they hold `K`); `pool=0` (the default) draws nothing,
 //! so specs without it play the games they always played. Added to `preset=strong4` on
 //! Havannah 8 at 0.25 s a move, `pool=20` lost 147.2 Elo [97.3, 203.6] and
-//! `pool=10,pool_p=0.5` 195.5 [147.6, 251.4] (`results/castro-best/`): off unless asked for.
+//! `pool=10,pool_p=0.5` 195.5 [147.6, 251.4] (`results/castro-best/`; shown once, not
+//! replicated): off unless asked for.
 //!
 //! # `preset=strong`
 //! [`crate::spec::STRONG_PRESET`]: the configuration measured strongest against Castro at
