@@ -187,7 +187,11 @@
 //! Each iteration descends the tree once and then plays `K` playouts from the new leaf, each
 //! backed up to the root on its own (visits, rewards, AMAF, MAST and replies), as Castro's
 //! `rollouts` option does (Ewalds 2012 measured 5 best on Havannah): the descent and the
-//! expansion are paid once for `K` results. An iteration budget (`iters=N`) counts descents,
+//! expansion are paid once for `K` results. Their AMAF credits are added in one pass over the
+//! path's children after the last playout, each child's summed over the `K` (the same
+//! statistics as `K` passes, since nothing reads them in between and sums of wins, losses
+//! and draws are exact; with other rewards, such as a cut playout's evaluation, the `K`
+//! passes are made in turn). An iteration budget (`iters=N`) counts descents,
 //! so the root gets `N·K` visits. The leaf's position is copied once an iteration to restart
 //! each playout.
 //!
@@ -472,6 +476,14 @@ pub struct Mcts<G: Game> {
     /// RAVE: for each move index, one past the last place in the line where each player
     /// played it (0: never); cleared after each iteration.
     last_played: Vec<[u32; 2]>,
+    /// RAVE with `rollouts=K`: the iteration's playouts kept for one AMAF pass, as their
+    /// moves after the tree's (end to end), where each ends, and their rewards.
+    rollout_steps: Vec<Step<G::Move>>,
+    rollout_ends: Vec<usize>,
+    rollout_rewards: Vec<[f64; 2]>,
+    /// RAVE with `rollouts=K`: each move index's credit for each player, summed over the
+    /// kept playouts; cleared after each iteration.
+    credits: Vec<[amaf::Credit; 2]>,
     /// MAST: the average reward of each move index for each player.
     mast: Vec<[Amaf; 2]>,
     /// Last good reply: by the previous move's index, each player's reply that last won.
@@ -542,6 +554,10 @@ impl<G: Game + Features> Mcts<G> {
             pool: Vec::new(),
             pool_ranked: Vec::new(),
             last_played: Vec::new(),
+            rollout_steps: Vec::new(),
+            rollout_ends: Vec::new(),
+            rollout_rewards: Vec::new(),
+            credits: Vec::new(),
             mast: Vec::new(),
             prior: Vec::new(),
             spare_prior: Vec::new(),
@@ -601,8 +617,9 @@ impl<G: Game + Features> Mcts<G> {
             self.back_up(rewards);
             return;
         }
-        // With `rollouts=K`, K playouts from the same leaf, each credited and backed up on
-        // its own; the line keeps the tree's moves for each.
+        // With `rollouts=K`, K playouts from the same leaf, each backed up on its own; the
+        // line keeps the tree's moves for each. Their AMAF credits wait for one pass at the
+        // end (nothing reads AMAF between them).
         let tree_line = self.line.len();
         if self.spec.prune.is_some() {
             self.mark_pruned();
@@ -610,6 +627,17 @@ impl<G: Game + Features> Mcts<G> {
         if self.spec.pool > 0 {
             self.fill_pool();
         }
+        let credit_later = self.spec.rave.is_some() && self.spec.rollouts > 1;
+        self.play_rollouts(state, depth, tree_line, credit_later);
+        if credit_later {
+            self.credit_rollouts(tree_line);
+        }
+    }
+
+    /// The `rollouts` playouts of an iteration from the leaf `state`, `depth` plies below the
+    /// root and `tree_line` moves into the line, each backed up; with `credit_later` their
+    /// AMAF credits are kept for [`Mcts::credit_rollouts`] instead of made.
+    fn play_rollouts(&mut self, mut state: G, depth: u32, tree_line: usize, credit_later: bool) {
         let leaf_state = (self.spec.rollouts > 1).then(|| state.clone());
         for k in 0..self.spec.rollouts {
             if k > 0 {
@@ -619,7 +647,12 @@ impl<G: Game + Features> Mcts<G> {
             let (mut roll, line) = self.roll();
             let leaf = roll.play_leaf(&mut state, depth, line);
             let rewards = self.leaf_rewards(leaf);
-            self.back_up(rewards);
+            if credit_later {
+                self.keep_rollout(tree_line, rewards);
+                self.back_up_but_amaf(rewards);
+            } else {
+                self.back_up(rewards);
+            }
         }
     }
 
@@ -690,6 +723,11 @@ impl<G: Game + Features> Mcts<G> {
         if self.spec.rave.is_some() {
             self.credit_amaf(rewards);
         }
+        self.back_up_but_amaf(rewards);
+    }
+
+    /// [`Mcts::back_up`] but the AMAF statistics: the path, MAST and the reply tables.
+    fn back_up_but_amaf(&mut self, rewards: [f64; 2]) {
         if self.spec.policy == Policy::Mast {
             for step in &self.line {
                 self.mast[step.index as usize][step.mover as usize]
@@ -812,6 +850,7 @@ impl<G: Game + Features> Agent<G> for Mcts<G> {
     }
 }
 
+mod amaf;
 mod parallel;
 mod playout;
 mod select;

@@ -1,5 +1,5 @@
 //! Playouts and what they teach: the playout policy (random, MAST, evaluation; decisive moves,
-//! the game's reply, last good reply), RAVE's AMAF credits and the reply table.
+//! the game's reply, last good reply) and the reply table.
 
 use super::*;
 
@@ -172,38 +172,6 @@ impl<G: Game + Features> Mcts<G> {
     /// win at once (where the game can tell), else `None`.
     pub(super) fn decisive_move(&mut self, state: &G, mover: Player) -> Option<G::Move> {
         self.roll().0.decisive_move(state, mover)
-    }
-
-    /// RAVE: credits the AMAF statistics of the children of every path node whose move their
-    /// mover played at or after that node's depth in the line (see the module docs).
-    pub(super) fn credit_amaf(&mut self, rewards: [f64; 2]) {
-        let root = self.root.as_ref().expect("a search has a root");
-        if self.last_played.is_empty() {
-            self.last_played = vec![[0; 2]; root.move_index_count()];
-        }
-        for (i, step) in self.line.iter().enumerate() {
-            self.last_played[step.index as usize][step.mover as usize] = i as u32 + 1;
-        }
-        for (depth, &node) in self.path.iter().enumerate() {
-            let n = self.nodes[node as usize];
-            if n.first_child == UNEXPANDED {
-                continue;
-            }
-            let (first, children) = (n.first_child as usize, n.children as usize);
-            // Siblings share their mover: the player to move at `node`.
-            let mover = self.nodes[first].mover_into as usize;
-            // Slices taken once: the loop runs over every child of every path node.
-            let moves = &self.moves[first - 1..first - 1 + children];
-            let amaf = &mut self.amaf[first..first + children];
-            for (a, &mv) in amaf.iter_mut().zip(moves) {
-                if self.last_played[root.move_index(mv)][mover] as usize > depth {
-                    a.add(rewards[mover]);
-                }
-            }
-        }
-        for step in &self.line {
-            self.last_played[step.index as usize] = [0; 2];
-        }
     }
 }
 

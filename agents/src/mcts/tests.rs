@@ -1519,3 +1519,84 @@ fn tree_parallelism_options_print_only_when_set_and_refuse_learnt_tables() {
         assert!(spec(bad).is_err(), "{bad}");
     }
 }
+
+/// Runs `iterations` iterations of `text` from `start` with the playouts' AMAF credits kept,
+/// and credits each both ways: summed in one pass, and one playout at a time (the statistics
+/// a pass a playout made before the one pass was built); asserts they agree bit for bit.
+/// Returns how many iterations were summed and how many credits (a child, a playout) they
+/// added.
+fn summed_and_one_by_one_credits_agree<G: Game + Features>(
+    text: &str,
+    start: &G,
+    iterations: usize,
+) -> (usize, u64) {
+    let mut m = agent(text, start, 5);
+    m.root = Some(start.clone());
+    m.reroot(start);
+    let total = |amaf: &[Amaf]| amaf.iter().map(|a| u64::from(a.visits)).sum::<u64>();
+    let (mut summed, mut credits) = (0, 0);
+    for _ in 0..iterations {
+        let mut state = m.root.clone().unwrap();
+        let root_ply = state.ply();
+        let node = m.descend(&mut state);
+        let depth = state.ply() - root_ply;
+        if let Some(leaf) = m.proven_leaf(node, depth) {
+            let rewards = m.leaf_rewards(leaf);
+            m.back_up(rewards);
+            continue;
+        }
+        let tree_line = m.line.len();
+        m.play_rollouts(state, depth, tree_line, true);
+        let before = m.amaf.clone();
+        let before_total = total(&before);
+        m.credit_one_by_one(tree_line);
+        assert_eq!(m.line.len(), tree_line);
+        let one_by_one = std::mem::replace(&mut m.amaf, before);
+        if m.sums_exact() {
+            m.credit_summed(tree_line);
+            assert_eq!(m.line.len(), tree_line);
+            for (a, b) in m.amaf.iter().zip(&one_by_one) {
+                assert_eq!(
+                    (a.visits, a.reward.to_bits()),
+                    (b.visits, b.reward.to_bits())
+                );
+            }
+            // The pass leaves its scratch clear for the next iteration.
+            assert!(m.credits.iter().flatten().all(|c| c.deep + c.shallow == 0));
+            assert!(m.last_played.iter().all(|p| *p == [0, 0]));
+            summed += 1;
+        }
+        credits += total(&one_by_one) - before_total;
+        m.amaf = one_by_one;
+        m.rollout_steps.clear();
+        m.rollout_ends.clear();
+        m.rollout_rewards.clear();
+    }
+    (summed, credits)
+}
+
+#[test]
+fn rollouts_credited_in_one_summed_pass_give_the_amaf_of_a_pass_each() {
+    // Havannah (a cell is played once a line) and Hexxagon (moves repeat, so a tree move
+    // may be played again in a playout and credited deeper), with the options that shape
+    // the line: decisive moves, relaxed rings, replies.
+    let havannah = Havannah::new(5, false).unwrap();
+    for text in [
+        "mcts:rave=500,rollouts=3",
+        "mcts:preset=strong4",
+        "mcts:rave=500,rollouts=4,reply=lgrf,decisive=on",
+    ] {
+        let (summed, credits) = summed_and_one_by_one_credits_agree(text, &havannah, 300);
+        assert!(
+            summed > 250 && credits > 10_000,
+            "{text}: {summed} {credits}"
+        );
+    }
+    let hexxagon = Hexxagon::default();
+    let (summed, credits) =
+        summed_and_one_by_one_credits_agree("mcts:rave=300,rollouts=3", &hexxagon, 200);
+    assert!(
+        summed > 100 && credits > 1_000,
+        "hexxagon: {summed} {credits}"
+    );
+}
