@@ -74,6 +74,9 @@
 #            after castroknow8c (seed 4682, fixed before play)
 #   final8t2s4k size 8, two threads each, one game at a time: preset=strong4,threads=2
 #            against Castro user-d0-know at -t 2 (seed 4683, fixed before play)
+#   fast8s4k size 8: final8s4k again with the faster search of a4298e9 (rollouts' AMAF
+#            credited in one pass: the same trees, 1.25 times the iterations a second), on a
+#            fresh seed (4686, fixed before play)
 #   know8s4  size 8: preset=strong4 against it with the thesis's knowledge in place of know=1
 #            (bridge 100, locality 3, local reply 5, group size 2: Castro user-d0's) and with
 #            know=2 (its own knowledge at twice the weight), a gauntlet (seed 4678, fixed
@@ -128,7 +131,7 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|castroknow8c|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|final6s4b|final8s4|final8t2s4|final8t2s4b|final8s4k|final8t2s4k|know8s4|reply6s4|pool8s4|pool6s4|spsa6|spsa6b|spsa6c"
+usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|castroknow8c|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|final6s4b|final8s4|final8t2s4|final8t2s4b|final8s4k|final8t2s4k|fast8s4k|know8s4|reply6s4|pool8s4|pool6s4|spsa6|spsa6b|spsa6c"
 out=${1:?$usage}
 step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -248,6 +251,8 @@ case $step in
     final8t2s4b) GAMES_AT_ONCE=1 match final-s8t2b-strong4-user-d0 8 4681 \
         mcts:time_ms=250,preset=strong4,threads=2 "$(castro user-d0 2)" ;;
     final8s4k) match final-s8-strong4-user-d0-know 8 4682 mcts:time_ms=250,preset=strong4 \
+        "$(castro user-d0-know)" ;;
+    fast8s4k) match fast-s8-strong4-user-d0-know 8 4686 mcts:time_ms=250,preset=strong4 \
         "$(castro user-d0-know)" ;;
     final8t2s4k) GAMES_AT_ONCE=1 match final-s8t2-strong4-user-d0-know 8 4683 \
         mcts:time_ms=250,preset=strong4,threads=2 "$(castro user-d0-know 2)" ;;
