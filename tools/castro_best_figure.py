@@ -86,6 +86,7 @@ PANELS = [
         ("castro3-s8.csv", False, "", "castro"),
         ("final-s8-strong4-user-d0.csv", False, "replication"),
         ("final-s8-strong4-user-d0-know.csv", False, ""),
+        ("fast-s8-strong4-user-d0-know.csv", False, "1.25x faster search"),
     ]),
     ("Ringside against Castro at its best, size 8, two threads each", [
         ("final-s8t2-user-d0.csv", False, ""),
