@@ -243,6 +243,20 @@
 //! `pool=10,pool_p=0.5` 195.5 [147.6, 251.4] (`results/castro-best/`; shown once, not
 //! replicated): off unless asked for.
 //!
+//! # GRAVE (`grave=R`)
+//! Cazenave, "Generalized rapid action value estimation" (IJCAI 2015): a node with few
+//! playouts has few AMAF samples for its children, and RAVE's schedule trusts them most
+//! exactly then. With `grave=R` a node with fewer than `R` visits reads, for each child, the
+//! AMAF statistics of the child with the same move at its *reference*: the closest node
+//! above it on the descent's path with `R` visits whose children the same player moves
+//! into (Ringside's AMAF statistics are kept for each child's mover only, so in an
+//! alternating game the reference is an even number of plies up). A child whose move the
+//! reference lacks keeps its own; a node with `R` visits reads its own and becomes the
+//! reference below it. The reference's statistics are copied by move index once an
+//! iteration and mover, into a table kept between iterations (nothing allocated once it
+//! is sized). Needs `rave=K`; refused with `parallel=tree`. `grave=0` (the default) is off,
+//! so specs without it play the games they always played.
+//!
 //! # `preset=strong`
 //! [`crate::spec::STRONG_PRESET`]: the configuration measured strongest against Castro at
 //! equal time (`results/mcts-enhancements/`): Castro's own schedule and knowledge, with
@@ -266,6 +280,8 @@
 //! - `tree`: the node arena, reuse between moves, expansion, MCTS-Solver's proofs, rewards;
 //! - `select`: the selection formulas and the final choice;
 //! - `playout`: playout policies, AMAF credits, reply tables, pruning and the pool;
+//! - `amaf`: RAVE's AMAF credits, a playout's or an iteration's playouts' in one pass;
+//! - `grave`: GRAVE's references and the AMAF statistics they lend;
 //! - `parallel`: root parallelism.
 
 use std::time::Instant;
@@ -497,6 +513,8 @@ pub struct Mcts<G: Game> {
     /// as (AMAF mean, child), best first.
     pool: Vec<G::Move>,
     pool_ranked: Vec<(f64, u32)>,
+    /// `grave`: the descent's references and the AMAF statistics they lend.
+    grave: grave::Grave,
     /// Progressive bias: the prior of each node, parallel to `nodes` (empty when off).
     prior: Vec<f32>,
     spare_prior: Vec<f32>,
@@ -553,6 +571,7 @@ impl<G: Game + Features> Mcts<G> {
             pruned: Vec::new(),
             pool: Vec::new(),
             pool_ranked: Vec::new(),
+            grave: grave::Grave::default(),
             last_played: Vec::new(),
             rollout_steps: Vec::new(),
             rollout_ends: Vec::new(),
@@ -665,6 +684,10 @@ impl<G: Game + Features> Mcts<G> {
         let mut node = 0;
         let record = self.records_line();
         self.line.clear();
+        let grave = self.spec.grave > 0;
+        if grave {
+            self.grave.start_descent();
+        }
         loop {
             if self.nodes[node].proven != UNPROVEN {
                 break;
@@ -675,6 +698,9 @@ impl<G: Game + Features> Mcts<G> {
             }
             if self.nodes[node].first_child == UNEXPANDED && !self.expand(node, state) {
                 break;
+            }
+            if grave {
+                self.grave_prepare(node, state);
             }
             let child = self.select(node);
             if record {
@@ -851,6 +877,7 @@ impl<G: Game + Features> Agent<G> for Mcts<G> {
 }
 
 mod amaf;
+mod grave;
 mod parallel;
 mod playout;
 mod select;

@@ -10,6 +10,9 @@ pub(super) struct ParentTerms {
     mover: u8,
     explore: Option<f64>,
     rave_k: Option<f64>,
+    /// With GRAVE, the node's first child when its children read the reference's AMAF
+    /// statistics ([`super::grave::Grave::amaf`]) in place of their own.
+    grave_first: Option<usize>,
 }
 
 impl<G: Game + Features> Mcts<G> {
@@ -59,6 +62,7 @@ impl<G: Game + Features> Mcts<G> {
             mover: self.nodes[n.first_child as usize].mover_into,
             explore,
             rave_k,
+            grave_first: (self.grave.node == node as u32).then_some(n.first_child as usize),
         }
     }
 
@@ -67,7 +71,13 @@ impl<G: Game + Features> Mcts<G> {
     pub(super) fn ucb(&self, parent: ParentTerms, i: usize) -> Option<f64> {
         let child = &self.nodes[i];
         let bias = self.bias(i, child.visits) + self.knowledge(i, child.visits);
-        let amaf = parent.rave_k.map(|k| (k, self.amaf[i]));
+        let amaf = parent.rave_k.map(|k| {
+            let own = match parent.grave_first {
+                Some(first) => self.grave.amaf[i - first],
+                None => self.amaf[i],
+            };
+            (k, own)
+        });
         if child.visits == 0 && amaf.is_none_or(|(_, a)| a.visits == 0) {
             // First-play urgency, or "visit it first".
             return self.spec.fpu.map(|v| v + bias);

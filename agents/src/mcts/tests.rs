@@ -1600,3 +1600,104 @@ fn rollouts_credited_in_one_summed_pass_give_the_amaf_of_a_pass_each() {
         "hexxagon: {summed} {credits}"
     );
 }
+
+/// The AMAF statistics as comparable values (the reward's bits and the visits).
+fn amaf_bits(a: Amaf) -> (u32, u32) {
+    (a.reward.to_bits(), a.visits)
+}
+
+#[test]
+fn grave_ranks_a_young_nodes_children_by_the_amaf_of_the_closest_well_visited_node_with_their_mover()
+ {
+    const R: u32 = 50;
+    let h = Havannah::new(5, false).unwrap();
+    let mut m = agent(&format!("mcts:iters=1000,c=0,rave=500,grave={R}"), &h, 11);
+    m.choose(&h);
+    // The most visited line from the root while it is expanded.
+    let mut line = vec![0usize];
+    loop {
+        let n = m.nodes[*line.last().unwrap()];
+        if n.first_child == UNEXPANDED || n.children == 0 {
+            break;
+        }
+        let first = n.first_child as usize;
+        line.push(
+            (first..first + usize::from(n.children))
+                .max_by_key(|&c| (m.nodes[c].visits, std::cmp::Reverse(c)))
+                .unwrap(),
+        );
+    }
+    let expanded = |node: usize| m.nodes[node].first_child != UNEXPANDED;
+    let mover = |node: usize| m.nodes[m.nodes[node].first_child as usize].mover_into;
+    let young = line
+        .iter()
+        .position(|&n| expanded(n) && m.nodes[n].visits < R)
+        .expect("a young expanded node on the line");
+    assert!(young >= 2, "the root and its best child are well visited");
+    let x = line[young];
+    // Its reference, worked from the tree: the closest node above with R visits and the
+    // same mover into its children (the node just above has the other mover).
+    let reference = line[..young]
+        .iter()
+        .rev()
+        .copied()
+        .find(|&n| m.nodes[n].visits >= R && mover(n) == mover(x))
+        .expect("a reference");
+    assert_ne!(reference, line[young - 1]);
+    // The descent, as `descend` prepares each node before selecting.
+    let mut state = h.clone();
+    m.grave.start_descent();
+    for (k, &node) in line[..=young].iter().enumerate() {
+        m.grave_prepare(node, &state);
+        let well_visited = m.nodes[node].visits >= R;
+        assert_eq!(
+            m.grave.node == node as u32,
+            !well_visited && k > 0,
+            "node {k}"
+        );
+        if k < young {
+            state.play_unchecked(m.moves[line[k + 1] - 1]);
+        }
+    }
+    let (xn, rn) = (m.nodes[x], m.nodes[reference]);
+    let (first, r_first) = (xn.first_child as usize, rn.first_child as usize);
+    let mut lent = 0;
+    for i in first..first + usize::from(xn.children) {
+        let same = (r_first..r_first + usize::from(rn.children))
+            .find(|&j| m.moves[j - 1] == m.moves[i - 1]);
+        let expected = same.map_or(m.amaf[i], |j| m.amaf[j]);
+        assert_eq!(amaf_bits(m.grave.amaf[i - first]), amaf_bits(expected));
+        lent += usize::from(same.is_some());
+        // Selection reads the lent statistics exactly as it would read its own.
+        let with_grave = m.ucb(m.parent_terms(x), i);
+        let own = std::mem::replace(&mut m.amaf[i], expected);
+        m.grave.node = u32::MAX;
+        let as_own = m.ucb(m.parent_terms(x), i);
+        (m.amaf[i], m.grave.node) = (own, x as u32);
+        assert_eq!(with_grave, as_own);
+    }
+    // Every cell free below the young node was free at its reference.
+    assert_eq!(lent, usize::from(xn.children));
+    // The statistics differ from the node's own: the reference saw more playouts.
+    let sampled = |a: &[Amaf]| a.iter().map(|a| u64::from(a.visits)).sum::<u64>();
+    assert!(sampled(&m.grave.amaf) > sampled(&m.amaf[first..first + usize::from(xn.children)]));
+}
+
+#[test]
+fn a_grave_search_depends_only_on_its_seed_and_grave_needs_rave_and_root_parallelism() {
+    let h = Havannah::new(5, false).unwrap();
+    let search = |text: &str, seed| {
+        let mut m = agent(text, &h, seed);
+        let mv = m.choose(&h).mv;
+        (mv, m.tree_size(), m.nodes[0].reward)
+    };
+    let grave = "mcts:iters=400,c=0,rave=500,grave=30";
+    assert_eq!(search(grave, 7), search(grave, 7));
+    assert_ne!(search(grave, 7), search(grave, 8));
+    assert_ne!(search(grave, 7), search("mcts:iters=400,c=0,rave=500", 7));
+    let spec = |t: &str| crate::AgentSpec::parse(t).map(|s| s.to_string());
+    assert!(spec(grave).unwrap().contains(",grave=30"));
+    assert!(!spec("mcts:rave=500").unwrap().contains("grave"));
+    assert!(spec("mcts:grave=30").is_err());
+    assert!(spec("mcts:rave=500,grave=30,parallel=tree,threads=2").is_err());
+}

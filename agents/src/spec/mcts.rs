@@ -56,6 +56,7 @@ impl Default for MctsSpec {
                 rollouts: 0,
                 pool: 0,
                 pool_p: 0.0,
+                grave: 0,
                 ring_perm: 0,
                 ring_perm_in: PermanentIn::Group,
             },
@@ -293,6 +294,19 @@ pub const OPTIONS: &[OptionDef<MctsSpec>] = &[
         source: "Rimmel, Teytaud and Teytaud 2010",
         set: |s, v| s.pool_p = v.number(),
         print: |s| (s.pool > 0).then(|| format!("pool_p={}", s.pool_p)),
+    },
+    OptionDef {
+        key: "grave",
+        takes: Takes::Whole {
+            min: 0,
+            max: Some(u32::MAX as u64),
+            unit: " of visits",
+        },
+        default: Fallback::Value("0"),
+        help: "GRAVE: a node with fewer than R visits ranks its children by the AMAF of the closest node above with R (0: off)",
+        source: "Cazenave 2015",
+        set: |s, v| s.grave = v.whole() as u32,
+        print: |s| (s.grave > 0).then(|| format!("grave={}", s.grave)),
     },
     OptionDef {
         key: "fpu",
@@ -543,6 +557,11 @@ pub(super) fn finish(spec: &mut MctsSpec) -> Result<(), super::SpecError> {
             "mcts: pool needs rave=K (it reads AMAF means) and root parallelism".into(),
         ));
     }
+    if spec.grave > 0 && (spec.rave.is_none() || spec.parallel == Parallelism::Tree) {
+        return Err(super::error(
+            "mcts: grave needs rave=K (it reads AMAF statistics) and root parallelism".into(),
+        ));
+    }
     // A value other than the table's default was given.
     let default = MctsSpec::default();
     if spec.pool == 0 && spec.pool_p != default.pool_p {
@@ -596,6 +615,7 @@ mod tests {
             rollouts: 1,
             pool: 0,
             pool_p: 0.3,
+            grave: 0,
             ring_depth: None,
             ring_perm: 0,
             ring_perm_in: PermanentIn::Group,
