@@ -100,6 +100,14 @@
 #            fishtest's 0.002: with 1,200 games, a parameter whose move by c_end is worth
 #            20 Elo drifts about 3 c_end (at 0.002 it would move 0.3 c_end, too little for the
 #            check to see); the signal-to-noise ratio of the walk does not depend on r_end
+#   spsa8    size 8: SPSA (fishtest's) of preset=strong4's options at 2,000 iterations a
+#            move (a fixed budget: the games are the same whatever else runs, and half the
+#            cost of 0.25 s): the two knowledge terms that make know=1 (connect 0.4, bridge
+#            0.5), RAVE's K and the ring depth; 300 iterations of 2 pairs, r_end 0.02 as in
+#            spsa6, then 200 games of the tuned against the start at 2,000 iterations, into
+#            OUT/spsa-s8/ (seed 4687, fixed before play)
+#   spsa8b   size 8: spsa8's result (rounded) against preset=strong4 at 0.25 s a move, on a
+#            fresh seed (4688, fixed before spsa8 was played)
 #   spsa6b   size 6: spsa6's result (rounded) against preset=strong2, its replication on a
 #            fresh seed (4652), fixed before play
 #   spsa6c   size 6: spsa6's result (rounded) against Castro user-d0 (seed 4653)
@@ -131,7 +139,7 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|castroknow8c|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|final6s4b|final8s4|final8t2s4|final8t2s4b|final8s4k|final8t2s4k|fast8s4k|know8s4|reply6s4|pool8s4|pool6s4|spsa6|spsa6b|spsa6c"
+usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|castroknow8c|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|final6s4b|final8s4|final8t2s4|final8t2s4b|final8s4k|final8t2s4k|fast8s4k|know8s4|reply6s4|pool8s4|pool6s4|spsa6|spsa6b|spsa6c|spsa8"
 out=${1:?$usage}
 step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -273,6 +281,12 @@ case $step in
         --param rave_grow,200,0,800,50,0.02 --param ring_depth,0.7,0.3,1,0.08,0.02 \
         --iterations 300 --pairs 2 --seed 4651 --opening-plies 2 --threads 2 \
         --out "$out/spsa-s6" ;;
+    spsa8) "$arena" tune spsa --game havannah:size=8 \
+        --agent mcts:iters=2000,preset=strong4,know=0,know.connect=0.4,know.bridge=0.5 \
+        --param know.connect,0.4,0,2,0.1,0.02 --param know.bridge,0.5,0,3,0.15,0.02 \
+        --param rave,500,100,3000,100,0.02 --param ring_depth,0.7,0.3,1,0.08,0.02 \
+        --iterations 300 --pairs 2 --seed 4687 --opening-plies 2 --threads 2 \
+        --out "$out/spsa-s8" ;;
     spsa6b) match spsa-s6b 6 4652 "mcts:time_ms=250,$spsa_tuned" mcts:time_ms=250,preset=strong2 ;;
     spsa6c) match spsa-s6c-user-d0 6 4653 "mcts:time_ms=250,$spsa_tuned" "$(castro user-d0)" ;;
     ideas6c) match ideas-s6c 6 4623 mcts:time_ms=250,preset=strong2 \
