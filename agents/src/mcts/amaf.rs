@@ -32,21 +32,15 @@ impl<G: Game + Features> Mcts<G> {
     /// mover played at or after that node's depth in the line (see the module docs).
     pub(super) fn credit_amaf(&mut self, rewards: [f64; 2]) {
         let root = self.root.as_ref().expect("a search has a root");
-        if self.last_played.is_empty() {
-            self.last_played = vec![[0; 2]; root.move_index_count()];
-        }
-        for (i, step) in self.line.iter().enumerate() {
-            self.last_played[step.index as usize][step.mover as usize] = i as u32 + 1;
-        }
+        size_once(&mut self.last_played, root.move_index_count(), [0; 2]);
+        mark_last_plays(&mut self.last_played, &self.line);
         let last_played = &self.last_played;
         path_children!(self).each(|depth, mover, index, a| {
             if last_played[index][mover] as usize > depth {
                 a.add(rewards[mover]);
             }
         });
-        for step in &self.line {
-            self.last_played[step.index as usize] = [0; 2];
-        }
+        clear_last_plays(&mut self.last_played, &self.line);
     }
 
     /// Keeps a playout of a `rollouts=K` iteration for [`Mcts::credit_rollouts`]: its moves
@@ -104,12 +98,12 @@ impl<G: Game + Features> Mcts<G> {
     /// ([`Credit`]), then added to each child at each path node in one step.
     pub(super) fn credit_summed(&mut self, tree_line: usize) {
         let root = self.root.as_ref().expect("a search has a root");
-        if self.last_played.is_empty() {
-            self.last_played = vec![[0; 2]; root.move_index_count()];
-        }
-        if self.credits.is_empty() {
-            self.credits = vec![[Credit::default(); 2]; root.move_index_count()];
-        }
+        size_once(&mut self.last_played, root.move_index_count(), [0; 2]);
+        size_once(
+            &mut self.credits,
+            root.move_index_count(),
+            [Credit::default(); 2],
+        );
         self.line.truncate(tree_line);
         // A last play at place `v` (one past its index in the line) counts at the path
         // nodes of depth below `v`: from `path.len()` on, at all of them.
@@ -117,9 +111,7 @@ impl<G: Game + Features> Mcts<G> {
         let mut start = 0;
         for (k, &end) in self.rollout_ends.iter().enumerate() {
             let line = || self.line.iter().chain(&self.rollout_steps[start..end]);
-            for (i, step) in line().enumerate() {
-                self.last_played[step.index as usize][step.mover as usize] = i as u32 + 1;
-            }
+            mark_last_plays(&mut self.last_played, line());
             for (i, step) in line().enumerate() {
                 let (index, mover) = (step.index as usize, step.mover as usize);
                 let at = i as u32 + 1;
@@ -138,9 +130,7 @@ impl<G: Game + Features> Mcts<G> {
                     credit.shallow_at = at;
                 }
             }
-            for step in line() {
-                self.last_played[step.index as usize] = [0; 2];
-            }
+            clear_last_plays(&mut self.last_played, line());
             start = end;
         }
         let credits = &self.credits;
@@ -160,6 +150,34 @@ impl<G: Game + Features> Mcts<G> {
         for step in everything {
             self.credits[step.index as usize] = [Credit::default(); 2];
         }
+    }
+}
+
+/// Sizes `table` to `len` copies of `value` the first time it is used (empty until then).
+pub(super) fn size_once<T: Clone>(table: &mut Vec<T>, len: usize, value: T) {
+    if table.is_empty() {
+        *table = vec![value; len];
+    }
+}
+
+/// Marks in `last_played`, for each move index and player, one past the place of the last
+/// of `steps` where that player played it.
+fn mark_last_plays<'s, M: 's>(
+    last_played: &mut [[u32; 2]],
+    steps: impl IntoIterator<Item = &'s Step<M>>,
+) {
+    for (i, step) in steps.into_iter().enumerate() {
+        last_played[step.index as usize][step.mover as usize] = i as u32 + 1;
+    }
+}
+
+/// Clears the marks [`mark_last_plays`] made for `steps`.
+fn clear_last_plays<'s, M: 's>(
+    last_played: &mut [[u32; 2]],
+    steps: impl IntoIterator<Item = &'s Step<M>>,
+) {
+    for step in steps {
+        last_played[step.index as usize] = [0; 2];
     }
 }
 

@@ -71,9 +71,11 @@ impl<G: Game + Features> Mcts<G> {
         if reference == NO_NODE {
             return;
         }
-        if g.table.is_empty() {
-            g.table = vec![[(Amaf::default(), 0); 2]; state.move_index_count()];
-        }
+        amaf::size_once(
+            &mut g.table,
+            state.move_index_count(),
+            [(Amaf::default(), 0); 2],
+        );
         if g.filled_from[mover] != reference {
             g.fill += 1;
             g.filled[mover] = g.fill;

@@ -627,15 +627,9 @@ impl<G: Game + Features> Mcts<G> {
 
     /// One iteration: select, expand, play out, back up.
     fn iterate(&mut self) {
-        let mut state = self.root.clone().expect("a search has a root");
-        let root_ply = state.ply();
-        let node = self.descend(&mut state);
-        let depth = state.ply() - root_ply;
-        if let Some(leaf) = self.proven_leaf(node, depth) {
-            let rewards = self.leaf_rewards(leaf);
-            self.back_up(rewards);
+        let Some((state, depth)) = self.descend_to_playout() else {
             return;
-        }
+        };
         // With `rollouts=K`, K playouts from the same leaf, each backed up on its own; the
         // line keeps the tree's moves for each. Their AMAF credits wait for one pass at the
         // end (nothing reads AMAF between them).
@@ -651,6 +645,21 @@ impl<G: Game + Features> Mcts<G> {
         if credit_later {
             self.credit_rollouts(tree_line);
         }
+    }
+
+    /// An iteration's descent from the root: a proven leaf is backed up at once (`None`);
+    /// else the leaf's position and its depth below the root, to be played out.
+    fn descend_to_playout(&mut self) -> Option<(G, u32)> {
+        let mut state = self.root.clone().expect("a search has a root");
+        let root_ply = state.ply();
+        let node = self.descend(&mut state);
+        let depth = state.ply() - root_ply;
+        if let Some(leaf) = self.proven_leaf(node, depth) {
+            let rewards = self.leaf_rewards(leaf);
+            self.back_up(rewards);
+            return None;
+        }
+        Some((state, depth))
     }
 
     /// The `rollouts` playouts of an iteration from the leaf `state`, `depth` plies below the

@@ -1536,15 +1536,9 @@ fn summed_and_one_by_one_credits_agree<G: Game + Features>(
     let total = |amaf: &[Amaf]| amaf.iter().map(|a| u64::from(a.visits)).sum::<u64>();
     let (mut summed, mut credits) = (0, 0);
     for _ in 0..iterations {
-        let mut state = m.root.clone().unwrap();
-        let root_ply = state.ply();
-        let node = m.descend(&mut state);
-        let depth = state.ply() - root_ply;
-        if let Some(leaf) = m.proven_leaf(node, depth) {
-            let rewards = m.leaf_rewards(leaf);
-            m.back_up(rewards);
+        let Some((state, depth)) = m.descend_to_playout() else {
             continue;
-        }
+        };
         let tree_line = m.line.len();
         m.play_rollouts(state, depth, tree_line, true);
         let before = m.amaf.clone();
