@@ -139,7 +139,7 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|castroknow8c|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|final6s4b|final8s4|final8t2s4|final8t2s4b|final8s4k|final8t2s4k|fast8s4k|know8s4|reply6s4|pool8s4|pool6s4|spsa6|spsa6b|spsa6c|spsa8"
+usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|castroknow8c|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|final6s4b|final8s4|final8t2s4|final8t2s4b|final8s4k|final8t2s4k|fast8s4k|know8s4|reply6s4|pool8s4|pool6s4|spsa6|spsa6b|spsa6c|spsa8|spsa8b"
 out=${1:?$usage}
 step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -151,6 +151,8 @@ mkdir -p "$out"
 # SPSA's result (spsa6, seed 4651), rounded: strong2 with these knowledge weights, RAVE K and
 # growth, and ring depth.
 spsa_tuned="preset=strong2,know=0,know.connect=0.12,know.bridge=0.6,know.local=0.023,know.reply=0.021,know.size=0.005,rave=582,rave_grow=41,ring_depth=0.45"
+# spsa8's result (seed 4687), rounded (results/castro-best/spsa-s8/summary.md).
+spsa8_tuned="preset=strong4,know=0,know.connect=0.34,know.bridge=0.46,rave=436,ring_depth=0.72"
 
 # Castro's player_params for each configuration (`player_params` with no arguments lists them).
 declare -A params=(
@@ -287,6 +289,7 @@ case $step in
         --param rave,500,100,3000,100,0.02 --param ring_depth,0.7,0.3,1,0.08,0.02 \
         --iterations 300 --pairs 2 --seed 4687 --opening-plies 2 --threads 2 \
         --out "$out/spsa-s8" ;;
+    spsa8b) match spsa-s8b 8 4688 "mcts:time_ms=250,$spsa8_tuned" mcts:time_ms=250,preset=strong4 ;;
     spsa6b) match spsa-s6b 6 4652 "mcts:time_ms=250,$spsa_tuned" mcts:time_ms=250,preset=strong2 ;;
     spsa6c) match spsa-s6c-user-d0 6 4653 "mcts:time_ms=250,$spsa_tuned" "$(castro user-d0)" ;;
     ideas6c) match ideas-s6c 6 4623 mcts:time_ms=250,preset=strong2 \

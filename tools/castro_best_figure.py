@@ -68,6 +68,11 @@ PANELS = [
         ("pool-s8-strong4.csv", True, "size 8"),
         ("pool-s6-strong4.csv", True, "size 6"),
         ("reply-s6-strong4.csv", True, "size 6"),
+        ("grave-s8-iters2000.csv", True, "size 8, 2,000 iterations, exploratory"),
+    ]),
+    ("SPSA's tuning of strong4 (size 8)", [
+        ("spsa-s8/verify.csv", False, "check, 2,000 iterations"),
+        ("spsa-s8b.csv", False, "fresh seed, 0.25 s"),
     ]),
     ("Ringside against Castro at its best, size 6 (one thread each)", [
         ("strong-s6-user.csv", False, ""),
