@@ -113,6 +113,10 @@ def short(spec):
     m = re.search(r"name=([^,]+)", spec)
     if spec.startswith("gtp:") and m:
         return m.group(1)
+    if "know.connect=0.34" in spec or "know.connect=0.339" in spec:
+        return "strong4 tuned by SPSA"
+    if "iters=2000" in spec and "know.bridge=0.5,know.connect=0.4" in spec:
+        return "strong4 (SPSA's start)"
     if "know.connect=0.12" in spec:
         return "strong2 tuned by SPSA"
     if "know.connect=0.4," in spec and "know.local=0.05" in spec:
