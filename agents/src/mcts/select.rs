@@ -72,11 +72,11 @@ impl<G: Game + Features> Mcts<G> {
         let child = &self.nodes[i];
         let bias = self.bias(i, child.visits) + self.knowledge(i, child.visits);
         let amaf = parent.rave_k.map(|k| {
-            let own = match parent.grave_first {
+            let stats = match parent.grave_first {
                 Some(first) => self.grave.amaf[i - first],
                 None => self.amaf[i],
             };
-            (k, own)
+            (k, stats)
         });
         if child.visits == 0 && amaf.is_none_or(|(_, a)| a.visits == 0) {
             // First-play urgency, or "visit it first".

@@ -547,20 +547,18 @@ pub(super) fn finish(spec: &mut MctsSpec) -> Result<(), super::SpecError> {
             "mcts: decisive_plies needs decisive=on".into(),
         ));
     }
-    if spec.prune.is_some() && (spec.rave.is_none() || spec.parallel == Parallelism::Tree) {
-        return Err(super::error(
-            "mcts: prune needs rave=K (it reads AMAF means) and root parallelism".into(),
-        ));
-    }
-    if spec.pool > 0 && (spec.rave.is_none() || spec.parallel == Parallelism::Tree) {
-        return Err(super::error(
-            "mcts: pool needs rave=K (it reads AMAF means) and root parallelism".into(),
-        ));
-    }
-    if spec.grave > 0 && (spec.rave.is_none() || spec.parallel == Parallelism::Tree) {
-        return Err(super::error(
-            "mcts: grave needs rave=K (it reads AMAF statistics) and root parallelism".into(),
-        ));
+    // Options that read one tree's AMAF statistics.
+    let amaf_readers = [
+        (spec.prune.is_some(), "prune", "AMAF means"),
+        (spec.pool > 0, "pool", "AMAF means"),
+        (spec.grave > 0, "grave", "AMAF statistics"),
+    ];
+    for (on, name, reads) in amaf_readers {
+        if on && (spec.rave.is_none() || spec.parallel == Parallelism::Tree) {
+            return Err(super::error(format!(
+                "mcts: {name} needs rave=K (it reads {reads}) and root parallelism"
+            )));
+        }
     }
     // A value other than the table's default was given.
     let default = MctsSpec::default();
