@@ -626,3 +626,99 @@ fn features_lists_default_and_tuned_weights() {
     );
     assert_eq!(immune, format!("immune 0.5 {tuned:.4}"));
 }
+
+#[test]
+fn shapes_are_fitted_to_the_moves_of_the_agents_learned_from_and_written_as_havannah_reads_them() {
+    let dir = scratch("shapes-out");
+    let games = dir.join("g.csv");
+    ok(&[
+        "match",
+        "--game",
+        "havannah:size=4",
+        "--agents",
+        "mcts:iters=60",
+        "random",
+        "--games",
+        "16",
+        "--out",
+        path(&games),
+    ]);
+    let out = dir.join("shapes");
+    let run = ok(&[
+        "tune",
+        "shapes",
+        path(&games),
+        "--out",
+        path(&out),
+        "--learn",
+        "mcts",
+        "--skip-plies",
+        "2",
+        "--validation",
+        "0.25",
+        "--iterations",
+        "10",
+    ]);
+    let stdout = text(&run.stdout);
+    let field = |name: &str| -> u64 {
+        let at = stdout.find(&format!("{name}=")).unwrap() + name.len() + 1;
+        stdout[at..]
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let positions = field("positions");
+    assert!(positions > 50, "{stdout}");
+    let table = std::fs::read_to_string(out.join("shapes.txt")).unwrap();
+    assert!(table.starts_with("# Shape strengths of havannah"));
+    let (mut chosen, mut offered, mut last) = (0, 0, None);
+    for line in table.lines().filter(|l| !l.starts_with('#')) {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(f.len(), 4, "{line}");
+        let shape: u32 = f[0].parse().unwrap();
+        assert!(last < Some(shape), "sorted: {line}");
+        last = Some(shape);
+        assert!(f[1].parse::<f64>().unwrap().is_finite(), "{line}");
+        let (c, o): (u64, u64) = (f[2].parse().unwrap(), f[3].parse().unwrap());
+        assert!(c <= o, "{line}");
+        chosen += c;
+        offered += o;
+    }
+    // Each training position chose one move among its legal ones (at least two).
+    assert_eq!(chosen, positions, "{stdout}");
+    assert!(offered > 2 * positions);
+    assert!(out.join("summary.md").exists());
+    // Learning from nobody, or from a game without shapes, is one line and exit code 2.
+    refused(
+        &[
+            "tune",
+            "shapes",
+            path(&games),
+            "--out",
+            path(&out),
+            "--learn",
+            "nobody",
+        ],
+        "no training positions",
+    );
+    let rin = dir.join("rin.csv");
+    ok(&[
+        "match",
+        "--game",
+        "rin:size=6",
+        "--agents",
+        "random",
+        "random",
+        "--games",
+        "2",
+        "--out",
+        path(&rin),
+    ]);
+    refused(
+        &["tune", "shapes", path(&rin), "--out", path(&out)],
+        "no move shapes",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -121,6 +121,14 @@ pub trait Features: Game {
         0.0
     }
 
+    /// The local shape around `mv` for the player to move, as a number that is the same for
+    /// every symmetry of the shape: what `arena tune shapes` fits a strength to from the moves
+    /// strong players chose. `None` (the default) when the game has no shapes or `mv` is not
+    /// a legal move. Read without playing: no copy, no allocation.
+    fn move_shape(&self, _mv: Self::Move) -> Option<u32> {
+        None
+    }
+
     /// A move the player to move should answer the last move with at once in a playout, read
     /// from the position without playing anything: Havannah saves a two-cell link the last
     /// stone broke into. `None` (the default) leaves the choice to the playout policy.

@@ -90,10 +90,11 @@
 //! array, allocated only with `know` above 0). Games without knowledge answer 0.
 //!
 //! `know.NAME=W` weighs one of the game's named terms ([`Features::knowledge_terms`]:
-//! Havannah's are Castro's `connect`, `bridge`, `reply`, `local` and `size`), so a spec can
-//! set each as Castro's options do. With any named term, `W·K(m)` above becomes
-//! `know·K(m) + Σ W_NAME·T_NAME(m)`, read once at expansion like `K`; a name the game lacks
-//! is refused when the agent is built.
+//! Havannah's are Castro's `connect`, `bridge`, `reply`, `local` and `size`, and `shape`, the
+//! learned strength `ln γ` of the shape around the move, fitted by `arena tune shapes` to
+//! Castro's moves), so a spec can set each as Castro's options do. With any named term,
+//! `W·K(m)` above becomes `know·K(m) + Σ W_NAME·T_NAME(m)`, read once at expansion like `K`;
+//! a name the game lacks is refused when the agent is built.
 //!
 //! # Playout policies (`policy=random|mast|eval`, `epsilon=ε`)
 //! - `mast`: Move-Average Sampling Technique (Finnsson and Björnsson, "Simulation-based

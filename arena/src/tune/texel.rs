@@ -387,7 +387,7 @@ pub fn extract(
 
 /// Whether game `row` goes to validation, and the plies whose positions it keeps (sorted; a
 /// position is taken before the ply's move), drawn from the filter's seed and the game's id.
-fn selection(row: &GameRow, filter: &PositionFilter) -> (bool, Vec<u32>) {
+pub(crate) fn selection(row: &GameRow, filter: &PositionFilter) -> (bool, Vec<u32>) {
     let mut rng = seeded_rng(filter.seed, row.id);
     let validation = rng.random::<f64>() < filter.validation_share;
     let last = row.plies.saturating_sub(filter.drop_decided);

@@ -236,6 +236,15 @@ pub enum TuneCommand {
     /// Writes spsa.settings.json, spsa.csv (one row an iteration), theta-NAME.svg,
     /// verify.csv and summary.md into --out. Running the same command again resumes it.
     Spsa(Box<SpsaArgs>),
+    /// Move shapes: the Bradley–Terry strength of each local shape around a move, fitted
+    /// (minorization–maximization, Coulom's prior) to the moves recorded players chose.
+    ///
+    /// Reads games CSVs as `texel` does (every game replayed and checked); at each kept
+    /// position whose mover is learned from, the chosen move's shape contests its legal
+    /// moves' shapes. Writes shapes.txt (`shape ln_gamma chosen offered` lines after a `#`
+    /// header, the format Havannah's shipped `shape` knowledge term reads) and summary.md
+    /// (each step's log-probability of the chosen moves, training and held out) into --out.
+    Shapes(ShapesArgs),
 }
 
 /// Which recorded positions a tuner keeps (`tune texel`, `tune net`).
@@ -302,6 +311,35 @@ pub struct TexelArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// Arguments of `arena tune shapes`.
+#[derive(Debug, Args)]
+pub struct ShapesArgs {
+    /// Games CSVs of one game (each with its FILE.settings.json sidecar).
+    #[arg(required = true)]
+    pub files: Vec<std::path::PathBuf>,
+    /// The folder for the outputs.
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+    /// Learn only the moves of agents whose label contains TEXT (default: every agent's).
+    #[arg(long, value_name = "TEXT")]
+    pub learn: Option<String>,
+    /// Minorization–maximization steps.
+    #[arg(long, default_value_t = 40)]
+    pub iterations: u32,
+    /// Write only the shapes offered at least N times in training.
+    #[arg(long, default_value_t = 1)]
+    pub min_seen: u64,
+    /// Which positions of the games are kept, and the validation split.
+    #[command(flatten)]
+    pub positions: PositionArgs,
+    /// The seed of the sampling and the split.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads for the replays (default: one per core).
     #[arg(long)]
     pub threads: Option<usize>,
 }

@@ -68,6 +68,7 @@ fn main() -> ExitCode {
         Command::Tune(cli::TuneCommand::Texel(args)) => tuning::tune_texel(&args),
         Command::Tune(cli::TuneCommand::Spsa(args)) => tuning::tune_spsa(&args),
         Command::Tune(cli::TuneCommand::Net(args)) => tuning::tune_net(&args),
+        Command::Tune(cli::TuneCommand::Shapes(args)) => tuning::tune_shapes(&args),
         Command::Features(args) => commands::features(&args),
         Command::Games => output::print(&cli::games_text()),
         Command::Agents => output::print(&cli::agents_text()),

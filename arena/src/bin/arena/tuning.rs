@@ -1,11 +1,11 @@
-//! `arena tune texel|net|spsa`: the tuners' flags into their settings, their progress onto a
+//! `arena tune texel|net|spsa|shapes`: the tuners' flags into their settings, their progress onto a
 //! bar, their outcome into a few lines.
 
 use ringside_arena::Error;
 use ringside_arena::figures::report;
 use ringside_arena::run::pool::thread_count;
 
-use crate::cli::{NetArgs, SpsaArgs, TexelArgs};
+use crate::cli::{NetArgs, ShapesArgs, SpsaArgs, TexelArgs};
 use crate::output::print;
 use crate::progress::steps_bar;
 
@@ -142,6 +142,44 @@ pub fn tune_texel(args: &TexelArgs) -> Result<()> {
         weights.join(" "),
         args.out.join("weights.json").display()
     ))
+}
+
+/// Runs `arena tune shapes`.
+pub fn tune_shapes(args: &ShapesArgs) -> Result<()> {
+    use ringside_arena::tune::shapes::{ShapeRun, run_shapes};
+    let run = ShapeRun {
+        files: args.files.clone(),
+        filter: position_filter(&args.positions, args.seed),
+        learn: args.learn.clone(),
+        iterations: args.iterations,
+        min_seen: args.min_seen,
+        out: args.out.clone(),
+    };
+    let outcome = on_threads(args.threads, || {
+        run_shapes(&run, |step| {
+            eprintln!(
+                "step {:>3}: training {:.4}, held out {:.4}, strongest chosen {:.1}%",
+                step.iteration,
+                step.train_log_p,
+                step.validation_log_p,
+                100.0 * step.validation_top
+            );
+        })
+    })??;
+    let last = outcome.steps.last().expect("a fit has its start");
+    print(&format!(
+        "games={} positions={} validation_positions={} shapes={} written={} train_log_p={:.4} validation_log_p={:.4} validation_top={:.4}\nwrote {}\n",
+        outcome.games.1,
+        outcome.positions.0,
+        outcome.positions.1,
+        outcome.shapes.0,
+        outcome.shapes.1,
+        last.train_log_p,
+        last.validation_log_p,
+        last.validation_top,
+        args.out.join("shapes.txt").display()
+    ))?;
+    Ok(())
 }
 
 /// Runs `arena tune net`.

@@ -283,7 +283,9 @@ impl crate::Features for Havannah {
     /// - `reply`: `4 − d` for a cell at distance `d < 4` from the last stone, else 0;
     /// - `local`: 3 beside a stone of the mover's, 2 a bridge away from one (two common
     ///   neighbours), 1 at distance 2, else 0;
-    /// - `size`: the stones of the group a stone on `mv` would make, itself included.
+    /// - `size`: the stones of the group a stone on `mv` would make, itself included;
+    /// - `shape`: the learned weight (`ln γ`) of the shape around `mv` ([`crate::Features::move_shape`]),
+    ///   0 for a shape never seen; not Castro's.
     fn knowledge_terms(&self) -> &'static [&'static str] {
         &KNOWLEDGE_TERMS
     }
@@ -334,8 +336,18 @@ impl crate::Features for Havannah {
                     .sum();
                 f64::from(1 + stones)
             }
+            5 => self.shape_weight(c, me),
             _ => 0.0,
         }
+    }
+
+    /// The six neighbours of `mv` and the six cells a bridge away, each empty, the mover's,
+    /// the opponent's or off the board: two bits a place, the smallest number over the
+    /// board's twelve symmetries.
+    fn move_shape(&self, mv: Cell) -> Option<u32> {
+        let c = mv.0 as usize;
+        let open = self.outcome.is_none() && self.on_board(mv) && self.owner[c] == EMPTY;
+        open.then(|| self.shape_of(c, self.to_move.index() as u8))
     }
 
     /// The other cell of a two-cell link the last stone broke into (see `move_knowledge`),
@@ -358,7 +370,7 @@ impl crate::Features for Havannah {
 const NET: &[u8] = include_bytes!("net.rsnet");
 
 /// The names of Havannah's knowledge terms, in the order of `knowledge_term`'s `k`.
-const KNOWLEDGE_TERMS: [&str; 5] = ["connect", "bridge", "reply", "local", "size"];
+const KNOWLEDGE_TERMS: [&str; 6] = ["connect", "bridge", "reply", "local", "size", "shape"];
 
 /// The weights of `eval=tuned` (see [`crate::Features::tuned_weights`]): Texel-fitted to
 /// alpha-beta self-play, `material` held at 1 (results/tuned/havannah/: the command, the fit and

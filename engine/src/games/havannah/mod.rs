@@ -846,6 +846,7 @@ impl Game for Havannah {
 }
 
 mod features;
+mod shape;
 
 impl crate::options::Registered for Havannah {
     const INFO: crate::options::GameInfo = crate::options::GameInfo {

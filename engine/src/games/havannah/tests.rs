@@ -697,7 +697,7 @@ fn knowledge_terms_measure_reach_reply_locality_and_group_size() {
     play(&mut h, "d4 a1");
     assert_eq!(
         h.knowledge_terms(),
-        ["connect", "bridge", "reply", "local", "size"]
+        ["connect", "bridge", "reply", "local", "size", "shape"]
     );
     let term = |cell: &str, name: &str| {
         let k = h.knowledge_terms().iter().position(|t| *t == name).unwrap();
@@ -876,4 +876,141 @@ fn a_ring_counted_in_the_ring_is_never_counted_where_its_group_is_not() {
         later += usize::from(ring.ply() > group.ply());
     }
     assert!(later > 0, "the two counts never differed");
+}
+
+/// The cell `(x, y)` of a board of `base`.
+fn cell_at(base: usize, x: usize, y: usize) -> Cell {
+    Cell((x + (2 * base - 1) * y) as u16)
+}
+
+#[test]
+fn a_shape_numbers_each_place_by_its_state_with_the_lowest_number_its_symmetries_give() {
+    use crate::Features;
+    // Size 5, the centre (4, 4): an empty neighbourhood is shape 0.
+    let mut h = Havannah::new(5, false).unwrap();
+    let centre = cell_at(5, 4, 4);
+    assert_eq!(h.move_shape(centre), Some(0));
+    // White's stone beside it: White sees its own stone (1) at place 0, the lowest; Black,
+    // to move after it, sees an opponent's stone (2) there.
+    h.try_play(cell_at(5, 5, 4)).unwrap();
+    assert_eq!(h.move_shape(centre), Some(2), "Black to move");
+    let mut w = Havannah::new(5, false).unwrap();
+    w.try_play(cell_at(5, 5, 4)).unwrap();
+    w.try_play(cell_at(5, 0, 0)).unwrap();
+    assert_eq!(w.move_shape(centre), Some(1), "White to move");
+    // A stone a bridge away only (two steps, between two neighbours): place 6, bits 12–13.
+    let mut b = Havannah::new(5, false).unwrap();
+    b.try_play(cell_at(5, 6, 5)).unwrap();
+    assert_eq!(b.move_shape(centre), Some(2 << 12));
+    // A taken cell and a finished game have no shape.
+    assert_eq!(b.move_shape(cell_at(5, 6, 5)), None);
+    // The corner (0, 0) of size 4: three neighbours and four bridge places off the board,
+    // three neighbours and two bridge places on it. Whatever the lowest number is, it holds
+    // seven 3s and five 0s, so it is odd and has fourteen bits set.
+    let h4 = Havannah::new(4, false).unwrap();
+    let corner = h4.move_shape(cell_at(4, 0, 0)).unwrap();
+    assert_eq!(corner.count_ones(), 14);
+    let states: Vec<u32> = (0..12).map(|i| (corner >> (2 * i)) & 3).collect();
+    assert_eq!(states.iter().filter(|&&s| s == 3).count(), 7);
+    assert_eq!(states.iter().filter(|&&s| s == 0).count(), 5);
+    // Every corner has the same shape.
+    for (x, y) in [(3, 0), (6, 3), (6, 6), (3, 6), (0, 3)] {
+        assert_eq!(h4.move_shape(cell_at(4, x, y)), Some(corner), "({x}, {y})");
+    }
+}
+
+#[test]
+fn a_cells_shape_is_the_same_after_any_turn_or_mirror_of_the_board() {
+    use crate::Features;
+    use rand::{RngExt, SeedableRng};
+    let base = 6;
+    let m = base as i32 - 1;
+    // The board's symmetries about its centre: a 60° turn (u, v) → (u − v, u) and the
+    // mirror (u, v) → (v, u), on coordinates from the centre.
+    let map = |cell: Cell, turns: u32, mirror: bool| {
+        let d = 2 * base as i32 - 1;
+        let (mut u, mut v) = (cell.0 as i32 % d - m, cell.0 as i32 / d - m);
+        if mirror {
+            (u, v) = (v, u);
+        }
+        for _ in 0..turns {
+            (u, v) = (u - v, u);
+        }
+        cell_at(base, (u + m) as usize, (v + m) as usize)
+    };
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(46);
+    let mut compared = 0;
+    for _ in 0..20 {
+        let mut h = Havannah::new(base, false).unwrap();
+        let mut line = Vec::new();
+        let plies = rng.random_range(1..40);
+        let mut moves = Vec::new();
+        while line.len() < plies && h.outcome().is_none() {
+            h.legal_moves(&mut moves);
+            let mv = moves[rng.random_range(0..moves.len())];
+            h.try_play(mv).unwrap();
+            line.push(mv);
+        }
+        for turns in 0..6 {
+            for mirror in [false, true] {
+                let mut t = Havannah::new(base, false).unwrap();
+                for &mv in &line {
+                    t.try_play(map(mv, turns, mirror)).unwrap();
+                }
+                h.legal_moves(&mut moves);
+                for &mv in &moves {
+                    let there = map(mv, turns, mirror);
+                    assert_eq!(h.move_shape(mv), t.move_shape(there), "{turns} {mirror}");
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared > 10_000, "{compared}");
+}
+
+#[test]
+fn the_shipped_shape_weights_are_lowest_numbered_finite_and_read_by_the_shape_term() {
+    use crate::Features;
+    let table = super::shape::shipped_shapes();
+    assert!(table.len() > 100, "{} shapes", table.len());
+    assert!(
+        table.windows(2).all(|w| w[0].0 < w[1].0),
+        "sorted, no repeats"
+    );
+    assert!(table.iter().all(|&(_, w)| w.is_finite()));
+    // Each shipped shape is the lowest number of its symmetries: found again as the shape of
+    // a cell whose surroundings are set to it.
+    let h = Havannah::new(8, false).unwrap();
+    let k = h
+        .knowledge_terms()
+        .iter()
+        .position(|&t| t == "shape")
+        .unwrap();
+    let mut checked = 0;
+    for &(key, weight) in table.iter().step_by(7) {
+        let states: Vec<u32> = (0..12).map(|i| (key >> (2 * i)) & 3).collect();
+        // Shapes that touch the edge need a cell on it; place the interior ones at the centre.
+        if states.contains(&3) {
+            continue;
+        }
+        let mut p = Havannah::new(8, false).unwrap();
+        let centre = (7, 7);
+        let cells: Vec<(Cell, u32)> = (0..12)
+            .map(|i| {
+                let (dx, dy) = super::shape::place(i);
+                (
+                    cell_at(8, (centre.0 + dx) as usize, (centre.1 + dy) as usize),
+                    states[i],
+                )
+            })
+            .collect();
+        p.set_for_test(&cells);
+        let mv = cell_at(8, 7, 7);
+        assert_eq!(p.move_shape(mv), Some(key));
+        assert_eq!(p.knowledge_term(mv, k), f64::from(weight));
+        checked += 1;
+    }
+    assert!(checked > 10, "{checked}");
+    let _ = h;
 }

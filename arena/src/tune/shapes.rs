@@ -1,0 +1,619 @@
+//! `arena tune shapes`: the strength of each local shape ([`Features::move_shape`]) fitted
+//! to the moves strong players chose, as Coulom fitted Go patterns ("Computing Elo ratings of
+//! move patterns in the game of Go", ICGA Journal 2007) and MoHex 2.0 Hex patterns (Huang,
+//! Arneson, Hayward, Müller, Pawlewicz, "MoHex 2.0", CG 2013).
+//!
+//! Each recorded position is a contest among its legal moves, each move standing for its
+//! shape: shape `i` has strength `γᵢ`, and a move is chosen with probability `γ` of its shape
+//! over the sum of the candidates'. The strengths are the Bradley–Terry fit by
+//! minorization–maximization with a prior after Coulom's (each shape also plays a virtual
+//! shape as strong as the average candidate once won and once lost), in units where the
+//! average candidate (over every legal move of every training position) has strength 1:
+//!
+//! ```text
+//! γᵢ ← (Wᵢ + 1) / (Σⱼ Cᵢⱼ / Eⱼ + 2 / (γᵢ + 1)),   then every γ divided by Σⱼ Σᵢ Cᵢⱼ γᵢ / Σⱼ Σᵢ Cᵢⱼ
+//! ```
+//!
+//! where `Wᵢ` counts the positions whose chosen move had shape `i`, `Cᵢⱼ` the candidates of
+//! position `j` with shape `i`, and `Eⱼ = Σᵢ Cᵢⱼ γᵢ`. Coulom's virtual shape has strength 1
+//! in the fit's own scale; where most candidates are rarely chosen (most legal moves of a
+//! Havannah position are), that makes a shape seen a few times look far stronger than a
+//! common one, so here the virtual shape is the average candidate, and a shape seen too
+//! rarely to tell stays near it. The weight written for a shape is `ln γ`: 0 is the average
+//! candidate, as is a shape never seen.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use ringside_engine::registry::GameVisitor;
+use ringside_engine::{Features, Game, Player};
+
+use crate::error::{Error, Result, Setting};
+use crate::records::durable::write_atomically;
+use crate::records::fault::{RowFault, RowFaultKind};
+use crate::records::games_csv::read_games_with;
+use crate::records::row::GameRow;
+use crate::records::sidecar::read_sidecar;
+use crate::records::sink::{Sink, Watch};
+use crate::tune::texel::{PositionFilter, selection};
+
+/// Positions as contests among their candidates' shapes: position `j`'s candidates are
+/// `entries[ends[j-1]..ends[j]]`, each a shape's index with how many legal moves have it, and
+/// `chosen[j]` is the index of the shape of the move played.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Contests {
+    /// (shape index, number of candidates with that shape), position after position.
+    pub entries: Vec<(u32, u32)>,
+    /// Where each position's entries end.
+    pub ends: Vec<u32>,
+    /// The shape index of the move chosen in each position.
+    pub chosen: Vec<u32>,
+}
+
+impl Contests {
+    /// The number of positions.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.chosen.len()
+    }
+
+    /// Whether there are no positions.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.chosen.is_empty()
+    }
+
+    /// Adds a position whose legal moves have shapes `candidates` (indices, in any order,
+    /// repeats allowed) and whose chosen move has shape `chosen`, one of them.
+    pub fn push(&mut self, candidates: &mut [u32], chosen: u32) {
+        candidates.sort_unstable();
+        for run in candidates.chunk_by(|a, b| a == b) {
+            self.entries.push((run[0], run.len() as u32));
+        }
+        self.ends.push(self.entries.len() as u32);
+        self.chosen.push(chosen);
+    }
+
+    /// Each position's entries and chosen shape.
+    fn positions(&self) -> impl Iterator<Item = (&[(u32, u32)], u32)> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(&self.ends)
+            .zip(&self.chosen)
+            .map(|((a, &b), &c)| (&self.entries[a as usize..b as usize], c))
+    }
+}
+
+/// How well strengths `gamma` predict `contests`: the mean log-probability of the chosen
+/// moves, and the share of positions whose chosen move had the strongest shape (a tie among
+/// `t` moves counts `1/t`).
+#[must_use]
+pub fn prediction(contests: &Contests, gamma: &[f64]) -> (f64, f64) {
+    if contests.is_empty() {
+        return (f64::NAN, f64::NAN);
+    }
+    let (mut log_p, mut top) = (0.0, 0.0);
+    for (entries, chosen) in contests.positions() {
+        let sum: f64 = entries
+            .iter()
+            .map(|&(i, c)| f64::from(c) * gamma[i as usize])
+            .sum();
+        log_p += (gamma[chosen as usize] / sum).ln();
+        let best = entries
+            .iter()
+            .map(|&(i, _)| gamma[i as usize])
+            .fold(f64::MIN, f64::max);
+        if gamma[chosen as usize] >= best {
+            let tied: u32 = entries
+                .iter()
+                .filter(|&&(i, _)| gamma[i as usize] >= best)
+                .map(|&(_, c)| c)
+                .sum();
+            top += 1.0 / f64::from(tied);
+        }
+    }
+    let n = contests.len() as f64;
+    (log_p / n, top / n)
+}
+
+/// One iteration of the fit, for the record.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ShapeStep {
+    /// The iteration (0: the start, every `γ = 1`).
+    pub iteration: u32,
+    /// Mean log-probability of the chosen moves on the training positions.
+    pub train_log_p: f64,
+    /// The same on the held-out positions.
+    pub validation_log_p: f64,
+    /// The share of held-out positions whose chosen move had the strongest shape.
+    pub validation_top: f64,
+}
+
+/// Fits the strengths of `shapes` shapes to `train` by `iterations` steps of
+/// minorization–maximization (see the module's docs), recording each step's prediction of
+/// `train` and `validation`. Returns `γ` by shape index.
+pub fn fit_shapes(
+    train: &Contests,
+    validation: &Contests,
+    shapes: usize,
+    iterations: u32,
+    mut progress: impl FnMut(&ShapeStep),
+) -> (Vec<f64>, Vec<ShapeStep>) {
+    let mut gamma = vec![1.0; shapes];
+    let mut wins = vec![0.0f64; shapes];
+    for &c in &train.chosen {
+        wins[c as usize] += 1.0;
+    }
+    let record = |iteration: u32, gamma: &[f64]| {
+        let (train_log_p, _) = prediction(train, gamma);
+        let (validation_log_p, validation_top) = prediction(validation, gamma);
+        ShapeStep {
+            iteration,
+            train_log_p,
+            validation_log_p,
+            validation_top,
+        }
+    };
+    let mut steps = vec![record(0, &gamma)];
+    progress(&steps[0]);
+    let mut denominators = vec![0.0f64; shapes];
+    let offered: f64 = train.entries.iter().map(|&(_, c)| f64::from(c)).sum();
+    for iteration in 1..=iterations {
+        denominators.fill(0.0);
+        for (entries, _) in train.positions() {
+            let sum: f64 = entries
+                .iter()
+                .map(|&(i, c)| f64::from(c) * gamma[i as usize])
+                .sum();
+            for &(i, c) in entries {
+                denominators[i as usize] += f64::from(c) / sum;
+            }
+        }
+        for ((g, w), d) in gamma.iter_mut().zip(&wins).zip(&denominators) {
+            *g = (w + 1.0) / (d + 2.0 / (*g + 1.0));
+        }
+        let mean = train
+            .entries
+            .iter()
+            .map(|&(i, c)| f64::from(c) * gamma[i as usize])
+            .sum::<f64>()
+            / offered;
+        for g in &mut gamma {
+            *g /= mean;
+        }
+        let step = record(iteration, &gamma);
+        progress(&step);
+        steps.push(step);
+    }
+    (gamma, steps)
+}
+
+/// Everything a shapes run needs.
+#[derive(Debug, Clone)]
+pub struct ShapeRun {
+    /// The games CSVs (each with its sidecar), all of one game.
+    pub files: Vec<PathBuf>,
+    /// Which plies are kept, and the games held out.
+    pub filter: PositionFilter,
+    /// Learn only the moves of agents whose label contains this (every agent's if `None`).
+    pub learn: Option<String>,
+    /// Minorization–maximization steps.
+    pub iterations: u32,
+    /// Write only shapes offered at least this many times in training.
+    pub min_seen: u64,
+    /// The folder for `shapes.txt` and `summary.md`.
+    pub out: PathBuf,
+}
+
+/// What a shapes run found.
+#[derive(Debug, Clone)]
+pub struct ShapeOutcome {
+    /// The game's name.
+    pub game: &'static str,
+    /// Games read and games whose moves were learned from.
+    pub games: (usize, usize),
+    /// Training and held-out positions.
+    pub positions: (usize, usize),
+    /// Distinct shapes offered, and those written.
+    pub shapes: (usize, usize),
+    /// The fit's steps, the start first.
+    pub steps: Vec<ShapeStep>,
+}
+
+/// What one replay gathered: at each kept position, the shapes of its legal moves and of the
+/// move played.
+#[derive(Debug, Clone, Default)]
+pub struct ShapesSeen {
+    candidates: Vec<u32>,
+    ends: Vec<u32>,
+    chosen: Vec<u32>,
+}
+
+/// Gathers [`ShapesSeen`] from the plies the filter keeps, where the mover is one of the
+/// agents learned from.
+struct ShapeProbe<'a> {
+    filter: &'a PositionFilter,
+    learned: &'a [bool],
+}
+
+struct ShapeWatch<G: Game> {
+    plies: Vec<u32>,
+    next: usize,
+    moves: Vec<String>,
+    /// Which player's moves are learned from.
+    learned: [bool; 2],
+    scratch: Vec<G::Move>,
+    out: ShapesSeen,
+}
+
+impl Sink for ShapeProbe<'_> {
+    type Gathered = ShapesSeen;
+    type Watch<G: Game + Features> = ShapeWatch<G>;
+
+    fn watch<G: Game + Features>(
+        &self,
+        _: &G,
+        row: &GameRow,
+        first: Player,
+    ) -> std::result::Result<ShapeWatch<G>, RowFault> {
+        let agent = |i: usize| {
+            self.learned.get(i).copied().ok_or_else(|| {
+                RowFault::new(RowFaultKind::Watch, format!("no agent {i} in the plan"))
+            })
+        };
+        let (a, b) = (agent(row.first_agent)?, agent(row.second_agent)?);
+        let mut learned = [false; 2];
+        learned[first.index()] = a;
+        learned[1 - first.index()] = b;
+        Ok(ShapeWatch {
+            plies: selection(row, self.filter).1,
+            next: 0,
+            moves: row.moves.split_whitespace().map(str::to_string).collect(),
+            learned,
+            scratch: Vec::new(),
+            out: ShapesSeen::default(),
+        })
+    }
+}
+
+impl<G: Game + Features> Watch<G> for ShapeWatch<G> {
+    type Gathered = ShapesSeen;
+
+    fn before_move(&mut self, state: &G, ply: u32) {
+        if self.plies.get(self.next) != Some(&ply) {
+            return;
+        }
+        self.next += 1;
+        let Some(mover) = state.to_move() else { return };
+        if !self.learned[mover.index()] {
+            return;
+        }
+        // The replay checks the move after this; a move it cannot read is its fault to report.
+        let Some(played) = self
+            .moves
+            .get(ply as usize)
+            .and_then(|m| state.parse_move(m).ok())
+            .and_then(|mv| state.move_shape(mv))
+        else {
+            return;
+        };
+        state.legal_moves(&mut self.scratch);
+        let before = self.out.candidates.len();
+        self.out
+            .candidates
+            .extend(self.scratch.iter().filter_map(|&mv| state.move_shape(mv)));
+        if self.out.candidates.len() == before {
+            return;
+        }
+        self.out.ends.push(self.out.candidates.len() as u32);
+        self.out.chosen.push(played);
+    }
+
+    fn finish(self, _: &G, _: &GameRow) -> ShapesSeen {
+        self.out
+    }
+}
+
+/// Reads the files' kept positions into training and held-out contests over shape indices,
+/// numbering the shapes as they are first met; returns them with the shapes by index, the
+/// game's name and the games read and learned from.
+#[allow(clippy::type_complexity)]
+fn gather(run: &ShapeRun) -> Result<(Contests, Contests, Vec<u32>, &'static str, (usize, usize))> {
+    if run.files.is_empty() {
+        return Err(Error::setting("give at least one games CSV"));
+    }
+    if !(0.0..1.0).contains(&run.filter.validation_share) {
+        return Err(Error::setting(format!(
+            "the validation share must be from 0 to below 1, not {}",
+            run.filter.validation_share
+        )));
+    }
+    let (mut train, mut validation) = (Contests::default(), Contests::default());
+    let mut index: HashMap<u32, u32> = HashMap::new();
+    let mut shapes = Vec::new();
+    let mut game = None;
+    let mut games = (0, 0);
+    let mut scratch = Vec::new();
+    for file in &run.files {
+        let (plan, _) = read_sidecar(file)?;
+        let name = plan.game.name();
+        if *game.get_or_insert(name) != name {
+            return Err(Error::setting(format!(
+                "{}: a run of {name}, not {}",
+                file.display(),
+                game.unwrap_or(name)
+            )));
+        }
+        struct HasShapes;
+        impl GameVisitor for HasShapes {
+            type Output = bool;
+            fn visit<G: Game + Features>(self, start: G) -> bool {
+                let mut moves = Vec::new();
+                start.legal_moves(&mut moves);
+                moves.iter().any(|&mv| start.move_shape(mv).is_some())
+            }
+        }
+        if !plan.game.visit(HasShapes) {
+            return Err(Error::setting(format!(
+                "{name} has no move shapes to fit (only games that define Features::move_shape do)"
+            )));
+        }
+        let learned: Vec<bool> = plan
+            .agents
+            .iter()
+            .map(|a| {
+                run.learn
+                    .as_ref()
+                    .is_none_or(|t| a.label.contains(t.as_str()))
+            })
+            .collect();
+        let probe = ShapeProbe {
+            filter: &run.filter,
+            learned: &learned,
+        };
+        read_games_with(file, &plan, &probe, &mut |chunk| {
+            for r in chunk {
+                games.0 += 1;
+                let seen = &r.gathered;
+                if r.row.reason.is_fault() || seen.chosen.is_empty() {
+                    continue;
+                }
+                games.1 += 1;
+                let into = if selection(&r.row, &run.filter).0 {
+                    &mut validation
+                } else {
+                    &mut train
+                };
+                let mut number = |shape: u32| {
+                    *index.entry(shape).or_insert_with(|| {
+                        shapes.push(shape);
+                        shapes.len() as u32 - 1
+                    })
+                };
+                let mut start = 0;
+                for (&end, &chosen) in seen.ends.iter().zip(&seen.chosen) {
+                    scratch.clear();
+                    scratch.extend(
+                        seen.candidates[start..end as usize]
+                            .iter()
+                            .map(|&s| number(s)),
+                    );
+                    into.push(&mut scratch, number(chosen));
+                    start = end as usize;
+                }
+            }
+            Ok(())
+        })?;
+    }
+    if train.is_empty() {
+        return Err(Error::setting(format!(
+            "no training positions in {} game(s): check --learn, the plies skipped and the validation share",
+            games.0
+        )));
+    }
+    Ok((
+        train,
+        validation,
+        shapes,
+        game.expect("a file was read"),
+        games,
+    ))
+}
+
+/// Runs the fit and writes `shapes.txt` (`shape ln_gamma chosen offered` a line, sorted by
+/// shape, after a `#` header) and `summary.md` into the run's folder; `progress` hears each
+/// step.
+pub fn run_shapes(run: &ShapeRun, progress: impl FnMut(&ShapeStep)) -> Result<ShapeOutcome> {
+    if run.out.is_file() {
+        return Err(Error::about(
+            Setting::OutFolder,
+            format_args!("{} is a file; give a folder", run.out.display()),
+        ));
+    }
+    let (train, validation, shapes, game, games) = gather(run)?;
+    let (gamma, steps) = fit_shapes(&train, &validation, shapes.len(), run.iterations, progress);
+    let (mut chosen, mut offered) = (vec![0u64; shapes.len()], vec![0u64; shapes.len()]);
+    for &c in &train.chosen {
+        chosen[c as usize] += 1;
+    }
+    for &(i, c) in &train.entries {
+        offered[i as usize] += u64::from(c);
+    }
+    let mut rows: Vec<usize> = (0..shapes.len())
+        .filter(|&i| offered[i] >= run.min_seen.max(1))
+        .collect();
+    rows.sort_unstable_by_key(|&i| shapes[i]);
+    let outcome = ShapeOutcome {
+        game,
+        games,
+        positions: (train.len(), validation.len()),
+        shapes: (shapes.len(), rows.len()),
+        steps,
+    };
+    let mut text = header(run, &outcome);
+    for &i in &rows {
+        let _ = writeln!(
+            text,
+            "{} {:.4} {} {}",
+            shapes[i],
+            gamma[i].ln(),
+            chosen[i],
+            offered[i]
+        );
+    }
+    std::fs::create_dir_all(&run.out).map_err(|e| Error::io("create", &run.out, &e))?;
+    write_atomically(&run.out.join("shapes.txt"), text.as_bytes())?;
+    write_atomically(
+        &run.out.join("summary.md"),
+        summary_markdown(run, &outcome).as_bytes(),
+    )?;
+    Ok(outcome)
+}
+
+/// The `#` lines that open `shapes.txt`: what was fitted, from what, and how well it predicts.
+fn header(run: &ShapeRun, o: &ShapeOutcome) -> String {
+    let last = o.steps.last().expect("a fit has its start");
+    let mut h = String::new();
+    let _ = writeln!(
+        h,
+        "# Shape strengths of {} (ln γ), fitted by `arena tune shapes` ({} MM steps; 0 is the average candidate).",
+        o.game, run.iterations
+    );
+    let names: Vec<String> = run.files.iter().map(|f| file_name(f).to_string()).collect();
+    let _ = writeln!(h, "# Games: {}", names.join(" "));
+    let _ = writeln!(
+        h,
+        "# Moves of: {}; {}.",
+        run.learn.as_deref().unwrap_or("every agent"),
+        run.filter.describe()
+    );
+    let _ = writeln!(
+        h,
+        "# {} games learned from ({} read), {} training and {} held-out positions; {} shapes offered, {} written (offered {} times or more).",
+        o.games.1, o.games.0, o.positions.0, o.positions.1, o.shapes.0, o.shapes.1, run.min_seen
+    );
+    let _ = writeln!(
+        h,
+        "# Held out: mean log-probability of the chosen move {:.4} (uniform: {:.4}), chosen move the strongest shape {:.1}%.",
+        last.validation_log_p,
+        o.steps[0].validation_log_p,
+        100.0 * last.validation_top
+    );
+    let _ = writeln!(h, "# shape ln_gamma chosen offered");
+    h
+}
+
+fn file_name(path: &Path) -> &str {
+    path.file_name().and_then(|n| n.to_str()).unwrap_or("?")
+}
+
+fn summary_markdown(run: &ShapeRun, o: &ShapeOutcome) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "# Shape strengths of {}\n", o.game);
+    for line in header(run, o).lines() {
+        let _ = writeln!(s, "{}", line.trim_start_matches("# "));
+        s.push('\n');
+    }
+    let _ = writeln!(
+        s,
+        "| step | training log-probability | held-out log-probability | held-out strongest chosen |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|");
+    for step in &o.steps {
+        let _ = writeln!(
+            s,
+            "| {} | {:.4} | {:.4} | {:.1}% |",
+            step.iteration,
+            step.train_log_p,
+            step.validation_log_p,
+            100.0 * step.validation_top
+        );
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Positions offering shapes 0 and 1 once each, shape 0 chosen `a` times and 1 `b` times.
+    fn pairs(a: usize, b: usize) -> Contests {
+        let mut c = Contests::default();
+        for k in 0..a + b {
+            c.push(&mut [1, 0], u32::from(k >= a));
+        }
+        c
+    }
+
+    #[test]
+    fn a_shape_always_offered_alone_is_the_average_candidate_and_an_unseen_one_too() {
+        let mut c = Contests::default();
+        for _ in 0..10 {
+            c.push(&mut [0, 0, 0], 0);
+        }
+        let (gamma, _) = fit_shapes(&c, &Contests::default(), 2, 50, |_| {});
+        assert!((gamma[0] - 1.0).abs() < 1e-12, "{}", gamma[0]);
+        assert_eq!(gamma[1], 1.0);
+    }
+
+    #[test]
+    fn the_fit_meets_the_prior_s_stationary_equations_and_nears_the_plain_ratio_with_many_games() {
+        for (a, b) in [(3, 1), (30, 10), (3000, 1000)] {
+            let c = pairs(a, b);
+            let (g, steps) = fit_shapes(&c, &c, 2, 2000, |_| {});
+            // Every candidate offered equally often: the average strength is 1.
+            assert!(((g[0] + g[1]) / 2.0 - 1.0).abs() < 1e-12);
+            // Stationary up to the common scale: γᵢ (n/S + 2/(γᵢ + 1)) / (Wᵢ + 1) the same
+            // for both shapes, with S = γ₀ + γ₁ and n = a + b positions.
+            let n = (a + b) as f64;
+            let s = g[0] + g[1];
+            let scale: Vec<f64> = g
+                .iter()
+                .zip([a, b])
+                .map(|(gi, w)| gi * (n / s + 2.0 / (gi + 1.0)) / (w as f64 + 1.0))
+                .collect();
+            assert!((scale[0] - scale[1]).abs() < 1e-9, "{a} {b}: {scale:?}");
+            // The ratio lies between 1 (the prior's pull) and a/b = 3 (the data's).
+            let ratio = g[0] / g[1];
+            assert!(ratio > 1.0 && ratio < 3.0, "{ratio}");
+            if a == 3000 {
+                assert!((ratio - 3.0).abs() < 0.01, "{ratio}");
+            }
+            assert!(steps.last().unwrap().train_log_p > steps[0].train_log_p);
+        }
+    }
+
+    #[test]
+    fn a_rare_shape_stays_near_the_average_candidate_while_a_common_unchosen_one_sinks() {
+        // Every position offers shape 0 ten times and shape 1 once and chooses shape 1; shape
+        // 2 is offered in one position only, and not chosen.
+        let mut c = Contests::default();
+        for _ in 0..200 {
+            c.push(&mut [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], 1);
+        }
+        c.push(&mut [0, 2, 1], 1);
+        let (g, _) = fit_shapes(&c, &Contests::default(), 3, 500, |_| {});
+        assert!(g[0] < 0.2, "{g:?}");
+        assert!(g[1] > 5.0, "{g:?}");
+        assert!(g[2] > g[0] && g[2] < g[1], "{g:?}");
+        assert!(g[2].ln().abs() < 1.5, "{g:?}");
+    }
+
+    #[test]
+    fn prediction_scores_the_chosen_moves_probability_and_shares_ties() {
+        // Position 1: shapes 0 (twice) and 1; 0 chosen. Position 2: shapes 0 and 1; 1 chosen.
+        let mut c = Contests::default();
+        c.push(&mut [0, 1, 0], 0);
+        c.push(&mut [1, 0], 1);
+        // γ = (2, 1): P = 2/5 and 1/3; top: position 1 has two moves of the strongest shape
+        // (½), position 2 chose the weaker (0).
+        let (log_p, top) = prediction(&c, &[2.0, 1.0]);
+        let want = ((2.0f64 / 5.0).ln() + (1.0f64 / 3.0).ln()) / 2.0;
+        assert!((log_p - want).abs() < 1e-12);
+        assert!((top - 0.25).abs() < 1e-12, "{top}");
+        // Equal strengths: every move ties, 1/3 and 1/2.
+        let (_, top) = prediction(&c, &[1.0, 1.0]);
+        assert!((top - (1.0 / 3.0 + 0.5) / 2.0).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,145 @@
+//! The shape around a cell: its six neighbours and the six cells a bridge away, each empty,
+//! the mover's, the opponent's or off the board, numbered the same under the board's twelve
+//! symmetries; and the weights of the shapes learned from strong play (`shapes.txt`).
+
+use std::sync::OnceLock;
+
+use super::{EMPTY, Havannah, OFF, OFFSETS};
+
+/// The twelve places of a shape: the six neighbours in [`OFFSETS`]' order, then the six
+/// cells a bridge away, the one between neighbours `k` and `k + 1` at place `6 + k`.
+const PLACES: [(i32, i32); 12] = {
+    let mut p = [(0, 0); 12];
+    let mut k = 0;
+    while k < 6 {
+        p[k] = OFFSETS[k];
+        let (a, b) = (OFFSETS[k], OFFSETS[(k + 1) % 6]);
+        p[6 + k] = (a.0 + b.0, a.1 + b.1);
+        k += 1;
+    }
+    p
+};
+
+/// For each of the board's twelve symmetries (six turns, each with and without the mirror
+/// `(x, y) → (y, x)`), the place each place goes to. A turn by 60° takes neighbour `k` to
+/// `k + 1`; the mirror takes neighbour `k` to `−k` and the bridge between `k` and `k + 1` to
+/// the one between `−k − 1` and `−k`.
+const SYMMETRIES: [[usize; 12]; 12] = {
+    let mut s = [[0; 12]; 12];
+    let mut turn = 0;
+    while turn < 6 {
+        let mut mirror = 0;
+        while mirror < 2 {
+            let mut k = 0;
+            while k < 6 {
+                let (n, b) = if mirror == 0 {
+                    (k, k)
+                } else {
+                    ((6 - k) % 6, (11 - k) % 6)
+                };
+                s[2 * turn + mirror][k] = (n + turn) % 6;
+                s[2 * turn + mirror][6 + k] = 6 + (b + turn) % 6;
+                k += 1;
+            }
+            mirror += 1;
+        }
+        turn += 1;
+    }
+    s
+};
+
+/// A place's state in a shape: empty 0, the mover's 1, the opponent's 2, off the board 3.
+const STATE_OFF: u32 = 3;
+
+impl Havannah {
+    /// The shape around cell `c` for player `me`: two bits a place, place `i` at bits
+    /// `2i`, the smallest number over the twelve symmetries.
+    pub(super) fn shape_of(&self, c: usize, me: u8) -> u32 {
+        let d = self.geometry().diameter as i32;
+        let (x, y) = (c as i32 % d, c as i32 / d);
+        let mut states = [STATE_OFF; 12];
+        for (state, (dx, dy)) in states.iter_mut().zip(PLACES) {
+            let (px, py) = (x + dx, y + dy);
+            if px < 0 || py < 0 || px >= d || py >= d {
+                continue;
+            }
+            *state = match self.owner[(px + d * py) as usize] {
+                OFF => STATE_OFF,
+                EMPTY => 0,
+                o if o == me => 1,
+                _ => 2,
+            };
+        }
+        SYMMETRIES
+            .iter()
+            .map(|to| (0..12).fold(0, |key, i| key | states[i] << (2 * to[i])))
+            .min()
+            .expect("twelve symmetries")
+    }
+
+    /// The learned weight of the shape around cell `c` for player `me` (0 for a shape the
+    /// table lacks).
+    pub(super) fn shape_weight(&self, c: usize, me: u8) -> f64 {
+        let key = self.shape_of(c, me);
+        let table = shape_table();
+        table
+            .binary_search_by_key(&key, |&(k, _)| k)
+            .map_or(0.0, |i| f64::from(table[i].1))
+    }
+}
+
+/// The shipped weights: `ln γ` of each shape, Bradley–Terry strengths fitted to the moves of
+/// strong players (`arena tune shapes`; the command and the games are in the file's header).
+const SHAPES: &str = include_str!("shapes.txt");
+
+/// [`SHAPES`] read once, sorted by shape.
+fn shape_table() -> &'static [(u32, f32)] {
+    static TABLE: OnceLock<Vec<(u32, f32)>> = OnceLock::new();
+    TABLE.get_or_init(|| parse_shapes(SHAPES))
+}
+
+/// The `shape weight ...` lines of a shapes file (`#` starts a comment line), sorted by
+/// shape. The shipped file is checked by a test, so a bad line here is a build's mistake.
+fn parse_shapes(text: &str) -> Vec<(u32, f32)> {
+    let mut table: Vec<(u32, f32)> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|line| {
+            let mut fields = line.split_whitespace();
+            let mut next = || fields.next().expect("a shape and its weight");
+            let key = next().parse().expect("a shape is a number");
+            let weight = next().parse().expect("a weight is a number");
+            (key, weight)
+        })
+        .collect();
+    table.sort_unstable_by_key(|&(k, _)| k);
+    table
+}
+
+/// The shipped table, for the tests.
+#[cfg(test)]
+pub(super) fn shipped_shapes() -> &'static [(u32, f32)] {
+    shape_table()
+}
+
+/// Where place `i` of a shape lies from its cell, for the tests.
+#[cfg(test)]
+pub(super) fn place(i: usize) -> (i32, i32) {
+    PLACES[i]
+}
+
+#[cfg(test)]
+impl Havannah {
+    /// Sets each cell's owner from a shape's state (1 the player to move, 2 the other, 0
+    /// empty), touching nothing else: enough for [`Havannah::shape_of`].
+    pub(super) fn set_for_test(&mut self, cells: &[(super::Cell, u32)]) {
+        let me = self.to_move.index() as u8;
+        for &(cell, state) in cells {
+            self.owner[cell.0 as usize] = match state {
+                1 => me,
+                2 => 1 - me,
+                _ => EMPTY,
+            };
+        }
+    }
+}
