@@ -108,6 +108,15 @@
 #            OUT/spsa-s8/ (seed 4687, fixed before play)
 #   spsa8b   size 8: spsa8's result (rounded) against preset=strong4 at 0.25 s a move, on a
 #            fresh seed (4688, fixed before spsa8 was played)
+#   shape8s4 size 8: preset=strong4 with know.shape=0.3 (the learned strength of the shape
+#            around each move, engine/src/games/havannah/shapes.txt, fitted by `arena tune
+#            shapes` to Castro's moves) against preset=strong4 (seed 4689, fixed before play)
+#   shape8s4b size 8: shape8s4 again on a fresh seed (4692, fixed before play), its
+#            replication
+#   shape8k  size 8: preset=strong4 with know.shape=0.3 against Castro user-d0-know (seed
+#            4690, fixed before play); shape8kb the same on seed 4693, its replication
+#   shape6   size 6: preset=strong4 with know.shape=0.3 against Castro user-d0 (seed 4691,
+#            fixed before play)
 #   spsa6b   size 6: spsa6's result (rounded) against preset=strong2, its replication on a
 #            fresh seed (4652), fixed before play
 #   spsa6c   size 6: spsa6's result (rounded) against Castro user-d0 (seed 4653)
@@ -139,7 +148,7 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|castroknow8c|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|final6s4b|final8s4|final8t2s4|final8t2s4b|final8s4k|final8t2s4k|fast8s4k|know8s4|reply6s4|pool8s4|pool6s4|spsa6|spsa6b|spsa6c|spsa8|spsa8b"
+usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|castroknow8c|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|final6s4b|final8s4|final8t2s4|final8t2s4b|final8s4k|final8t2s4k|fast8s4k|know8s4|reply6s4|pool8s4|pool6s4|spsa6|spsa6b|spsa6c|spsa8|spsa8b|shape8s4|shape8s4b|shape8k|shape8kb|shape6"
 out=${1:?$usage}
 step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -152,6 +161,9 @@ mkdir -p "$out"
 # growth, and ring depth.
 spsa_tuned="preset=strong2,know=0,know.connect=0.12,know.bridge=0.6,know.local=0.023,know.reply=0.021,know.size=0.005,rave=582,rave_grow=41,ring_depth=0.45"
 # spsa8's result (seed 4687), rounded (results/castro-best/spsa-s8/summary.md).
+# strong4 with the learned shapes as tree knowledge (know.shape=0.3: the best of 0.05, 0.15,
+# 0.3 and 0.6 in exploratory matches at 2,000 iterations a move, results/castro-best/README.md).
+shape="preset=strong4,know.shape=0.3"
 spsa8_tuned="preset=strong4,know=0,know.connect=0.34,know.bridge=0.46,rave=436,ring_depth=0.72"
 
 # Castro's player_params for each configuration (`player_params` with no arguments lists them).
@@ -290,6 +302,15 @@ case $step in
         --iterations 300 --pairs 2 --seed 4687 --opening-plies 2 --threads 2 \
         --out "$out/spsa-s8" ;;
     spsa8b) match spsa-s8b 8 4688 "mcts:time_ms=250,$spsa8_tuned" mcts:time_ms=250,preset=strong4 ;;
+    shape8s4) match shape-s8-strong4 8 4689 "mcts:time_ms=250,$shape" \
+        mcts:time_ms=250,preset=strong4 ;;
+    shape8s4b) match shape-s8b-strong4 8 4692 "mcts:time_ms=250,$shape" \
+        mcts:time_ms=250,preset=strong4 ;;
+    shape8k) match shape-s8-user-d0-know 8 4690 "mcts:time_ms=250,$shape" \
+        "$(castro user-d0-know)" ;;
+    shape8kb) match shape-s8b-user-d0-know 8 4693 "mcts:time_ms=250,$shape" \
+        "$(castro user-d0-know)" ;;
+    shape6) match shape-s6-user-d0 6 4691 "mcts:time_ms=250,$shape" "$(castro user-d0)" ;;
     spsa6b) match spsa-s6b 6 4652 "mcts:time_ms=250,$spsa_tuned" mcts:time_ms=250,preset=strong2 ;;
     spsa6c) match spsa-s6c-user-d0 6 4653 "mcts:time_ms=250,$spsa_tuned" "$(castro user-d0)" ;;
     ideas6c) match ideas-s6c 6 4623 mcts:time_ms=250,preset=strong2 \
