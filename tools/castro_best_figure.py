@@ -69,6 +69,12 @@ PANELS = [
         ("pool-s6-strong4.csv", True, "size 6"),
         ("reply-s6-strong4.csv", True, "size 6"),
         ("grave-s8-iters2000.csv", True, "size 8, 2,000 iterations, exploratory"),
+        ("shape-s8-iters2000.csv", True, "size 8, 2,000 iterations, exploratory"),
+        ("shape-s8-strong4.csv", False, "size 8"),
+        ("shape-s8b-strong4.csv", False, "size 8, replication"),
+    ]),
+    ("The learned shapes' weight (size 8, 2,000 iterations, exploratory)", [
+        ("shapew-s8-iters2000.csv", True, ""),
     ]),
     ("SPSA's tuning of strong4 (size 8)", [
         ("spsa-s8/verify.csv", False, "check, 2,000 iterations"),
@@ -83,6 +89,7 @@ PANELS = [
         ("combo-s6.csv", False, "", "castro"),
         ("final-s6-strong4-user-d0.csv", False, ""),
         ("final-s6b-strong4-user-d0.csv", False, "replication"),
+        ("shape-s6-user-d0.csv", False, ""),
     ]),
     ("Ringside against Castro at its best, size 8 (one thread each)", [
         ("final-s8-user-d0.csv", False, ""),
@@ -92,6 +99,8 @@ PANELS = [
         ("final-s8-strong4-user-d0.csv", False, "replication"),
         ("final-s8-strong4-user-d0-know.csv", False, ""),
         ("fast-s8-strong4-user-d0-know.csv", False, "1.25x faster search"),
+        ("shape-s8-user-d0-know.csv", False, ""),
+        ("shape-s8b-user-d0-know.csv", False, "replication"),
     ]),
     ("Ringside against Castro at its best, size 8, two threads each", [
         ("final-s8t2-user-d0.csv", False, ""),
@@ -130,6 +139,7 @@ def short(spec):
     text = text.replace("strong3,rave_grow=0,final=wins", "strong4")
     thesis = "know=0,know.connect=0.4,know.bridge=2,know.reply=0.1,know.local=0.06,know.size=0.04"
     text = text.replace(thesis, "the thesis's knowledge")
+    text = text.replace("know.shape=", "shapes ")
     for preset in ("strong4,", "strong3,", "strong2,", "strong,"):
         if text.startswith(preset):
             return preset[:-1] + " + " + text[len(preset):].replace(",", ", ")

@@ -511,9 +511,11 @@ fn file_name(path: &Path) -> &str {
 fn summary_markdown(run: &ShapeRun, o: &ShapeOutcome) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# Shape strengths of {}\n", o.game);
-    for line in header(run, o).lines() {
-        let _ = writeln!(s, "{}", line.trim_start_matches("# "));
-        s.push('\n');
+    // The header's last line names the table's columns, which the summary does not hold.
+    let header = header(run, o);
+    let lines: Vec<&str> = header.lines().collect();
+    for line in &lines[..lines.len() - 1] {
+        let _ = writeln!(s, "{}\n", line.trim_start_matches("# "));
     }
     let _ = writeln!(
         s,

@@ -52,50 +52,111 @@ const SYMMETRIES: [[usize; 12]; 12] = {
 const STATE_OFF: u32 = 3;
 
 impl Havannah {
-    /// The shape around cell `c` for player `me`: two bits a place, place `i` at bits
-    /// `2i`, the smallest number over the twelve symmetries.
-    pub(super) fn shape_of(&self, c: usize, me: u8) -> u32 {
+    /// The shape around cell `c` for player `me` as it lies on the board: two bits a place,
+    /// place `i` at bits `2i`.
+    fn shape_as_placed(&self, c: usize, me: u8) -> u32 {
         let d = self.geometry().diameter as i32;
         let (x, y) = (c as i32 % d, c as i32 / d);
-        let mut states = [STATE_OFF; 12];
-        for (state, (dx, dy)) in states.iter_mut().zip(PLACES) {
+        let mut key = 0;
+        for (i, (dx, dy)) in PLACES.into_iter().enumerate() {
             let (px, py) = (x + dx, y + dy);
-            if px < 0 || py < 0 || px >= d || py >= d {
-                continue;
-            }
-            *state = match self.owner[(px + d * py) as usize] {
-                OFF => STATE_OFF,
-                EMPTY => 0,
-                o if o == me => 1,
-                _ => 2,
+            let state = if px < 0 || py < 0 || px >= d || py >= d {
+                STATE_OFF
+            } else {
+                match self.owner[(px + d * py) as usize] {
+                    OFF => STATE_OFF,
+                    EMPTY => 0,
+                    o if o == me => 1,
+                    _ => 2,
+                }
             };
+            key |= state << (2 * i);
         }
-        SYMMETRIES
-            .iter()
-            .map(|to| (0..12).fold(0, |key, i| key | states[i] << (2 * to[i])))
-            .min()
-            .expect("twelve symmetries")
+        key
+    }
+
+    /// The shape around cell `c` for player `me`: the smallest number of the shape as it lies
+    /// over the twelve symmetries.
+    pub(super) fn shape_of(&self, c: usize, me: u8) -> u32 {
+        lowest_turn(self.shape_as_placed(c, me))
     }
 
     /// The learned weight of the shape around cell `c` for player `me` (0 for a shape the
-    /// table lacks).
+    /// table lacks): one probe of a table that holds every symmetry of each shape, so the
+    /// shape is read as it lies.
     pub(super) fn shape_weight(&self, c: usize, me: u8) -> f64 {
-        let key = self.shape_of(c, me);
-        let table = shape_table();
-        table
-            .binary_search_by_key(&key, |&(k, _)| k)
-            .map_or(0.0, |i| f64::from(table[i].1))
+        shape_table().weight(self.shape_as_placed(c, me))
     }
+}
+
+/// Shape `key` with each place's state moved where symmetry `to` takes it.
+fn turned(key: u32, to: &[usize; 12]) -> u32 {
+    (0..12).fold(0, |k, i| k | ((key >> (2 * i)) & 3) << (2 * to[i]))
+}
+
+/// The smallest number of shape `key` over the twelve symmetries.
+fn lowest_turn(key: u32) -> u32 {
+    SYMMETRIES
+        .iter()
+        .map(|to| turned(key, to))
+        .min()
+        .expect("twelve symmetries")
 }
 
 /// The shipped weights: `ln γ` of each shape, Bradley–Terry strengths fitted to the moves of
 /// strong players (`arena tune shapes`; the command and the games are in the file's header).
 const SHAPES: &str = include_str!("shapes.txt");
 
-/// [`SHAPES`] read once, sorted by shape.
-fn shape_table() -> &'static [(u32, f32)] {
-    static TABLE: OnceLock<Vec<(u32, f32)>> = OnceLock::new();
-    TABLE.get_or_init(|| parse_shapes(SHAPES))
+/// A slot no shape holds (shapes have 24 bits).
+const FREE: u32 = u32::MAX;
+
+/// The weights by shape as it lies: every symmetry of each shipped shape, in an open-addressed
+/// table at most a quarter full (a few hundred kilobytes), probed linearly.
+struct ShapeTable {
+    slots: Vec<(u32, f32)>,
+    /// 32 less the log₂ of the slots: a multiplicative hash's top bits pick the first slot.
+    shift: u32,
+}
+
+impl ShapeTable {
+    /// The table of `shapes` (each as its smallest number) and all their symmetries.
+    fn new(shapes: &[(u32, f32)]) -> ShapeTable {
+        let size = (shapes.len() * SYMMETRIES.len() * 4)
+            .next_power_of_two()
+            .max(16);
+        let mut table = ShapeTable {
+            slots: vec![(FREE, 0.0); size],
+            shift: 32 - size.trailing_zeros(),
+        };
+        for &(key, weight) in shapes {
+            for to in &SYMMETRIES {
+                let at = table.find(turned(key, to));
+                table.slots[at] = (turned(key, to), weight);
+            }
+        }
+        table
+    }
+
+    /// The slot holding `key`, or the free slot where it would go.
+    fn find(&self, key: u32) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut at = (key.wrapping_mul(0x9E37_79B1) >> self.shift) as usize;
+        while self.slots[at].0 != key && self.slots[at].0 != FREE {
+            at = (at + 1) & mask;
+        }
+        at
+    }
+
+    /// The weight of shape `key` as it lies (0 when no symmetry of it was shipped).
+    fn weight(&self, key: u32) -> f64 {
+        f64::from(self.slots[self.find(key)].1)
+    }
+}
+
+/// [`SHAPES`] read once.
+fn shape_table() -> &'static ShapeTable {
+    static TABLE: OnceLock<ShapeTable> = OnceLock::new();
+    TABLE.get_or_init(|| ShapeTable::new(&parse_shapes(SHAPES)))
 }
 
 /// The `shape weight ...` lines of a shapes file (`#` starts a comment line), sorted by
@@ -116,10 +177,10 @@ fn parse_shapes(text: &str) -> Vec<(u32, f32)> {
     table
 }
 
-/// The shipped table, for the tests.
+/// The shipped shapes and weights, sorted, for the tests.
 #[cfg(test)]
-pub(super) fn shipped_shapes() -> &'static [(u32, f32)] {
-    shape_table()
+pub(super) fn shipped_shapes() -> Vec<(u32, f32)> {
+    parse_shapes(SHAPES)
 }
 
 /// Where place `i` of a shape lies from its cell, for the tests.

@@ -920,7 +920,7 @@ fn a_shape_numbers_each_place_by_its_state_with_the_lowest_number_its_symmetries
 }
 
 #[test]
-fn a_cells_shape_is_the_same_after_any_turn_or_mirror_of_the_board() {
+fn a_cells_shape_and_its_weight_are_the_same_after_any_turn_or_mirror_of_the_board() {
     use crate::Features;
     use rand::{RngExt, SeedableRng};
     let base = 6;
@@ -939,7 +939,13 @@ fn a_cells_shape_is_the_same_after_any_turn_or_mirror_of_the_board() {
         cell_at(base, (u + m) as usize, (v + m) as usize)
     };
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(46);
-    let mut compared = 0;
+    let (mut compared, mut weighed) = (0, 0);
+    let k = Havannah::new(base, false)
+        .unwrap()
+        .knowledge_terms()
+        .iter()
+        .position(|&t| t == "shape")
+        .unwrap();
     for _ in 0..20 {
         let mut h = Havannah::new(base, false).unwrap();
         let mut line = Vec::new();
@@ -961,12 +967,20 @@ fn a_cells_shape_is_the_same_after_any_turn_or_mirror_of_the_board() {
                 for &mv in &moves {
                     let there = map(mv, turns, mirror);
                     assert_eq!(h.move_shape(mv), t.move_shape(there), "{turns} {mirror}");
+                    // The weight is read from the shape as it lies, through a table of every
+                    // symmetry: the same however the board is turned.
+                    assert_eq!(h.knowledge_term(mv, k), t.knowledge_term(there, k));
                     compared += 1;
+                    weighed += usize::from(h.knowledge_term(mv, k) != 0.0);
                 }
             }
         }
     }
     assert!(compared > 10_000, "{compared}");
+    assert!(
+        weighed > compared / 2,
+        "{weighed} of {compared} shapes shipped"
+    );
 }
 
 #[test]
