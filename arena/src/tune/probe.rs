@@ -12,6 +12,7 @@ use ringside_engine::{Features, Game, MAX_FEATURES, Player, seeded_rng};
 use crate::records::fault::{RowFault, RowFaultKind};
 use crate::records::row::GameRow;
 use crate::records::sink::{Sink, Watch};
+use crate::tune::texel::Selection;
 
 /// A short alpha-beta search from each position a tuner keeps: the position is replaced by
 /// the leaf of the search's principal variation ([`AlphaBeta::principal_leaf`]), and the
@@ -43,15 +44,16 @@ impl LeafSearch {
     }
 }
 
-/// Which plies of a row to record the positions at (sorted; ply 0 is the start).
-pub type PliesOf<'a> = &'a (dyn Fn(&GameRow) -> Vec<u32> + Sync);
+/// Which plies of a row to record the positions at (sorted; ply 0 is the start), and
+/// whether the row is held out.
+pub(crate) type Select<'a> = &'a (dyn Fn(&GameRow) -> Selection + Sync);
 
 /// What a tuner records from each replay: the positions before the moves of the plies
-/// `plies_of` chooses, each as is or replaced by its search leaf.
+/// `select` chooses, each as is or replaced by its search leaf.
 #[derive(Clone, Copy)]
 pub struct Probe<'a> {
-    /// The plies before whose moves a position is recorded.
-    pub plies_of: PliesOf<'a>,
+    /// The plies before whose moves a position is recorded, and whether the game is held out.
+    pub(crate) select: Select<'a>,
     /// The search whose leaf replaces each position (`None`: the position itself).
     pub leaf: Option<&'a LeafSearch>,
     /// Record each position's cells too ([`Probed::cells`]), for a network's inputs.
@@ -61,6 +63,8 @@ pub struct Probe<'a> {
 /// What a replay recorded at the positions a [`Probe`] asked for, position after position.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Probed {
+    /// Whether the game is held out for validation (as the probe's selection said).
+    pub validation: bool,
     /// Feature differences (`Player::ZERO`'s values minus `Player::ONE`'s), one row of the
     /// game's features a position.
     pub features: Vec<f64>,
@@ -95,7 +99,7 @@ impl<'a> Sink for Probe<'a> {
         row: &GameRow,
         _: Player,
     ) -> Result<ProbeWatch<'a, G>, RowFault> {
-        let plies = (self.plies_of)(row);
+        let Selection { validation, plies } = (self.select)(row);
         let searcher = match self.leaf {
             Some(leaf) if !plies.is_empty() => {
                 let spec = AlphaBetaSpec {
@@ -120,7 +124,10 @@ impl<'a> Sink for Probe<'a> {
             values: [[0.0; MAX_FEATURES]; 2],
             scratch: Vec::new(),
             cell_buf: Vec::new(),
-            out: Probed::default(),
+            out: Probed {
+                validation,
+                ..Probed::default()
+            },
         })
     }
 }

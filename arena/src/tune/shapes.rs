@@ -36,7 +36,7 @@ use crate::records::games_csv::read_games_with;
 use crate::records::row::GameRow;
 use crate::records::sidecar::read_sidecar;
 use crate::records::sink::{Sink, Watch};
-use crate::tune::texel::{PositionFilter, selection};
+use crate::tune::texel::{PositionFilter, Selection, selection};
 
 /// Positions as contests among their candidates' shapes: position `j`'s candidates are
 /// `entries[ends[j-1]..ends[j]]`, each a shape's index with how many legal moves have it, and
@@ -225,6 +225,8 @@ pub struct ShapeOutcome {
 /// move played.
 #[derive(Debug, Clone, Default)]
 pub struct ShapesSeen {
+    /// Whether the game is held out for validation.
+    validation: bool,
     candidates: Vec<u32>,
     ends: Vec<u32>,
     chosen: Vec<u32>,
@@ -266,13 +268,17 @@ impl Sink for ShapeProbe<'_> {
         let mut learned = [false; 2];
         learned[first.index()] = a;
         learned[1 - first.index()] = b;
+        let Selection { validation, plies } = selection(row, self.filter);
         Ok(ShapeWatch {
-            plies: selection(row, self.filter).1,
+            plies,
             next: 0,
             moves: row.moves.split_whitespace().map(str::to_string).collect(),
             learned,
             scratch: Vec::new(),
-            out: ShapesSeen::default(),
+            out: ShapesSeen {
+                validation,
+                ..ShapesSeen::default()
+            },
         })
     }
 }
@@ -315,11 +321,23 @@ impl<G: Game + Features> Watch<G> for ShapeWatch<G> {
     }
 }
 
+/// The contests a shapes run fits, as [`gather`] read them.
+struct Gathered {
+    /// Training positions, over shape indices.
+    train: Contests,
+    /// Held-out positions, over the same indices.
+    validation: Contests,
+    /// The shapes, by index.
+    shapes: Vec<u32>,
+    /// The game's name.
+    game: &'static str,
+    /// Games read, and games whose moves were learned from.
+    games: (usize, usize),
+}
+
 /// Reads the files' kept positions into training and held-out contests over shape indices,
-/// numbering the shapes as they are first met; returns them with the shapes by index, the
-/// game's name and the games read and learned from.
-#[allow(clippy::type_complexity)]
-fn gather(run: &ShapeRun) -> Result<(Contests, Contests, Vec<u32>, &'static str, (usize, usize))> {
+/// numbering the shapes as they are first met.
+fn gather(run: &ShapeRun) -> Result<Gathered> {
     if run.files.is_empty() {
         return Err(Error::setting("give at least one games CSV"));
     }
@@ -380,7 +398,7 @@ fn gather(run: &ShapeRun) -> Result<(Contests, Contests, Vec<u32>, &'static str,
                     continue;
                 }
                 games.1 += 1;
-                let into = if selection(&r.row, &run.filter).0 {
+                let into = if seen.validation {
                     &mut validation
                 } else {
                     &mut train
@@ -412,13 +430,13 @@ fn gather(run: &ShapeRun) -> Result<(Contests, Contests, Vec<u32>, &'static str,
             games.0
         )));
     }
-    Ok((
+    Ok(Gathered {
         train,
         validation,
         shapes,
-        game.expect("a file was read"),
+        game: game.expect("a file was read"),
         games,
-    ))
+    })
 }
 
 /// Runs the fit and writes `shapes.txt` (`shape ln_gamma chosen offered` a line, sorted by
@@ -431,7 +449,13 @@ pub fn run_shapes(run: &ShapeRun, progress: impl FnMut(&ShapeStep)) -> Result<Sh
             format_args!("{} is a file; give a folder", run.out.display()),
         ));
     }
-    let (train, validation, shapes, game, games) = gather(run)?;
+    let Gathered {
+        train,
+        validation,
+        shapes,
+        game,
+        games,
+    } = gather(run)?;
     let (gamma, steps) = fit_shapes(&train, &validation, shapes.len(), run.iterations, progress);
     let (mut chosen, mut offered) = (vec![0u64; shapes.len()], vec![0u64; shapes.len()]);
     for &c in &train.chosen {

@@ -312,15 +312,15 @@ pub fn extract(
         fn visit<G: Game + Features>(self, start: G) -> Result<()> {
             let (out, filter) = (self.out, self.filter);
             let width = start.feature_set().len();
-            let plies = |row: &GameRow| {
+            let select = |row: &GameRow| {
                 if row.reason.is_fault() {
-                    Vec::new()
+                    Selection::default()
                 } else {
-                    selection(row, filter).1
+                    selection(row, filter)
                 }
             };
             let probe = Probe {
-                plies_of: &plies,
+                select: &select,
                 leaf: self.leaf,
                 cells: self.net.is_some(),
             };
@@ -332,9 +332,8 @@ pub fn extract(
                         continue;
                     }
                     out.games.1 += 1;
-                    let validation = selection(&r.row, filter).0;
                     let label = zero_points(&start, &r.row);
-                    let into = if validation {
+                    let into = if r.gathered.validation {
                         &mut out.validation
                     } else {
                         &mut out.train
@@ -385,9 +384,18 @@ pub fn extract(
     Ok(out)
 }
 
-/// Whether game `row` goes to validation, and the plies whose positions it keeps (sorted; a
-/// position is taken before the ply's move), drawn from the filter's seed and the game's id.
-pub(crate) fn selection(row: &GameRow, filter: &PositionFilter) -> (bool, Vec<u32>) {
+/// Which of a game's positions a tuner keeps, and where they go.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Selection {
+    /// Whether the game's positions are held out for validation.
+    pub validation: bool,
+    /// The plies whose positions are kept (sorted; a position is taken before the ply's move).
+    pub plies: Vec<u32>,
+}
+
+/// Whether game `row` goes to validation, and the plies whose positions it keeps, drawn from
+/// the filter's seed and the game's id.
+pub(crate) fn selection(row: &GameRow, filter: &PositionFilter) -> Selection {
     let mut rng = seeded_rng(filter.seed, row.id);
     let validation = rng.random::<f64>() < filter.validation_share;
     let last = row.plies.saturating_sub(filter.drop_decided);
@@ -406,7 +414,10 @@ pub(crate) fn selection(row: &GameRow, filter: &PositionFilter) -> (bool, Vec<u3
         }
         _ => candidates,
     };
-    (validation, keep)
+    Selection {
+        validation,
+        plies: keep,
+    }
 }
 
 /// The label of game `row`'s positions: the points of `Player::ZERO` (1, ½ or 0).
