@@ -48,31 +48,56 @@ const SYMMETRIES: [[usize; 12]; 12] = {
     s
 };
 
-/// A place's state in a shape: empty 0, the mover's 1, the opponent's 2, off the board 3.
-const STATE_OFF: u32 = 3;
+/// A place's state in a shape by its owner (player 0, player 1, `EMPTY`, `OFF`), for each
+/// mover: empty 0, the mover's 1, the opponent's 2, off the board 3.
+const STATES: [[u32; 4]; 2] = {
+    let mut s = [[0; 4]; 2];
+    let mut me = 0;
+    while me < 2 {
+        s[me][me] = 1;
+        s[me][1 - me] = 2;
+        s[me][EMPTY as usize] = 0;
+        s[me][OFF as usize] = 3;
+        me += 1;
+    }
+    s
+};
+
+/// For each cell of a board of base `base`, the cells at its twelve places (row-major index,
+/// `x + diameter·y`); a place outside the square of cells reads the cell `(0, diameter − 1)`,
+/// which is off the hexagonal board on every base.
+fn places(base: usize) -> &'static [[u16; 12]] {
+    static TABLES: [OnceLock<Vec<[u16; 12]>>; 11] = [const { OnceLock::new() }; 11];
+    TABLES[base].get_or_init(|| {
+        let d = 2 * base as i32 - 1;
+        let outside = (d * (d - 1)) as u16;
+        (0..d * d)
+            .map(|c| {
+                let (x, y) = (c % d, c / d);
+                PLACES.map(|(dx, dy)| {
+                    let (px, py) = (x + dx, y + dy);
+                    if px < 0 || py < 0 || px >= d || py >= d {
+                        outside
+                    } else {
+                        (px + d * py) as u16
+                    }
+                })
+            })
+            .collect()
+    })
+}
 
 impl Havannah {
     /// The shape around cell `c` for player `me` as it lies on the board: two bits a place,
     /// place `i` at bits `2i`.
     fn shape_as_placed(&self, c: usize, me: u8) -> u32 {
-        let d = self.geometry().diameter as i32;
-        let (x, y) = (c as i32 % d, c as i32 / d);
-        let mut key = 0;
-        for (i, (dx, dy)) in PLACES.into_iter().enumerate() {
-            let (px, py) = (x + dx, y + dy);
-            let state = if px < 0 || py < 0 || px >= d || py >= d {
-                STATE_OFF
-            } else {
-                match self.owner[(px + d * py) as usize] {
-                    OFF => STATE_OFF,
-                    EMPTY => 0,
-                    o if o == me => 1,
-                    _ => 2,
-                }
-            };
-            key |= state << (2 * i);
-        }
-        key
+        let states = &STATES[usize::from(me)];
+        places(self.base as usize)[c]
+            .iter()
+            .enumerate()
+            .fold(0, |key, (i, &p)| {
+                key | states[usize::from(self.owner[usize::from(p)])] << (2 * i)
+            })
     }
 
     /// The shape around cell `c` for player `me`: the smallest number of the shape as it lies
