@@ -73,8 +73,9 @@ PANELS = [
         ("shape-s8-strong4.csv", False, "size 8"),
         ("shape-s8b-strong4.csv", False, "size 8, replication"),
     ]),
-    ("The learned shapes' weight (size 8, 2,000 iterations, exploratory)", [
-        ("shapew-s8-iters2000.csv", True, ""),
+    ("The learned shapes' weight (2,000 iterations, exploratory)", [
+        ("shapew-s8-iters2000.csv", True, "size 8"),
+        ("shapew-s6-iters2000.csv", True, "size 6"),
     ]),
     ("SPSA's tuning of strong4 (size 8)", [
         ("spsa-s8/verify.csv", False, "check, 2,000 iterations"),
@@ -90,6 +91,8 @@ PANELS = [
         ("final-s6-strong4-user-d0.csv", False, ""),
         ("final-s6b-strong4-user-d0.csv", False, "replication"),
         ("shape-s6-user-d0.csv", False, ""),
+        ("shape-s6b-user-d0.csv", False, "replication"),
+        ("shape-s6c-user-d0.csv", False, "third run"),
     ]),
     ("Ringside against Castro at its best, size 8 (one thread each)", [
         ("final-s8-user-d0.csv", False, ""),
@@ -131,7 +134,7 @@ def short(spec):
     if "know.connect=0.4," in spec and "know.local=0.05" in spec:
         return "SPSA's start"
     text = spec.removeprefix("mcts:").replace("time_ms=250,", "").replace("preset=", "")
-    text = text.replace("iters=2000,", "")
+    text = re.sub(r",?iters=2000\b", "", text)
     if text.startswith("c=0,rave=500,rave_form=hyp,decisive=tree"):
         rest = text.removeprefix("c=0,rave=500,rave_form=hyp,decisive=tree").lstrip(",")
         return "bare RAVE" + (" + " + rest.replace(",", ", ") if rest else "")
