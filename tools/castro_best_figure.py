@@ -134,7 +134,7 @@ def short(spec):
     if "know.connect=0.4," in spec and "know.local=0.05" in spec:
         return "SPSA's start"
     text = spec.removeprefix("mcts:").replace("time_ms=250,", "").replace("preset=", "")
-    text = re.sub(r",?iters=2000\b", "", text)
+    text = text.replace("iters=2000,", "").replace(",iters=2000", "")
     if text.startswith("c=0,rave=500,rave_form=hyp,decisive=tree"):
         rest = text.removeprefix("c=0,rave=500,rave_form=hyp,decisive=tree").lstrip(",")
         return "bare RAVE" + (" + " + rest.replace(",", ", ") if rest else "")
