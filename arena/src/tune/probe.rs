@@ -12,7 +12,6 @@ use ringside_engine::{Features, Game, MAX_FEATURES, Player, seeded_rng};
 use crate::records::fault::{RowFault, RowFaultKind};
 use crate::records::row::GameRow;
 use crate::records::sink::{Sink, Watch};
-use crate::tune::texel::Selection;
 
 /// A short alpha-beta search from each position a tuner keeps: the position is replaced by
 /// the leaf of the search's principal variation ([`AlphaBeta::principal_leaf`]), and the
@@ -42,6 +41,15 @@ impl LeafSearch {
             keep_searched: false,
         }
     }
+}
+
+/// Which of a game's positions a tuner keeps, and where they go.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Selection {
+    /// Whether the game's positions are held out for validation.
+    pub validation: bool,
+    /// The plies whose positions are kept (sorted; a position is taken before the ply's move).
+    pub plies: Vec<u32>,
 }
 
 /// Which plies of a row to record the positions at (sorted; ply 0 is the start), and

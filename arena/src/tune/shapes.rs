@@ -36,7 +36,8 @@ use crate::records::games_csv::read_games_with;
 use crate::records::row::GameRow;
 use crate::records::sidecar::read_sidecar;
 use crate::records::sink::{Sink, Watch};
-use crate::tune::texel::{PositionFilter, Selection, selection};
+use crate::tune::probe::Selection;
+use crate::tune::texel::{PositionFilter, selection};
 
 /// Positions as contests among their candidates' shapes: position `j`'s candidates are
 /// `entries[ends[j-1]..ends[j]]`, each a shape's index with how many legal moves have it, and

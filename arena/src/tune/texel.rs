@@ -58,7 +58,7 @@ use crate::records::games_csv::read_games_with;
 use crate::records::row::GameRow;
 use crate::records::sidecar::read_sidecar;
 use crate::records::validate::pair_start;
-use crate::tune::probe::{LeafSearch, Probe};
+use crate::tune::probe::{LeafSearch, Probe, Selection};
 use ringside_agents::net::NetShape;
 
 /// Positions per chunk of the parallel sums (fixed, so results do not depend on threads).
@@ -382,15 +382,6 @@ pub fn extract(
         )));
     }
     Ok(out)
-}
-
-/// Which of a game's positions a tuner keeps, and where they go.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct Selection {
-    /// Whether the game's positions are held out for validation.
-    pub validation: bool,
-    /// The plies whose positions are kept (sorted; a position is taken before the ply's move).
-    pub plies: Vec<u32>,
 }
 
 /// Whether game `row` goes to validation, and the plies whose positions it keeps, drawn from
