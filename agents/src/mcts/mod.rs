@@ -261,6 +261,17 @@
 //! `grave=200` −27.9 [−90.2, +32.7] (100 games each, exploratory, `results/castro-best/`):
 //! off unless asked for.
 //!
+//! # Progressive widening (`widen=T`)
+//! Coulom, "Computing Elo ratings of move patterns in the game of Go" (ICGA Journal 2007,
+//! §4.2): a node offers selection only its best few children by prior knowledge and opens
+//! one more each time its visits grow 1.4-fold: `2 + ⌊ln(n/T)/ln 1.4⌋` children at `n`
+//! visits, 2 below `T` (Aya's `ln(n/40)/ln 1.4 + 2`). Here the order is the stored one,
+//! `know·K + bias·H` highest first (so `widen` needs `know`, `know.NAME` or `bias`, and
+//! `order=random`); children proven lost are passed over without counting, and a child
+//! proven won is taken wherever it stands. Every child still gathers AMAF statistics, so a
+//! child opened late starts with RAVE's estimate. `widen=0` (the default) is off, so specs
+//! without it play the games they always played.
+//!
 //! # `preset=strong`
 //! [`crate::spec::STRONG_PRESET`]: the configuration measured strongest against Castro at
 //! equal time (`results/mcts-enhancements/`): Castro's own schedule and knowledge, with

@@ -3,6 +3,10 @@
 
 use super::*;
 
+/// Progressive widening's growth: one more child each time a node's visits grow 1.4-fold
+/// (Coulom 2007).
+const WIDEN_GROWTH: f64 = 1.4;
+
 /// A node's share of the selection formula: its children's mover, the exploration factor
 /// `c·√ln n` (`None` with c = 0) and RAVE's equivalence `K` (`None` without RAVE).
 #[derive(Debug, Clone, Copy)]
@@ -25,6 +29,7 @@ impl<G: Game + Features> Mcts<G> {
         let parent = self.parent_terms(node);
         let mut best = f64::NEG_INFINITY;
         let mut choice = first;
+        let mut open = self.window(n.visits);
         for i in first..end {
             let child = &self.nodes[i];
             if self.spec.solver && child.proven != UNPROVEN {
@@ -35,6 +40,14 @@ impl<G: Game + Features> Mcts<G> {
                     continue;
                 }
             }
+            if open == 0 {
+                // Past the window only a proven win (above) is still taken.
+                if self.spec.solver {
+                    continue;
+                }
+                break;
+            }
+            open -= 1;
             let Some(ucb) = self.ucb(parent, i) else {
                 return i;
             };
@@ -44,6 +57,20 @@ impl<G: Game + Features> Mcts<G> {
             }
         }
         choice
+    }
+
+    /// How many children not proven lost a node with `visits` offers selection: all of them
+    /// without `widen`, else `2 + ⌊ln(n/T)/ln 1.4⌋` (2 below `T` visits), Coulom's schedule
+    /// of progressive widening (CrazyStone, 2007; Aya's `ln(n/40)/ln 1.4 + 2`).
+    pub(super) fn window(&self, visits: u32) -> usize {
+        let t = self.spec.widen;
+        if t == 0 {
+            return usize::MAX;
+        }
+        if visits <= t {
+            return 2;
+        }
+        2 + ((f64::from(visits) / f64::from(t)).ln() / WIDEN_GROWTH.ln()) as usize
     }
 
     /// What the formula needs of expanded `node`, worked out once for all its children.

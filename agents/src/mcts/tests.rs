@@ -1695,3 +1695,101 @@ fn a_grave_search_depends_only_on_its_seed_and_grave_needs_rave_and_root_paralle
     assert!(spec("mcts:grave=30").is_err());
     assert!(spec("mcts:rave=500,grave=30,parallel=tree,threads=2").is_err());
 }
+
+#[test]
+fn progressive_widening_opens_a_child_each_time_a_nodes_visits_grow_by_1_4() {
+    let h = Havannah::new(5, false).unwrap();
+    let m = agent("mcts:iters=10,know=1,widen=40", &h, 1);
+    // 2 below T; then 2 + ⌊ln(n/40)/ln 1.4⌋: ln(57/40)/ln 1.4 = 1.05, ln 25/ln 1.4 = 9.57.
+    let windows: Vec<usize> = [0, 40, 55, 57, 1000].map(|n| m.window(n)).into();
+    assert_eq!(windows, [2, 2, 2, 3, 11]);
+    let off = agent("mcts:iters=10,know=1", &h, 1);
+    assert_eq!(off.window(1000), usize::MAX);
+}
+
+/// How many of `node`'s children have been visited.
+fn visited_children(m: &Mcts<Havannah>, node: usize) -> usize {
+    let n = m.nodes[node];
+    (n.first_child..n.first_child + u32::from(n.children))
+        .filter(|&c| m.nodes[c as usize].visits > 0)
+        .count()
+}
+
+#[test]
+fn a_widened_search_visits_only_the_first_children_of_each_node_in_knowledge_order() {
+    let h = Havannah::new(5, false).unwrap();
+    let search = |text: &str| {
+        let mut m = agent(text, &h, 7);
+        m.choose(&h);
+        m
+    };
+    let wide = search("mcts:iters=600,c=0,rave=500,know=1");
+    let narrow = search("mcts:iters=600,c=0,rave=500,know=1,widen=20");
+    // 600 visits at the root: 2 + ⌊ln 30/ln 1.4⌋ = 12 children open of 61.
+    assert_eq!(narrow.window(narrow.nodes[0].visits), 12);
+    assert!(
+        visited_children(&wide, 0) > 12,
+        "without widening RAVE tries more"
+    );
+    for node in 0..narrow.nodes.len() {
+        let n = narrow.nodes[node];
+        if n.first_child == UNEXPANDED {
+            continue;
+        }
+        let open = narrow.window(n.visits);
+        let first = n.first_child as usize;
+        for i in first..first + n.children as usize {
+            if narrow.nodes[i].visits > 0 {
+                // Nothing is proven this early, so the window is the first `open` children.
+                assert!(
+                    i - first < open,
+                    "node {node}: child {} of window {open}",
+                    i - first
+                );
+            }
+        }
+    }
+    // The search depends only on its seed, and widening changes it.
+    let visits = |m: &Mcts<Havannah>| m.nodes.iter().map(|n| n.visits).collect::<Vec<_>>();
+    let again = search("mcts:iters=600,c=0,rave=500,know=1,widen=20");
+    assert_eq!(visits(&again), visits(&narrow));
+    assert_ne!(visits(&wide), visits(&narrow));
+}
+
+#[test]
+fn widening_skips_children_proven_lost_and_still_takes_a_proven_win_past_the_window() {
+    let h = Havannah::new(5, false).unwrap();
+    let mut m = agent("mcts:iters=10,c=0,know=1,widen=40", &h, 3);
+    m.root = Some(h.clone());
+    m.reset();
+    assert!(m.expand(0, &h));
+    let first = m.nodes[0].first_child as usize;
+    let last = first + m.nodes[0].children as usize - 1;
+    let mover = m.nodes[first].mover_into;
+    // Unvisited, the first child of the window is taken first.
+    assert_eq!(m.select(0), first);
+    // The first two proven lost: the window (2) opens on the third and fourth.
+    for c in [first, first + 1] {
+        m.nodes[c].proven = mover ^ 1;
+    }
+    assert_eq!(m.select(0), first + 2);
+    m.nodes[first + 2].visits = 1;
+    m.nodes[first + 2].reward = 1.0;
+    assert_eq!(m.select(0), first + 3);
+    m.nodes[first + 3].visits = 1;
+    // The window visited, the better of its two is chosen, never a child past it.
+    assert_eq!(m.select(0), first + 2);
+    // The last child, far outside the window, proven won: taken at once.
+    m.nodes[last].proven = mover;
+    assert_eq!(m.select(0), last);
+}
+
+#[test]
+fn widen_prints_when_set_and_needs_an_order_by_knowledge_or_bias() {
+    let spec = |t: &str| crate::AgentSpec::parse(t).map(|s| s.to_string());
+    assert!(spec("mcts:know=1,widen=40").unwrap().contains(",widen=40"));
+    assert!(spec("mcts:know.shape=0.3,widen=40").is_ok());
+    assert!(!spec("mcts:know=1").unwrap().contains("widen"));
+    assert!(spec("mcts:widen=40").is_err());
+    assert!(spec("mcts:know=1,order=list,widen=40").is_err());
+}

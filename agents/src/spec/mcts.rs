@@ -57,6 +57,7 @@ impl Default for MctsSpec {
                 pool: 0,
                 pool_p: 0.0,
                 grave: 0,
+                widen: 0,
                 ring_perm: 0,
                 ring_perm_in: PermanentIn::Group,
             },
@@ -309,6 +310,19 @@ pub const OPTIONS: &[OptionDef<MctsSpec>] = &[
         print: |s| (s.grave > 0).then(|| format!("grave={}", s.grave)),
     },
     OptionDef {
+        key: "widen",
+        takes: Takes::Whole {
+            min: 0,
+            max: Some(u32::MAX as u64),
+            unit: " of visits",
+        },
+        default: Fallback::Value("0"),
+        help: "progressive widening: a node with n visits offers its first 2 + log1.4(n/T) children, knowledge first (0: off)",
+        source: "Coulom 2007",
+        set: |s, v| s.widen = v.whole() as u32,
+        print: |s| (s.widen > 0).then(|| format!("widen={}", s.widen)),
+    },
+    OptionDef {
         key: "fpu",
         takes: Takes::Number(Bound::Finite),
         default: Fallback::Unset("off"),
@@ -547,6 +561,12 @@ pub(super) fn finish(spec: &mut MctsSpec) -> Result<(), super::SpecError> {
             "mcts: decisive_plies needs decisive=on".into(),
         ));
     }
+    let ordered = spec.know > 0.0 || !spec.know_terms.is_empty() || spec.bias > 0.0;
+    if spec.widen > 0 && !(ordered && spec.order == ChildOrder::Random) {
+        return Err(super::error(
+            "mcts: widen needs children ordered by know=W, know.NAME=W or bias=W (and order=random)".into(),
+        ));
+    }
     // Options that read one tree's AMAF statistics.
     let amaf_readers = [
         (spec.prune.is_some(), "prune", "AMAF means"),
@@ -614,6 +634,7 @@ mod tests {
             pool: 0,
             pool_p: 0.3,
             grave: 0,
+            widen: 0,
             ring_depth: None,
             ring_perm: 0,
             ring_perm_in: PermanentIn::Group,

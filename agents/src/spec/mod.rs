@@ -290,6 +290,10 @@ pub struct MctsSpec {
     /// the AMAF statistics of the closest node above it on the path with this many visits
     /// and the same mover (0: off).
     pub grave: u32,
+    /// Progressive widening (Coulom 2007): a node with `n` visits offers selection only its
+    /// first `2 + ⌊log₁.₄(n/T)⌋` children that are not proven lost (2 below `T` visits), in
+    /// stored order, knowledge first; `T` is this (0: off).
+    pub widen: u32,
     /// First-play urgency: the value of a child never visited (`None`: visit it first).
     pub fpu: Option<f64>,
     /// Weight of progressive bias from the evaluation after each move (0: off).
