@@ -77,6 +77,9 @@ PANELS = [
         ("shapew-s8-iters2000.csv", True, "size 8"),
         ("shapew-s6-iters2000.csv", True, "size 6"),
     ]),
+    ("Progressive widening added to strong4 + shapes (size 8, 2,000 iterations, exploratory)", [
+        ("widen-s8-iters2000.csv", True, ""),
+    ]),
     ("SPSA's tuning of strong4 (size 8)", [
         ("spsa-s8/verify.csv", False, "check, 2,000 iterations"),
         ("spsa-s8b.csv", False, "fresh seed, 0.25 s"),
@@ -111,6 +114,7 @@ PANELS = [
         ("final-s8t2-strong4-user-d0.csv", False, ""),
         ("final-s8t2b-strong4-user-d0.csv", False, "replication"),
         ("final-s8t2-strong4-user-d0-know.csv", False, ""),
+        ("shape-s8t2-user-d0-know.csv", False, ""),
     ]),
 ]
 
