@@ -607,11 +607,6 @@ impl<G: Game + Features> Mcts<G> {
         }
     }
 
-    /// Whether children carry move knowledge (`know` or `know.NAME`).
-    fn knows(&self) -> bool {
-        self.spec.know > 0.0 || !self.spec.know_terms.is_empty()
-    }
-
     /// What a child's stored knowledge is multiplied by: `know`'s weight, or 1 when named
     /// terms are weighed (the stored value is then the whole weighted sum).
     fn know_scale(&self) -> f64 {

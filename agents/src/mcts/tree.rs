@@ -11,7 +11,7 @@ impl<G: Game + Features> Mcts<G> {
         self.nodes.push(Node::new(NOBODY));
         restart(&mut self.amaf, self.spec.rave.is_some());
         restart(&mut self.prior, self.spec.bias > 0.0);
-        let knows = self.knows();
+        let knows = self.spec.knows();
         restart(&mut self.know, knows);
     }
 
@@ -127,7 +127,7 @@ impl<G: Game + Features> Mcts<G> {
         if self.spec.bias > 0.0 {
             self.prior.extend(self.ranked.iter().map(|c| c.prior));
         }
-        if self.knows() {
+        if self.spec.knows() {
             self.know.extend(self.ranked.iter().map(|c| c.know));
         }
         if self.spec.decisive != Decisive::Off {
@@ -247,7 +247,7 @@ impl<G: Game + Features> Mcts<G> {
                 place: k as u32,
             });
         }
-        if random && (self.spec.bias > 0.0 || self.knows()) {
+        if self.spec.sorts_children() {
             let (bias, know) = (self.spec.bias, self.know_scale());
             let key = |c: &Child<G::Move>| know * f64::from(c.know) + bias * f64::from(c.prior);
             // The place breaks ties, so this unstable (allocation-free) sort is stable.

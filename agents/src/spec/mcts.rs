@@ -561,8 +561,7 @@ pub(super) fn finish(spec: &mut MctsSpec) -> Result<(), super::SpecError> {
             "mcts: decisive_plies needs decisive=on".into(),
         ));
     }
-    let ordered = spec.know > 0.0 || !spec.know_terms.is_empty() || spec.bias > 0.0;
-    if spec.widen > 0 && !(ordered && spec.order == ChildOrder::Random) {
+    if spec.widen > 0 && !spec.sorts_children() {
         return Err(super::error(
             "mcts: widen needs children ordered by know=W, know.NAME=W or bias=W (and order=random)".into(),
         ));

@@ -340,6 +340,20 @@ pub struct MctsSpec {
     pub know_terms: BTreeMap<String, f64>,
 }
 
+impl MctsSpec {
+    /// Whether children carry move knowledge (`know` or `know.NAME`).
+    pub fn knows(&self) -> bool {
+        self.know > 0.0 || !self.know_terms.is_empty()
+    }
+
+    /// Whether a node's children are sorted at expansion by the term selection gives an
+    /// unvisited child, `know·K + bias·H`, highest first: with `order=random` and knowledge
+    /// or progressive bias on (the order `widen` opens them in).
+    pub fn sorts_children(&self) -> bool {
+        self.order == ChildOrder::Random && (self.bias > 0.0 || self.knows())
+    }
+}
+
 /// The prefix of a knowledge term's weight: `know.reply=0.05`.
 pub const KNOW_PREFIX: &str = "know.";
 
