@@ -214,11 +214,14 @@ impl AgentSpec {
             )),
             AgentSpec::Mcts(s) => {
                 let terms = state.knowledge_terms();
-                if let Some(name) = s.know_terms.keys().find(|n| !terms.contains(&n.as_str())) {
+                let unknown = (s.know_terms.keys().map(|n| ("know", n)))
+                    .chain(s.prob_terms.keys().map(|n| ("prob", n)))
+                    .find(|(_, n)| !terms.contains(&n.as_str()));
+                if let Some((prefix, name)) = unknown {
                     return Err(SpecError {
                         kind: SpecErrorKind::BadValue,
                         reason: format!(
-                            "mcts: know.{name}: {} has no knowledge term '{name}' (it has: {})",
+                            "mcts: {prefix}.{name}: {} has no knowledge term '{name}' (it has: {})",
                             state.name(),
                             if terms.is_empty() {
                                 "none".to_string()

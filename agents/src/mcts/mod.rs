@@ -144,8 +144,8 @@
 //! # The order of children (`order=random|list`)
 //! When a node is expanded its children are stored in a uniformly random order, drawn from
 //! the agent's generator (a Fisher–Yates shuffle of the legal moves), as OpenSpiel's
-//! `MCTSBot` shuffles them; with `know` or `bias` on they are then sorted by the term
-//! selection gives an unvisited child, `know·K(m) + bias·H(m)`, highest first, the shuffle
+//! `MCTSBot` shuffles them; with `know`, `prob` or `bias` on they are then sorted by the term
+//! selection gives an unvisited child, `know·K(m) + bias·H(m) + Σ W·ρ(m)`, highest first, the shuffle
 //! breaking ties. That order decides everything the formulas leave open: which unvisited
 //! child is tried first (the first stored), which of two children with equal scores
 //! selection takes (the first stored: a strict `>`), and which of equal children is played.
@@ -266,11 +266,31 @@
 //! §4.2): a node offers selection only its best few children by prior knowledge and opens
 //! one more each time its visits grow 1.4-fold: `2 + ⌊ln(n/T)/ln 1.4⌋` children at `n`
 //! visits, 2 below `T` (Aya's `ln(n/40)/ln 1.4 + 2`). Here the order is the stored one,
-//! `know·K + bias·H` highest first (so `widen` needs `know`, `know.NAME` or `bias`, and
-//! `order=random`); children proven lost are passed over without counting, and a child
+//! `know·K + bias·H + Σ W·ρ` highest first (so `widen` needs `know`, `know.NAME`, `prob.NAME`
+//! or `bias`, and `order=random`); children proven lost are passed over without counting, and a child
 //! proven won is taken wherever it stands. Every child still gathers AMAF statistics, so a
 //! child opened late starts with RAVE's estimate. `widen=0` (the default) is off, so specs
 //! without it play the games they always played.
+//!
+//! # A prior probability (`prob.NAME=W`)
+//! MoHex 2.0's prior term (Huang, Arneson, Hayward, Müller and Pawlewicz, "MoHex 2.0: a
+//! pattern-based MCTS Hex player", Computers and Games 2013): each child carries the chance
+//! `ρ(m)` that a learned model picks its move among its siblings, and selection adds
+//!
+//! ```text
+//! W · ρ(m) / √(n + 1),      ρ(m) = exp T(m) / Σ_siblings exp T
+//! ```
+//!
+//! where `T` is the game's named knowledge term `NAME` ([`Features::knowledge_terms`]). For a
+//! term that is a log-strength, as Havannah's `shape` (`ln γ`, fitted by Bradley–Terry), `ρ`
+//! is `γ(m)/Σγ`, the fitted chance that the move is the one played. Unlike `know.NAME`'s
+//! `W·T(m)/√n`, the term is a share (it sums to `W` over the children, however many there
+//! are, and a move's weight falls as better siblings appear) and fades more slowly than
+//! progressive bias's `1/(n + 1)`. Several names add their terms; the children are sorted
+//! with it at expansion (`know·K + bias·H + Σ W·ρ`, highest first). 4 bytes a node (a
+//! parallel array, allocated only with a prior) and, at each expansion, one read of the term
+//! and one exponential per child. Off unless named, so specs without it play the games
+//! they always played.
 //!
 //! # `preset=strong`
 //! [`crate::spec::STRONG_PRESET`]: the configuration measured strongest against Castro at
@@ -414,6 +434,8 @@ struct Child<M> {
     prior: f32,
     /// Its move knowledge (0 without `know`).
     know: f32,
+    /// Its prior term's weight `Σ W·ρ(m)` (0 without `prob.NAME`).
+    prob: f32,
     /// Its place in the (shuffled) move list, which breaks ties of the ranking.
     place: u32,
 }
@@ -541,6 +563,13 @@ pub struct Mcts<G: Game> {
     /// the first expansion.
     know_terms: Vec<(usize, f64)>,
     terms_found: bool,
+    /// `prob.NAME=W`: each child's prior term `Σ W·ρ(m)`, parallel to `nodes` (empty when
+    /// off), each named term's index and weight (found with `know_terms`), and one term's
+    /// values over the children being expanded.
+    prob: Vec<f32>,
+    spare_prob: Vec<f32>,
+    prob_terms: Vec<(usize, f64)>,
+    prob_values: Vec<f64>,
     /// A copy of a position for testing moves (decisive moves, priors, the eval policy).
     probe: Option<G>,
     /// Root parallelism: the other trees (`threads - 1`).
@@ -599,6 +628,10 @@ impl<G: Game + Features> Mcts<G> {
             spare_know: Vec::new(),
             know_terms: Vec::new(),
             terms_found: false,
+            prob: Vec::new(),
+            spare_prob: Vec::new(),
+            prob_terms: Vec::new(),
+            prob_values: Vec::new(),
             probe: None,
             helpers: Vec::new(),
             rollers: Vec::new(),

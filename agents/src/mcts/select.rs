@@ -97,7 +97,9 @@ impl<G: Game + Features> Mcts<G> {
     /// first (no visits, no AMAF visits, no first-play urgency).
     pub(super) fn ucb(&self, parent: ParentTerms, i: usize) -> Option<f64> {
         let child = &self.nodes[i];
-        let bias = self.bias(i, child.visits) + self.knowledge(i, child.visits);
+        let bias = self.bias(i, child.visits)
+            + self.knowledge(i, child.visits)
+            + self.prior_term(i, child.visits);
         let amaf = parent.rave_k.map(|k| {
             let stats = match parent.grave_first {
                 Some(first) => self.grave.amaf[i - first],
@@ -137,6 +139,15 @@ impl<G: Game + Features> Mcts<G> {
             return 0.0;
         }
         self.spec.bias * f64::from(self.prior[i]) / (f64::from(visits) + 1.0)
+    }
+
+    /// The prior's term for child `i` with `visits` (`prob.NAME=W`, MoHex 2.0's):
+    /// `Σ W·ρ / √(n + 1)`.
+    pub(super) fn prior_term(&self, i: usize, visits: u32) -> f64 {
+        if self.prob.is_empty() {
+            return 0.0;
+        }
+        f64::from(self.prob[i]) / (f64::from(visits) + 1.0).sqrt()
     }
 
     /// Move knowledge's term for child `i` with `visits`: `W·K` while it is unvisited or

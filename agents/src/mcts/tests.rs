@@ -1759,10 +1759,7 @@ fn a_widened_search_visits_only_the_first_children_of_each_node_in_knowledge_ord
 #[test]
 fn widening_skips_children_proven_lost_and_still_takes_a_proven_win_past_the_window() {
     let h = Havannah::new(5, false).unwrap();
-    let mut m = agent("mcts:iters=10,c=0,know=1,widen=40", &h, 3);
-    m.root = Some(h.clone());
-    m.reset();
-    assert!(m.expand(0, &h));
+    let mut m = expanded_root("mcts:iters=10,c=0,know=1,widen=40", &h, 3);
     let first = m.nodes[0].first_child as usize;
     let last = first + m.nodes[0].children as usize - 1;
     let mover = m.nodes[first].mover_into;
@@ -1792,4 +1789,142 @@ fn widen_prints_when_set_and_needs_an_order_by_knowledge_or_bias() {
     assert!(!spec("mcts:know=1").unwrap().contains("widen"));
     assert!(spec("mcts:widen=40").is_err());
     assert!(spec("mcts:know=1,order=list,widen=40").is_err());
+}
+
+/// The agent of `text` (seeded `seed`) with its root at `h` expanded.
+fn expanded_root(text: &str, h: &Havannah, seed: u64) -> Mcts<Havannah> {
+    let mut m = agent(text, h, seed);
+    m.root = Some(h.clone());
+    m.reset();
+    assert!(m.expand(0, h));
+    m
+}
+
+/// Havannah 5 after a few moves, so that the cells' shapes differ.
+fn havannah_in_play() -> Havannah {
+    let mut h = Havannah::new(5, false).unwrap();
+    let mut legal = Vec::new();
+    for pick in [30, 7, 44, 12, 25] {
+        h.legal_moves(&mut legal);
+        h.play_unchecked(legal[pick % legal.len()]);
+    }
+    h
+}
+
+#[test]
+fn a_prior_is_each_childs_softmax_share_of_its_term_weighed_and_orders_the_children() {
+    let h = havannah_in_play();
+    let m = expanded_root("mcts:iters=10,c=0,prob.shape=2", &h, 5);
+    let shape = h
+        .knowledge_terms()
+        .iter()
+        .position(|&n| n == "shape")
+        .unwrap();
+    let first = m.nodes[0].first_child as usize;
+    let children = first..first + m.nodes[0].children as usize;
+    let strength = |i: usize| h.knowledge_term(m.moves[i - 1], shape).exp();
+    let total: f64 = children.clone().map(strength).sum();
+    let mut distinct = Vec::new();
+    for i in children.clone() {
+        // 2 · γ(m) / Σ γ, worked here from the term itself.
+        let want = 2.0 * strength(i) / total;
+        assert!(
+            (f64::from(m.prob[i]) - want).abs() < 1e-6,
+            "{i}: {} {want}",
+            m.prob[i]
+        );
+        distinct.push((m.prob[i] * 1e6).round() as i64);
+    }
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert!(distinct.len() > 3, "the shapes differ, so do the priors");
+    let sum: f64 = children.clone().map(|i| f64::from(m.prob[i])).sum();
+    assert!((sum - 2.0).abs() < 1e-4);
+    // Stored highest first: an unvisited child's term is its prior.
+    assert!(
+        children
+            .clone()
+            .zip(children.skip(1))
+            .all(|(a, b)| m.prob[a] >= m.prob[b])
+    );
+}
+
+#[test]
+fn the_prior_term_fades_as_one_over_the_root_of_visits_plus_one() {
+    let h = havannah_in_play();
+    let mut m = expanded_root("mcts:iters=10,c=0,prob.shape=1", &h, 5);
+    let first = m.nodes[0].first_child as usize;
+    let p = f64::from(m.prob[first]);
+    assert!(p > 0.0);
+    assert_eq!(m.prior_term(first, 0), p);
+    assert_eq!(m.prior_term(first, 3), p / 2.0);
+    // In the formula (no RAVE, c = 0): the mean reward and the prior's term.
+    m.nodes[first].visits = 3;
+    m.nodes[first].reward = 1.0;
+    let ucb = m.ucb(m.parent_terms(0), first).unwrap();
+    assert!((ucb - (1.0 / 3.0 + p / 2.0)).abs() < 1e-12);
+    // Without a prior the term is 0 and nothing is stored.
+    let plain = expanded_root("mcts:iters=10,c=0,know.shape=1", &h, 5);
+    assert!(plain.prob.is_empty());
+    assert_eq!(plain.prior_term(first, 0), 0.0);
+}
+
+#[test]
+fn a_prior_search_depends_only_on_its_seed_and_keeps_its_priors_when_the_tree_is_reused() {
+    let h = havannah_in_play();
+    let text = "mcts:iters=300,c=0,rave=500,know=1,prob.shape=0.5,reuse=on";
+    let search = || {
+        let mut m = agent(text, &h, 11);
+        let mv = m.choose(&h).mv;
+        (mv, m)
+    };
+    let (mv, mut m) = search();
+    let (again, other) = search();
+    assert_eq!(mv, again);
+    let visits = |m: &Mcts<Havannah>| m.nodes.iter().map(|n| n.visits).collect::<Vec<_>>();
+    assert_eq!(visits(&m), visits(&other));
+    // One array entry a node, kept through the reroot with the rest.
+    assert_eq!(m.prob.len(), m.nodes.len());
+    let mut next = h.clone();
+    next.play_unchecked(mv);
+    let mut legal = Vec::new();
+    next.legal_moves(&mut legal);
+    next.play_unchecked(legal[0]);
+    m.choose(&next);
+    assert_eq!(m.prob.len(), m.nodes.len());
+}
+
+#[test]
+fn prob_prints_when_set_and_refuses_a_weight_not_above_0_or_a_term_the_game_lacks() {
+    let spec = |t: &str| crate::AgentSpec::parse(t).map(|s| s.to_string());
+    let text = spec("mcts:know=1,prob.shape=0.5").unwrap();
+    assert!(text.ends_with(",prob.shape=0.5"), "{text}");
+    assert_eq!(spec(&text).unwrap(), text);
+    assert!(
+        spec("mcts:prob.shape=0.5,widen=40").is_ok(),
+        "a prior orders the children"
+    );
+    assert!(spec("mcts:prob.shape=0").is_err());
+    assert!(spec("mcts:prob.shape=-1").is_err());
+    assert!(spec("mcts:prob.=1").is_err());
+    let with = crate::AgentSpec::parse("mcts:prob.shape=0.5")
+        .unwrap()
+        .set("prob.shape", 2.0)
+        .unwrap();
+    assert!(
+        crate::AgentSpec::parse("mcts:prob.shape=0.5")
+            .unwrap()
+            .set("prob.shape", 0.0)
+            .is_err()
+    );
+    assert!(with.to_string().contains("prob.shape=2"));
+    let h = Havannah::new(5, false).unwrap();
+    let lacks = crate::AgentSpec::parse("mcts:prob.nothing=1")
+        .unwrap()
+        .build(&h, 1);
+    let Err(err) = lacks else {
+        panic!("Havannah has no term 'nothing'")
+    };
+    let err = err.to_string();
+    assert!(err.contains("prob.nothing"), "{err}");
 }

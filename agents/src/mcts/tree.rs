@@ -13,6 +13,7 @@ impl<G: Game + Features> Mcts<G> {
         restart(&mut self.prior, self.spec.bias > 0.0);
         let knows = self.spec.knows();
         restart(&mut self.know, knows);
+        restart(&mut self.prob, self.spec.has_prior());
     }
 
     /// Keeps the subtree of `state` if the last search reached it, else starts afresh.
@@ -60,11 +61,13 @@ impl<G: Game + Features> Mcts<G> {
         let mut amaf = std::mem::take(&mut self.spare_amaf);
         let mut prior = std::mem::take(&mut self.spare_prior);
         let mut know = std::mem::take(&mut self.spare_know);
+        let mut prob = std::mem::take(&mut self.spare_prob);
         nodes.clear();
         moves.clear();
         amaf.clear();
         prior.clear();
         know.clear();
+        prob.clear();
         self.queue.clear();
         let mut new_root = self.nodes[root as usize];
         new_root.mover_into = NOBODY;
@@ -76,6 +79,7 @@ impl<G: Game + Features> Mcts<G> {
             carry(&mut amaf, &self.amaf, i);
             carry(&mut prior, &self.prior, i);
             carry(&mut know, &self.know, i);
+            carry(&mut prob, &self.prob, i);
             let old = self.nodes[i as usize];
             if old.first_child != UNEXPANDED {
                 nodes[next].first_child = nodes.len() as u32;
@@ -92,6 +96,7 @@ impl<G: Game + Features> Mcts<G> {
         self.spare_amaf = std::mem::replace(&mut self.amaf, amaf);
         self.spare_prior = std::mem::replace(&mut self.prior, prior);
         self.spare_know = std::mem::replace(&mut self.know, know);
+        self.spare_prob = std::mem::replace(&mut self.prob, prob);
     }
 
     pub(super) fn prove(&mut self, node: usize, outcome: Outcome, distance: u16) {
@@ -129,6 +134,9 @@ impl<G: Game + Features> Mcts<G> {
         }
         if self.spec.knows() {
             self.know.extend(self.ranked.iter().map(|c| c.know));
+        }
+        if self.spec.has_prior() {
+            self.prob.extend(self.ranked.iter().map(|c| c.prob));
         }
         if self.spec.decisive != Decisive::Off {
             self.prove_decisive(node, state);
@@ -199,15 +207,19 @@ impl<G: Game + Features> Mcts<G> {
     /// The children of a node at `state` (legal moves in `self.legal`), in the order they
     /// are stored, with their priors and knowledge, into `self.ranked`. With `order=random`
     /// the moves are shuffled (Fisher–Yates, from the agent's generator) and then, with
-    /// `know` or `bias` on, put in falling order of the term selection gives an unvisited
-    /// child, `know·K + bias·H` (ties keep the shuffled order); with `order=list` they stay
-    /// in the move list's order.
+    /// `know`, `prob` or `bias` on, put in falling order of the term selection gives an
+    /// unvisited child, `know·K + bias·H + Σ W·ρ` (ties keep the shuffled order); with
+    /// `order=list` they stay in the move list's order.
     pub(super) fn rank_children(&mut self, state: &G, mover: Player) {
         if !self.terms_found {
             let names = state.knowledge_terms();
-            self.know_terms = (self.spec.know_terms.iter())
-                .filter_map(|(name, &w)| Some((names.iter().position(|n| n == name)?, w)))
-                .collect();
+            let find = |terms: &std::collections::BTreeMap<String, f64>| -> Vec<(usize, f64)> {
+                (terms.iter())
+                    .filter_map(|(name, &w)| Some((names.iter().position(|n| n == name)?, w)))
+                    .collect()
+            };
+            self.know_terms = find(&self.spec.know_terms);
+            self.prob_terms = find(&self.spec.prob_terms);
             self.terms_found = true;
         }
         let random = self.spec.order == ChildOrder::Random;
@@ -244,15 +256,45 @@ impl<G: Game + Features> Mcts<G> {
                 mv,
                 prior,
                 know,
+                prob: 0.0,
                 place: k as u32,
             });
         }
+        self.rank_priors(state);
         if self.spec.sorts_children() {
             let (bias, know) = (self.spec.bias, self.know_scale());
-            let key = |c: &Child<G::Move>| know * f64::from(c.know) + bias * f64::from(c.prior);
+            let key = |c: &Child<G::Move>| {
+                let k = know * f64::from(c.know) + bias * f64::from(c.prior);
+                // Only with a prior, so that specs without one sort exactly as before.
+                if c.prob > 0.0 {
+                    k + f64::from(c.prob)
+                } else {
+                    k
+                }
+            };
             // The place breaks ties, so this unstable (allocation-free) sort is stable.
             self.ranked
                 .sort_unstable_by(|a, b| key(b).total_cmp(&key(a)).then(a.place.cmp(&b.place)));
+        }
+    }
+
+    /// Each child's prior term `Σ W·ρ(m)` (`prob.NAME=W`): for each named term, the
+    /// softmax of its values over the children, `ρ(m) = exp T(m) / Σ exp T` (a term that is
+    /// a log-strength `ln γ` gives `γ(m)/Σγ`, the Bradley–Terry chance that `m` is chosen).
+    fn rank_priors(&mut self, state: &G) {
+        for &(term, w) in &self.prob_terms {
+            self.prob_values.clear();
+            let values = &mut self.prob_values;
+            values.extend(self.ranked.iter().map(|c| state.knowledge_term(c.mv, term)));
+            let top = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let mut sum = 0.0;
+            for v in values.iter_mut() {
+                *v = (*v - top).exp();
+                sum += *v;
+            }
+            for (c, v) in self.ranked.iter_mut().zip(values.iter()) {
+                c.prob += (w * v / sum) as f32;
+            }
         }
     }
 

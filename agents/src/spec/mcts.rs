@@ -30,6 +30,7 @@ impl Default for MctsSpec {
                 decisive_plies: None,
                 prune: None,
                 know_terms: std::collections::BTreeMap::new(),
+                prob_terms: std::collections::BTreeMap::new(),
                 // From the table:
                 c: 0.0,
                 score: Scoring::Win,
@@ -563,7 +564,7 @@ pub(super) fn finish(spec: &mut MctsSpec) -> Result<(), super::SpecError> {
     }
     if spec.widen > 0 && !spec.sorts_children() {
         return Err(super::error(
-            "mcts: widen needs children ordered by know=W, know.NAME=W or bias=W (and order=random)".into(),
+            "mcts: widen needs children ordered by know=W, know.NAME=W, prob.NAME=W or bias=W (and order=random)".into(),
         ));
     }
     // Options that read one tree's AMAF statistics.
@@ -638,6 +639,7 @@ mod tests {
             ring_perm: 0,
             ring_perm_in: PermanentIn::Group,
             know_terms: std::collections::BTreeMap::new(),
+            prob_terms: std::collections::BTreeMap::new(),
         };
         assert_eq!(MctsSpec::default(), by_hand);
         // Every value default prints as help shows it.

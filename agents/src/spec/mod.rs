@@ -338,6 +338,10 @@ pub struct MctsSpec {
     /// Weights of the game's named knowledge terms (`know.NAME=W`,
     /// [`ringside_engine::Features::knowledge_terms`]), added to `know`'s.
     pub know_terms: BTreeMap<String, f64>,
+    /// Weights of the game's named knowledge terms read as a prior probability
+    /// (`prob.NAME=W`, MoHex 2.0's prior term): each child's share of its siblings under
+    /// the term, `exp T(m) / Σ exp T`, added to selection as `W·ρ(m)/√(n + 1)`.
+    pub prob_terms: BTreeMap<String, f64>,
 }
 
 impl MctsSpec {
@@ -350,12 +354,20 @@ impl MctsSpec {
     /// unvisited child, `know·K + bias·H`, highest first: with `order=random` and knowledge
     /// or progressive bias on (the order `widen` opens them in).
     pub fn sorts_children(&self) -> bool {
-        self.order == ChildOrder::Random && (self.bias > 0.0 || self.knows())
+        self.order == ChildOrder::Random && (self.bias > 0.0 || self.knows() || self.has_prior())
+    }
+
+    /// Whether children carry a prior probability (`prob.NAME`).
+    pub fn has_prior(&self) -> bool {
+        !self.prob_terms.is_empty()
     }
 }
 
 /// The prefix of a knowledge term's weight: `know.reply=0.05`.
 pub const KNOW_PREFIX: &str = "know.";
+
+/// The prefix of a knowledge term's weight as a prior probability: `prob.shape=1`.
+pub const PROB_PREFIX: &str = "prob.";
 
 /// RAVE's schedule: the weight `β` of a child's AMAF mean against its own mean, for `n`
 /// visits and equivalence `K`.
@@ -779,8 +791,18 @@ impl AgentSpec {
                         )))
                     }
                 })?;
+                let prob_terms = o.prefixed(PROB_PREFIX, |key, w| {
+                    if w.is_finite() && w > 0.0 && key.len() > PROB_PREFIX.len() {
+                        Ok(())
+                    } else {
+                        Err(error(format!(
+                            "mcts: {key} needs a term's name and a finite weight above 0"
+                        )))
+                    }
+                })?;
                 let mut spec = MctsSpec {
                     know_terms,
+                    prob_terms,
                     ..MctsSpec::default()
                 };
                 o.evaluated_table(mcts::OPTIONS, &mut spec)?;
@@ -904,6 +926,13 @@ impl AgentSpec {
                 let mut s = s.clone();
                 if let Some(name) = key.strip_prefix(KNOW_PREFIX) {
                     s.know_terms.insert(name.to_string(), value);
+                    return Ok(AgentSpec::Mcts(s));
+                }
+                if let Some(name) = key.strip_prefix(PROB_PREFIX) {
+                    if !(value.is_finite() && value > 0.0) {
+                        return Err(error(format!("mcts: {key} needs a finite weight above 0")));
+                    }
+                    s.prob_terms.insert(name.to_string(), value);
                     return Ok(AgentSpec::Mcts(s));
                 }
                 let eval: fn(&mut MctsSpec) -> &mut EvalSpec = |s| &mut s.eval;
@@ -1076,6 +1105,9 @@ impl fmt::Display for AgentSpec {
                 write!(f, "mcts:{}", options::print(mcts::OPTIONS, s))?;
                 for (name, w) in &s.know_terms {
                     write!(f, ",{KNOW_PREFIX}{name}={w}")?;
+                }
+                for (name, w) in &s.prob_terms {
+                    write!(f, ",{PROB_PREFIX}{name}={w}")?;
                 }
                 Ok(())
             }
