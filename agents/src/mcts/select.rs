@@ -7,6 +7,11 @@ use super::*;
 /// (Coulom 2007).
 const WIDEN_GROWTH: f64 = 1.4;
 
+/// `√(n + 1)` for the visits `n` a young child has, read rather than worked out in the
+/// selection loop (the same correctly rounded values as `sqrt`).
+static ROOTS: std::sync::LazyLock<[f64; 1024]> =
+    std::sync::LazyLock::new(|| std::array::from_fn(|n| (n as f64 + 1.0).sqrt()));
+
 /// A node's share of the selection formula: its children's mover, the exploration factor
 /// `c·√ln n` (`None` with c = 0) and RAVE's equivalence `K` (`None` without RAVE).
 #[derive(Debug, Clone, Copy)]
@@ -147,7 +152,11 @@ impl<G: Game + Features> Mcts<G> {
         if self.prob.is_empty() {
             return 0.0;
         }
-        f64::from(self.prob[i]) / (f64::from(visits) + 1.0).sqrt()
+        let root = match ROOTS.get(visits as usize) {
+            Some(&r) => r,
+            None => (f64::from(visits) + 1.0).sqrt(),
+        };
+        f64::from(self.prob[i]) / root
     }
 
     /// Move knowledge's term for child `i` with `visits`: `W·K` while it is unvisited or

@@ -1928,3 +1928,38 @@ fn prob_prints_when_set_and_refuses_a_weight_not_above_0_or_a_term_the_game_lack
     let err = err.to_string();
     assert!(err.contains("prob.nothing"), "{err}");
 }
+
+#[test]
+fn several_priors_add_their_weighed_shares_whether_or_not_knowledge_reads_the_same_term() {
+    let h = havannah_in_play();
+    let names = h.knowledge_terms();
+    let index = |name: &str| names.iter().position(|&n| n == name).unwrap();
+    let (shape, local) = (index("shape"), index("local"));
+    let m = expanded_root("mcts:iters=10,c=0,prob.shape=2,prob.local=0.5", &h, 5);
+    let first = m.nodes[0].first_child as usize;
+    let children = first..first + m.nodes[0].children as usize;
+    let share = |i: usize, term: usize| {
+        let total: f64 = (children.clone())
+            .map(|j| h.knowledge_term(m.moves[j - 1], term).exp())
+            .sum();
+        h.knowledge_term(m.moves[i - 1], term).exp() / total
+    };
+    for i in children.clone() {
+        let want = 2.0 * share(i, shape) + 0.5 * share(i, local);
+        assert!((f64::from(m.prob[i]) - want).abs() < 1e-6, "{i}");
+    }
+    // The term read once for knowledge and prior alike: the same priors, move by move.
+    let both = expanded_root(
+        "mcts:iters=10,c=0,know.shape=0.3,prob.shape=2,prob.local=0.5",
+        &h,
+        5,
+    );
+    let by_move = |m: &Mcts<Havannah>| {
+        let mut p: Vec<_> = (children.clone())
+            .map(|i| (m.moves[i - 1], m.prob[i].to_bits()))
+            .collect();
+        p.sort_unstable_by_key(|&(mv, _)| mv);
+        p
+    };
+    assert_eq!(by_move(&both), by_move(&m));
+}
