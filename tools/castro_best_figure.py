@@ -80,6 +80,10 @@ PANELS = [
     ("Progressive widening added to strong4 + shapes (size 8, 2,000 iterations, exploratory)", [
         ("widen-s8-iters2000.csv", True, ""),
     ]),
+    ("The shapes also as a prior probability, added to strong4 + shapes (size 8, 2,000 iterations, exploratory)", [
+        ("prob-s8-iters2000.csv", True, ""),
+        ("prob-s8b-iters2000.csv", True, "fresh seed"),
+    ]),
     ("SPSA's tuning of strong4 (size 8)", [
         ("spsa-s8/verify.csv", False, "check, 2,000 iterations"),
         ("spsa-s8b.csv", False, "fresh seed, 0.25 s"),
@@ -107,6 +111,7 @@ PANELS = [
         ("fast-s8-strong4-user-d0-know.csv", False, "1.25x faster search"),
         ("shape-s8-user-d0-know.csv", False, ""),
         ("shape-s8b-user-d0-know.csv", False, "replication"),
+        ("prob-s8-user-d0-know.csv", False, ""),
     ]),
     ("Ringside against Castro at its best, size 8, two threads each", [
         ("final-s8t2-user-d0.csv", False, ""),
@@ -146,7 +151,7 @@ def short(spec):
     text = text.replace("strong3,rave_grow=0,final=wins", "strong4")
     thesis = "know=0,know.connect=0.4,know.bridge=2,know.reply=0.1,know.local=0.06,know.size=0.04"
     text = text.replace(thesis, "the thesis's knowledge")
-    text = text.replace("know.shape=", "shapes ")
+    text = text.replace("know.shape=", "shapes ").replace("prob.shape=", "shapes as prior ")
     for preset in ("strong4,", "strong3,", "strong2,", "strong,"):
         if text.startswith(preset):
             return preset[:-1] + " + " + text[len(preset):].replace(",", ", ")
