@@ -151,7 +151,7 @@ def short(spec):
     text = text.replace("strong3,rave_grow=0,final=wins", "strong4")
     thesis = "know=0,know.connect=0.4,know.bridge=2,know.reply=0.1,know.local=0.06,know.size=0.04"
     text = text.replace(thesis, "the thesis's knowledge")
-    text = text.replace("know.shape=", "shapes ").replace("prob.shape=", "shapes as prior ")
+    text = text.replace("know.shape=", "shapes ").replace("prob.shape=", "prior ")
     for preset in ("strong4,", "strong3,", "strong2,", "strong,"):
         if text.startswith(preset):
             return preset[:-1] + " + " + text[len(preset):].replace(",", ", ")

@@ -144,11 +144,12 @@
 //! # The order of children (`order=random|list`)
 //! When a node is expanded its children are stored in a uniformly random order, drawn from
 //! the agent's generator (a Fisher–Yates shuffle of the legal moves), as OpenSpiel's
-//! `MCTSBot` shuffles them; with `know`, `prob` or `bias` on they are then sorted by the term
-//! selection gives an unvisited child, `know·K(m) + bias·H(m) + Σ W·ρ(m)`, highest first, the shuffle
-//! breaking ties. That order decides everything the formulas leave open: which unvisited
-//! child is tried first (the first stored), which of two children with equal scores
-//! selection takes (the first stored: a strict `>`), and which of equal children is played.
+//! `MCTSBot` shuffles them; with `know`, `prob` or `bias` on they are then sorted by the
+//! term selection gives an unvisited child, `know·K(m) + bias·H(m) + Σ W·ρ(m)`, highest
+//! first, the shuffle breaking ties. That order decides everything the formulas leave open:
+//! which unvisited child is tried first (the first stored), which of two children with
+//! equal scores selection takes (the first stored: a strict `>`), and which of equal
+//! children is played.
 //! So at small budgets, where most children have one visit, no move is favoured for its place
 //! in the game's move list. `order=list` keeps the move list's order, as every MCTS did before
 //! the option existed (records played then say `order=list`): in Havannah 5's skill-curve
@@ -266,11 +267,11 @@
 //! §4.2): a node offers selection only its best few children by prior knowledge and opens
 //! one more each time its visits grow 1.4-fold: `2 + ⌊ln(n/T)/ln 1.4⌋` children at `n`
 //! visits, 2 below `T` (Aya's `ln(n/40)/ln 1.4 + 2`). Here the order is the stored one,
-//! `know·K + bias·H + Σ W·ρ` highest first (so `widen` needs `know`, `know.NAME`, `prob.NAME`
-//! or `bias`, and `order=random`); children proven lost are passed over without counting, and a child
-//! proven won is taken wherever it stands. Every child still gathers AMAF statistics, so a
-//! child opened late starts with RAVE's estimate. `widen=0` (the default) is off, so specs
-//! without it play the games they always played.
+//! `know·K + bias·H + Σ W·ρ` highest first (so `widen` needs `know`, `know.NAME`,
+//! `prob.NAME` or `bias`, and `order=random`); children proven lost are passed over without
+//! counting, and a child proven won is taken wherever it stands. Every child still gathers
+//! AMAF statistics, so a child opened late starts with RAVE's estimate. `widen=0` (the
+//! default) is off, so specs without it play the games they always played.
 //!
 //! # A prior probability (`prob.NAME=W`)
 //! MoHex 2.0's prior term (Huang, Arneson, Hayward, Müller and Pawlewicz, "MoHex 2.0: a

@@ -1883,15 +1883,39 @@ fn a_prior_search_depends_only_on_its_seed_and_keeps_its_priors_when_the_tree_is
     assert_eq!(mv, again);
     let visits = |m: &Mcts<Havannah>| m.nodes.iter().map(|n| n.visits).collect::<Vec<_>>();
     assert_eq!(visits(&m), visits(&other));
-    // One array entry a node, kept through the reroot with the rest.
+    // One array entry a node, kept through the reroot with the rest: after the reply the
+    // search reached most, each child of the new root still holds its own share.
     assert_eq!(m.prob.len(), m.nodes.len());
+    let chosen = m.root_child(mv).unwrap();
+    let n = m.nodes[chosen];
+    let reply = (n.first_child..n.first_child + u32::from(n.children))
+        .max_by_key(|&c| m.nodes[c as usize].visits)
+        .unwrap();
     let mut next = h.clone();
     next.play_unchecked(mv);
-    let mut legal = Vec::new();
-    next.legal_moves(&mut legal);
-    next.play_unchecked(legal[0]);
+    next.play_unchecked(m.moves[reply as usize - 1]);
+    let kept = m.nodes[reply as usize].visits;
+    assert!(kept > 0 && m.nodes[reply as usize].first_child != UNEXPANDED);
     m.choose(&next);
     assert_eq!(m.prob.len(), m.nodes.len());
+    assert_eq!(
+        m.nodes[0].visits,
+        kept + 300,
+        "the reply's subtree was kept"
+    );
+    let shape = next
+        .knowledge_terms()
+        .iter()
+        .position(|&t| t == "shape")
+        .unwrap();
+    let first = m.nodes[0].first_child as usize;
+    let children = first..first + m.nodes[0].children as usize;
+    let strength = |i: usize| next.knowledge_term(m.moves[i - 1], shape).exp();
+    let total: f64 = children.clone().map(strength).sum();
+    for i in children {
+        let want = 0.5 * strength(i) / total;
+        assert!((f64::from(m.prob[i]) - want).abs() < 1e-6, "{i}");
+    }
 }
 
 #[test]
