@@ -1811,23 +1811,31 @@ fn havannah_in_play() -> Havannah {
     h
 }
 
+/// The share `exp T(m) / Σ exp T` of term `name` at `state` of each of `m`'s root children,
+/// in stored order, worked here from the term itself.
+fn root_shares(m: &Mcts<Havannah>, state: &Havannah, name: &str) -> Vec<f64> {
+    let term = (state.knowledge_terms().iter())
+        .position(|&n| n == name)
+        .unwrap();
+    let first = m.nodes[0].first_child as usize;
+    let strengths: Vec<f64> = (first..first + m.nodes[0].children as usize)
+        .map(|i| state.knowledge_term(m.moves[i - 1], term).exp())
+        .collect();
+    let total: f64 = strengths.iter().sum();
+    strengths.iter().map(|s| s / total).collect()
+}
+
 #[test]
 fn a_prior_is_each_childs_softmax_share_of_its_term_weighed_and_orders_the_children() {
     let h = havannah_in_play();
     let m = expanded_root("mcts:iters=10,c=0,prob.shape=2", &h, 5);
-    let shape = h
-        .knowledge_terms()
-        .iter()
-        .position(|&n| n == "shape")
-        .unwrap();
     let first = m.nodes[0].first_child as usize;
     let children = first..first + m.nodes[0].children as usize;
-    let strength = |i: usize| h.knowledge_term(m.moves[i - 1], shape).exp();
-    let total: f64 = children.clone().map(strength).sum();
+    let shares = root_shares(&m, &h, "shape");
     let mut distinct = Vec::new();
     for i in children.clone() {
-        // 2 · γ(m) / Σ γ, worked here from the term itself.
-        let want = 2.0 * strength(i) / total;
+        // 2 · γ(m) / Σ γ.
+        let want = 2.0 * shares[i - first];
         assert!(
             (f64::from(m.prob[i]) - want).abs() < 1e-6,
             "{i}: {} {want}",
@@ -1903,18 +1911,10 @@ fn a_prior_search_depends_only_on_its_seed_and_keeps_its_priors_when_the_tree_is
         kept + 300,
         "the reply's subtree was kept"
     );
-    let shape = next
-        .knowledge_terms()
-        .iter()
-        .position(|&t| t == "shape")
-        .unwrap();
     let first = m.nodes[0].first_child as usize;
-    let children = first..first + m.nodes[0].children as usize;
-    let strength = |i: usize| next.knowledge_term(m.moves[i - 1], shape).exp();
-    let total: f64 = children.clone().map(strength).sum();
-    for i in children {
-        let want = 0.5 * strength(i) / total;
-        assert!((f64::from(m.prob[i]) - want).abs() < 1e-6, "{i}");
+    for (k, share) in root_shares(&m, &next, "shape").iter().enumerate() {
+        let want = 0.5 * share;
+        assert!((f64::from(m.prob[first + k]) - want).abs() < 1e-6, "{k}");
     }
 }
 
@@ -1956,20 +1956,12 @@ fn prob_prints_when_set_and_refuses_a_weight_not_above_0_or_a_term_the_game_lack
 #[test]
 fn several_priors_add_their_weighed_shares_whether_or_not_knowledge_reads_the_same_term() {
     let h = havannah_in_play();
-    let names = h.knowledge_terms();
-    let index = |name: &str| names.iter().position(|&n| n == name).unwrap();
-    let (shape, local) = (index("shape"), index("local"));
     let m = expanded_root("mcts:iters=10,c=0,prob.shape=2,prob.local=0.5", &h, 5);
     let first = m.nodes[0].first_child as usize;
     let children = first..first + m.nodes[0].children as usize;
-    let share = |i: usize, term: usize| {
-        let total: f64 = (children.clone())
-            .map(|j| h.knowledge_term(m.moves[j - 1], term).exp())
-            .sum();
-        h.knowledge_term(m.moves[i - 1], term).exp() / total
-    };
+    let (shape, local) = (root_shares(&m, &h, "shape"), root_shares(&m, &h, "local"));
     for i in children.clone() {
-        let want = 2.0 * share(i, shape) + 0.5 * share(i, local);
+        let want = 2.0 * shape[i - first] + 0.5 * local[i - first];
         assert!((f64::from(m.prob[i]) - want).abs() < 1e-6, "{i}");
     }
     // The term read once for knowledge and prior alike: the same priors, move by move.
