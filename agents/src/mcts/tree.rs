@@ -227,12 +227,8 @@ impl<G: Game + Features> Mcts<G> {
             self.legal.shuffle(&mut self.rng);
         }
         self.ranked.clear();
-        // The first prior's term is read here, once a child, beside the knowledge terms.
-        self.prob_values.clear();
-        let first_prob = self.prob_terms.first().map(|&(term, _)| term);
         for k in 0..self.legal.len() {
             let mv = self.legal[k];
-            let mut prob_value = None;
             let prior = if self.spec.bias > 0.0 {
                 self.prior_of(state, mover, mv)
             } else {
@@ -252,18 +248,10 @@ impl<G: Game + Features> Mcts<G> {
                     0.0
                 };
                 for &(term, w) in &self.know_terms {
-                    let v = state.knowledge_term(mv, term);
-                    if Some(term) == first_prob {
-                        prob_value = Some(v);
-                    }
-                    k += w * v;
+                    k += w * state.knowledge_term(mv, term);
                 }
                 k as f32
             };
-            if let Some(term) = first_prob {
-                let v = prob_value.unwrap_or_else(|| state.knowledge_term(mv, term));
-                self.prob_values.push(v);
-            }
             self.ranked.push(Child {
                 mv,
                 prior,
@@ -293,14 +281,11 @@ impl<G: Game + Features> Mcts<G> {
     /// Each child's prior term `Σ W·ρ(m)` (`prob.NAME=W`): for each named term, the
     /// softmax of its values over the children, `ρ(m) = exp T(m) / Σ exp T` (a term that is
     /// a log-strength `ln γ` gives `γ(m)/Σγ`, the Bradley–Terry chance that `m` is chosen).
-    /// The first term's values are in `self.prob_values` already, in `self.ranked`'s order.
     fn rank_priors(&mut self, state: &G) {
-        for (t, &(term, w)) in self.prob_terms.iter().enumerate() {
+        for &(term, w) in &self.prob_terms {
             let values = &mut self.prob_values;
-            if t > 0 {
-                values.clear();
-                values.extend(self.ranked.iter().map(|c| state.knowledge_term(c.mv, term)));
-            }
+            values.clear();
+            values.extend(self.ranked.iter().map(|c| state.knowledge_term(c.mv, term)));
             let top = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             let mut sum = 0.0;
             for v in values.iter_mut() {

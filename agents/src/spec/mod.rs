@@ -351,8 +351,8 @@ impl MctsSpec {
     }
 
     /// Whether a node's children are sorted at expansion by the term selection gives an
-    /// unvisited child, `know·K + bias·H`, highest first: with `order=random` and knowledge
-    /// or progressive bias on (the order `widen` opens them in).
+    /// unvisited child, `know·K + bias·H + Σ W·ρ`, highest first: with `order=random` and
+    /// knowledge, a prior or progressive bias on (the order `widen` opens them in).
     pub fn sorts_children(&self) -> bool {
         self.order == ChildOrder::Random && (self.bias > 0.0 || self.knows() || self.has_prior())
     }
@@ -361,6 +361,11 @@ impl MctsSpec {
     pub fn has_prior(&self) -> bool {
         !self.prob_terms.is_empty()
     }
+}
+
+/// Whether `w` can weigh a prior probability (`prob.NAME=W`): finite and above 0.
+fn prior_weight(w: f64) -> bool {
+    w.is_finite() && w > 0.0
 }
 
 /// The prefix of a knowledge term's weight: `know.reply=0.05`.
@@ -792,7 +797,7 @@ impl AgentSpec {
                     }
                 })?;
                 let prob_terms = o.prefixed(PROB_PREFIX, |key, w| {
-                    if w.is_finite() && w > 0.0 && key.len() > PROB_PREFIX.len() {
+                    if prior_weight(w) && key.len() > PROB_PREFIX.len() {
                         Ok(())
                     } else {
                         Err(error(format!(
@@ -929,7 +934,7 @@ impl AgentSpec {
                     return Ok(AgentSpec::Mcts(s));
                 }
                 if let Some(name) = key.strip_prefix(PROB_PREFIX) {
-                    if !(value.is_finite() && value > 0.0) {
+                    if !prior_weight(value) {
                         return Err(error(format!("mcts: {key} needs a finite weight above 0")));
                     }
                     s.prob_terms.insert(name.to_string(), value);
