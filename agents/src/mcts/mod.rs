@@ -816,9 +816,10 @@ impl<G: Game + Features> Mcts<G> {
         if self.spec.reply != Reply::Off {
             self.learn_replies(rewards);
         }
-        for k in (0..self.path.len()).rev() {
+        let len = self.path.len();
+        for k in (0..len).rev() {
             let i = self.path[k] as usize;
-            if self.spec.solver && k + 1 < self.path.len() {
+            if self.spec.solver && k + 1 < len && self.may_prove(k) {
                 self.try_prove(i);
             }
             let n = &mut self.nodes[i];
@@ -827,6 +828,19 @@ impl<G: Game + Features> Mcts<G> {
                 n.reward += rewards[n.mover_into as usize];
             }
         }
+    }
+
+    /// Whether the path's node `k` (not the last) may have become provable in this
+    /// iteration, so [`Mcts::try_prove`] is worth its pass over the children. Only the
+    /// iteration's path changes proofs: the leaf (proven when it ends the game) and the
+    /// children of the leaf's parent (proven at expansion by decisive moves), then each node
+    /// of the path as the back-up proves it. So a node above the leaf's parent can have
+    /// gained a proven child only when its child on the path is proven; every other node is
+    /// as its last try left it. Trying only these proves exactly what trying every node of
+    /// the path would (tested), without a pass over every child of the path's nodes in
+    /// every playout's back-up.
+    fn may_prove(&self, k: usize) -> bool {
+        k + 2 >= self.path.len() || self.nodes[self.path[k + 1] as usize].proven != UNPROVEN
     }
 
     /// Searches `state` until `budget` iterations (if any) or `deadline` (if any), or until

@@ -330,45 +330,44 @@ impl<G: Game + Features> Mcts<G> {
 
     /// The proof of `node` from its children, if they settle it.
     pub(super) fn try_prove(&mut self, node: usize) {
-        let n = self.nodes[node];
-        if n.proven != UNPROVEN || n.first_child == UNEXPANDED {
-            return;
+        if let Some((proven, distance)) = proof_from_children(&self.nodes, node) {
+            let n = &mut self.nodes[node];
+            (n.proven, n.proven_distance) = (proven, distance);
         }
-        let first = n.first_child as usize;
-        let mover = self.nodes[first].mover_into;
-        let (mut shortest_win, mut all_proven, mut draw, mut longest_loss) =
-            (None::<u16>, true, None::<u16>, 0u16);
-        for child in &self.nodes[first..first + n.children as usize] {
-            match child.proven {
-                p if p == mover => {
-                    shortest_win = Some(
-                        shortest_win
-                            .map_or(child.proven_distance, |d| d.min(child.proven_distance)),
-                    )
-                }
-                UNPROVEN => all_proven = false,
-                DRAW => {
-                    draw =
-                        Some(draw.map_or(child.proven_distance, |d| d.min(child.proven_distance)))
-                }
-                _ => longest_loss = longest_loss.max(child.proven_distance),
+    }
+}
+
+/// What the children of `node` (expanded, not yet proven) in `nodes` prove it, as the proven
+/// value and distance [`Node`] keeps: a win for the mover by its shortest win, else, with
+/// every child settled, a draw by the shortest draw or a loss by the longest; `None` when they
+/// settle nothing, or the node is proven already or unexpanded.
+pub(super) fn proof_from_children(nodes: &[Node], node: usize) -> Option<(u8, u16)> {
+    let n = nodes[node];
+    if n.proven != UNPROVEN || n.first_child == UNEXPANDED {
+        return None;
+    }
+    let first = n.first_child as usize;
+    let mover = nodes[first].mover_into;
+    let (mut shortest_win, mut all_proven, mut draw, mut longest_loss) =
+        (None::<u16>, true, None::<u16>, 0u16);
+    for child in &nodes[first..first + n.children as usize] {
+        match child.proven {
+            p if p == mover => {
+                shortest_win = Some(
+                    shortest_win.map_or(child.proven_distance, |d| d.min(child.proven_distance)),
+                )
             }
-        }
-        let node_ref = &mut self.nodes[node];
-        if let Some(d) = shortest_win {
-            node_ref.proven = mover;
-            node_ref.proven_distance = d.saturating_add(1);
-        } else if all_proven {
-            match draw {
-                Some(d) => {
-                    node_ref.proven = DRAW;
-                    node_ref.proven_distance = d.saturating_add(1);
-                }
-                None => {
-                    node_ref.proven = mover ^ 1;
-                    node_ref.proven_distance = longest_loss.saturating_add(1);
-                }
+            UNPROVEN => all_proven = false,
+            DRAW => {
+                draw = Some(draw.map_or(child.proven_distance, |d| d.min(child.proven_distance)))
             }
+            _ => longest_loss = longest_loss.max(child.proven_distance),
         }
+    }
+    match (shortest_win, all_proven, draw) {
+        (Some(d), _, _) => Some((mover, d.saturating_add(1))),
+        (None, true, Some(d)) => Some((DRAW, d.saturating_add(1))),
+        (None, true, None) => Some((mover ^ 1, longest_loss.saturating_add(1))),
+        (None, false, _) => None,
     }
 }
