@@ -124,6 +124,9 @@
 #   shape8t2k size 8, two threads each, one game at a time: preset=strong4 with
 #            know.shape=0.3 and threads=2 against Castro user-d0-know at -t 2 (seed 4698,
 #            fixed before play), into shape-s8t2-user-d0-know
+#   shape8kc size 8: shape8k a third time (seed 4700, fixed before play) with the faster
+#            back-up of 24ccb9f (same play at a fixed number of iterations), into
+#            shape-s8c-user-d0-know
 #   prob8k   size 8: preset=strong4 with know.shape=0.3 and the shapes also as a prior
 #            probability (prob.shape=0.3, MoHex 2.0's W·ρ/√(n+1)) against Castro
 #            user-d0-know (seed 4699, fixed before play), into prob-s8-user-d0-know
@@ -158,7 +161,7 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|castroknow8c|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|final6s4b|final8s4|final8t2s4|final8t2s4b|final8s4k|final8t2s4k|fast8s4k|know8s4|reply6s4|pool8s4|pool6s4|spsa6|spsa6b|spsa6c|spsa8|spsa8b|shape8s4|shape8s4b|shape8k|shape8kb|shape6|shape6b|shape6c|shape6s4|shape6s4b|shape8t2k|prob8k"
+usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|castroknow8c|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|final6s4b|final8s4|final8t2s4|final8t2s4b|final8s4k|final8t2s4k|fast8s4k|know8s4|reply6s4|pool8s4|pool6s4|spsa6|spsa6b|spsa6c|spsa8|spsa8b|shape8s4|shape8s4b|shape8k|shape8kb|shape8kc|shape6|shape6b|shape6c|shape6s4|shape6s4b|shape8t2k|prob8k"
 out=${1:?$usage}
 step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -319,6 +322,8 @@ case $step in
     shape8k) match shape-s8-user-d0-know 8 4690 "mcts:time_ms=250,$shape" \
         "$(castro user-d0-know)" ;;
     shape8kb) match shape-s8b-user-d0-know 8 4693 "mcts:time_ms=250,$shape" \
+        "$(castro user-d0-know)" ;;
+    shape8kc) match shape-s8c-user-d0-know 8 4700 "mcts:time_ms=250,$shape" \
         "$(castro user-d0-know)" ;;
     shape6) match shape-s6-user-d0 6 4691 "mcts:time_ms=250,$shape" "$(castro user-d0)" ;;
     shape6b) match shape-s6b-user-d0 6 4694 "mcts:time_ms=250,$shape" "$(castro user-d0)" ;;
