@@ -216,6 +216,7 @@ impl AgentSpec {
                 let terms = state.knowledge_terms();
                 let unknown = (s.know_terms.keys().map(|n| ("know", n)))
                     .chain(s.prob_terms.keys().map(|n| ("prob", n)))
+                    .chain(s.roll_terms.keys().map(|n| ("roll", n)))
                     .find(|(_, n)| !terms.contains(&n.as_str()));
                 if let Some((prefix, name)) = unknown {
                     return Err(SpecError {

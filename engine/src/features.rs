@@ -138,4 +138,15 @@ pub trait Features: Game {
     fn playout_reply(&self, _start: usize) -> Option<Self::Move> {
         None
     }
+
+    /// The legal moves near the last move, into `out` (cleared first), and how many legal
+    /// moves lie elsewhere: where a playout policy that weighs moves by their knowledge
+    /// looks (MCTS `roll.NAME=W`). Havannah: the empty cells among the last stone's six
+    /// neighbours and six cells a bridge away. The default (and a game that cannot tell):
+    /// nothing near, 0 elsewhere. Called at playout plies: no allocation once `out` has
+    /// grown, a handful of lookups.
+    fn near_last_move(&self, out: &mut Vec<Self::Move>) -> usize {
+        out.clear();
+        0
+    }
 }

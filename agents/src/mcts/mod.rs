@@ -293,6 +293,19 @@
 //! and one exponential per child. Off unless named, so specs without it play the games
 //! they always played.
 //!
+//! # Knowledge in the playouts (`roll.NAME=W`, `roll_plies=N`)
+//! MoHex 2.0's playouts (Huang et al. 2013) draw each move in proportion to a learned
+//! weight of the pattern around every empty cell. In the small: each legal move weighs
+//! `exp Σ W·T(m)` for the named knowledge terms `T` (`γ(m)^W` for Havannah's `shape`, `ln γ`);
+//! the moves near the last move ([`Features::near_last_move`]; Havannah's empty cells among
+//! the last stone's six neighbours and six cells a bridge away) are weighed each, and the
+//! `E` moves elsewhere are stood for by one of them drawn uniformly, weighing `E` times its
+//! own weight; one draw among these picks the move. It takes the playout policy's place
+//! after decisive moves, the game's reply, the last good reply and the pool; with
+//! `roll_plies=N` only in a playout's first `N` plies. A term's read and an exponential for
+//! each near move at each such ply: far dearer than a uniform draw. Refused with
+//! `parallel=tree`. Off unless named.
+//!
 //! # `preset=strong`
 //! [`crate::spec::STRONG_PRESET`]: the configuration measured strongest against Castro at
 //! equal time (`results/mcts-enhancements/`): Castro's own schedule and knowledge, with
@@ -358,6 +371,10 @@ const PRUNE_SAMPLES: u32 = 20;
 
 /// Playout pruning: how often a random move that is pruned is drawn again.
 const PRUNE_TRIES: u32 = 8;
+
+/// The most moves near the last move a knowledge-weighed playout draw weighs
+/// (`roll.NAME=W`; Havannah names at most 12).
+const NEAR_MOVES: usize = 16;
 
 /// PoolRave: the visits a node needs before its children's AMAF statistics fill the pool
 /// (Rimmel, Teytaud and Teytaud 2010's 50 simulations).
@@ -571,6 +588,8 @@ pub struct Mcts<G: Game> {
     spare_prob: Vec<f32>,
     prob_terms: Vec<(usize, f64)>,
     prob_values: Vec<f64>,
+    /// `roll.NAME=W`: each named term's index and weight (found with `know_terms`).
+    roll_terms: Vec<(usize, f64)>,
     /// A copy of a position for testing moves (decisive moves, priors, the eval policy).
     probe: Option<G>,
     /// Root parallelism: the other trees (`threads - 1`).
@@ -633,6 +652,7 @@ impl<G: Game + Features> Mcts<G> {
             spare_prob: Vec::new(),
             prob_terms: Vec::new(),
             prob_values: Vec::new(),
+            roll_terms: Vec::new(),
             probe: None,
             helpers: Vec::new(),
             rollers: Vec::new(),

@@ -323,6 +323,7 @@ impl<G: Game + Features> Roller<G> {
                 replies: &[],
                 pruned: &[],
                 pool: &[],
+                roll_terms: &[],
                 rng: &mut rng,
                 scratch: &mut self.scratch,
                 probe: &mut self.probe,

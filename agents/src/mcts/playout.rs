@@ -41,6 +41,7 @@ impl<G: Game + Features> Mcts<G> {
             replies: &self.replies,
             pruned: &self.pruned,
             pool: &self.pool,
+            roll_terms: &self.roll_terms,
             rng: &mut self.rng,
             scratch: &mut self.scratch,
             probe: &mut self.probe,
@@ -190,6 +191,9 @@ pub(super) struct Roll<'a, G: Game> {
     pub(super) pruned: &'a [u64],
     /// PoolRave: the moves a playout ply draws from with probability `pool_p` (empty: none).
     pub(super) pool: &'a [G::Move],
+    /// `roll.NAME=W`: the knowledge terms playout moves near the last move are weighed by,
+    /// each its index and weight (empty: none; tree parallelism refuses them).
+    pub(super) roll_terms: &'a [(usize, f64)],
     pub(super) rng: &'a mut GameRng,
     pub(super) scratch: &'a mut Vec<G::Move>,
     pub(super) probe: &'a mut Option<G>,
@@ -242,6 +246,7 @@ impl<G: Game + Features> Roll<'_, G> {
             && !self.spec.pattern
             && self.pruned.is_empty()
             && self.pool.is_empty()
+            && self.roll_terms.is_empty()
         {
             return random_playout(state, self.rng, self.scratch, cap);
         }
@@ -305,6 +310,11 @@ impl<G: Game + Features> Roll<'_, G> {
                 return mv;
             }
         }
+        if !self.roll_terms.is_empty() && self.spec.roll_plies.is_none_or(|plies| ply < plies) {
+            if let Some(mv) = self.weighed_near_move(state) {
+                return mv;
+            }
+        }
         let greedy =
             self.spec.policy != Policy::Random && self.rng.random::<f64>() >= self.spec.epsilon;
         if !greedy {
@@ -337,6 +347,55 @@ impl<G: Game + Features> Roll<'_, G> {
             }
         }
         best
+    }
+
+    /// `roll.NAME=W`: a draw in which each legal move weighs `exp Σ W·T(m)`, as MoHex 2.0's
+    /// playouts draw in proportion to each cell's pattern weight, with every move near the
+    /// last one ([`Features::near_last_move`]) weighed and the `E` moves elsewhere stood for
+    /// by one of them, `o`, drawn uniformly (again, up to [`PRUNE_TRIES`] times, while it is
+    /// near) and weighing `E·exp Σ W·T(o)` for them all: `o` or a near move, by weight. `None`
+    /// when the game names no move near the last (the policy picks).
+    fn weighed_near_move(&mut self, state: &G) -> Option<G::Move> {
+        let elsewhere = state.near_last_move(self.scratch);
+        if self.scratch.is_empty() {
+            return None;
+        }
+        let weight = |mv: G::Move| -> f64 {
+            (self.roll_terms.iter())
+                .map(|&(t, w)| w * state.knowledge_term(mv, t))
+                .sum::<f64>()
+                .exp()
+        };
+        // Copied out: a game's random move may use the scratch.
+        let mut near = [None; NEAR_MOVES];
+        let mut weights = [0.0f64; NEAR_MOVES];
+        let mut total = 0.0;
+        for (k, &mv) in self.scratch.iter().take(NEAR_MOVES).enumerate() {
+            (near[k], weights[k]) = (Some(mv), weight(mv));
+            total += weights[k];
+        }
+        let other = if elsewhere > 0 {
+            let mut mv = self.draw(state);
+            for _ in 0..PRUNE_TRIES {
+                if !near.contains(&Some(mv)) {
+                    break;
+                }
+                mv = self.draw(state);
+            }
+            total += elsewhere as f64 * weight(mv);
+            Some(mv)
+        } else {
+            None
+        };
+        let mut u = self.rng.random::<f64>() * total;
+        for (&mv, &w) in near.iter().zip(&weights) {
+            let Some(mv) = mv else { break };
+            if u < w {
+                return Some(mv);
+            }
+            u -= w;
+        }
+        other.or(near[0])
     }
 
     /// A uniformly random legal move; with pruned moves, drawn again (up to

@@ -2017,3 +2017,132 @@ fn several_priors_add_their_weighed_shares_whether_or_not_knowledge_reads_the_sa
     };
     assert_eq!(by_move(&both), by_move(&m));
 }
+
+/// How often each move is the playout move of `m` at `state`, `ply` plies into a playout,
+/// over `draws` draws.
+fn playout_move_counts(
+    m: &mut Mcts<Havannah>,
+    state: &Havannah,
+    ply: u32,
+    draws: u32,
+) -> std::collections::HashMap<Cell, u32> {
+    let mover = state.to_move().unwrap();
+    let mut counts = std::collections::HashMap::new();
+    for _ in 0..draws {
+        *counts
+            .entry(m.playout_move_at(state, mover, ply))
+            .or_insert(0) += 1;
+    }
+    counts
+}
+
+#[test]
+fn knowledge_in_playouts_draws_each_move_by_its_weight_one_drawn_cell_standing_for_the_rest() {
+    // roll.shape=0.7: each cell weighs w = exp(0.7·T), T its shape's ln γ, worked here from
+    // the term. The near cells (total S) against one cell o drawn from the E elsewhere,
+    // weighing E·w(o): a near m is played with chance (1/E)·Σ_o w(m)/(S + E·w(o)), and o
+    // with w(o)/(S + E·w(o)).
+    let h = havannah_in_play();
+    let mut m = expanded_root("mcts:iters=10,roll.shape=0.7", &h, 9);
+    let mut near = Vec::new();
+    let elsewhere = h.near_last_move(&mut near);
+    let mut legal = Vec::new();
+    h.legal_moves(&mut legal);
+    let others: Vec<Cell> = legal.into_iter().filter(|mv| !near.contains(mv)).collect();
+    assert_eq!(others.len(), elsewhere);
+    assert!(
+        near.len() >= 6 && elsewhere > 30,
+        "{} near, {elsewhere}",
+        near.len()
+    );
+    let term = (h.knowledge_terms().iter())
+        .position(|&n| n == "shape")
+        .unwrap();
+    let weight = |mv: Cell| (0.7 * h.knowledge_term(mv, term)).exp();
+    let near_total: f64 = near.iter().map(|&mv| weight(mv)).sum();
+    let e = elsewhere as f64;
+    let draws = 40_000;
+    let counts = playout_move_counts(&mut m, &h, 0, draws);
+    let share = |expected: f64, mv: Cell| {
+        let seen = counts.get(&mv).copied().unwrap_or(0);
+        let sd = (expected * (1.0 - expected) / f64::from(draws)).sqrt();
+        let got = f64::from(seen) / f64::from(draws);
+        let what = h.move_text(mv);
+        assert!(
+            (got - expected).abs() < 4.5 * sd,
+            "{what}: {got} against {expected}"
+        );
+    };
+    for &mv in &near {
+        let chance: f64 = (others.iter())
+            .map(|&o| weight(mv) / (near_total + e * weight(o)) / e)
+            .sum();
+        share(chance, mv);
+    }
+    for &o in &others {
+        share(weight(o) / (near_total + e * weight(o)), o);
+    }
+    assert_eq!(
+        counts.len(),
+        near.len() + elsewhere,
+        "every legal move is drawn"
+    );
+}
+
+#[test]
+fn roll_plies_keeps_the_weighed_draw_to_a_playouts_first_plies() {
+    // With a weight so large that the strongest shape of a draw is all but certain, ply 0
+    // plays a move as strong as the strongest near one (it, or a stronger cell elsewhere
+    // drawn to stand for the rest); past roll_plies=1 the move is uniform again.
+    let h = havannah_in_play();
+    let mut m = expanded_root("mcts:iters=10,roll.shape=60,roll_plies=1", &h, 4);
+    let mut near = Vec::new();
+    h.near_last_move(&mut near);
+    let term = (h.knowledge_terms().iter())
+        .position(|&n| n == "shape")
+        .unwrap();
+    let value = |mv: &Cell| h.knowledge_term(*mv, term);
+    let top = near.iter().map(value).fold(f64::NEG_INFINITY, f64::max);
+    let first = playout_move_counts(&mut m, &h, 0, 300);
+    assert!(first.keys().all(|mv| value(mv) >= top), "{first:?}");
+    let later = playout_move_counts(&mut m, &h, 1, 2_000);
+    let mut legal = Vec::new();
+    h.legal_moves(&mut legal);
+    assert!(legal.iter().any(|mv| value(mv) < top), "weaker moves exist");
+    let most = later.values().max().unwrap();
+    assert!(
+        later.len() > legal.len() * 9 / 10 && *most < 200,
+        "{later:?}"
+    );
+}
+
+#[test]
+fn roll_prints_when_set_and_refuses_what_it_cannot_do() {
+    let spec = |t: &str| crate::AgentSpec::parse(t).map(|s| s.to_string());
+    let text = spec("mcts:roll.shape=0.5,roll_plies=8").unwrap();
+    assert!(
+        text.contains("roll_plies=8") && text.ends_with(",roll.shape=0.5"),
+        "{text}"
+    );
+    assert_eq!(spec(&text).unwrap(), text);
+    assert!(
+        spec("mcts:roll_plies=8").is_err(),
+        "roll_plies needs a term"
+    );
+    assert!(spec("mcts:roll.shape=1,threads=2,parallel=tree").is_err());
+    assert!(spec("mcts:roll.shape=inf").is_err());
+    assert!(spec("mcts:roll.=1").is_err());
+    let with = crate::AgentSpec::parse("mcts:roll.shape=0.5")
+        .unwrap()
+        .set("roll.shape", 2.0)
+        .unwrap();
+    assert!(with.to_string().contains("roll.shape=2"));
+    let h = Havannah::new(5, false).unwrap();
+    let Err(err) = crate::AgentSpec::parse("mcts:roll.nothing=1")
+        .unwrap()
+        .build(&h, 1)
+    else {
+        panic!("Havannah has no term 'nothing'")
+    };
+    assert!(err.to_string().contains("roll.nothing"), "{err}");
+}

@@ -220,6 +220,7 @@ impl<G: Game + Features> Mcts<G> {
             };
             self.know_terms = find(&self.spec.know_terms);
             self.prob_terms = find(&self.spec.prob_terms);
+            self.roll_terms = find(&self.spec.roll_terms);
             self.terms_found = true;
         }
         let random = self.spec.order == ChildOrder::Random;

@@ -31,6 +31,8 @@ impl Default for MctsSpec {
                 prune: None,
                 know_terms: std::collections::BTreeMap::new(),
                 prob_terms: std::collections::BTreeMap::new(),
+                roll_terms: std::collections::BTreeMap::new(),
+                roll_plies: None,
                 // From the table:
                 c: 0.0,
                 score: Scoring::Win,
@@ -265,6 +267,19 @@ pub const OPTIONS: &[OptionDef<MctsSpec>] = &[
         source: "Ewalds 2012",
         set: |s, v| s.decisive_plies = Some(v.whole() as u32),
         print: |s| s.decisive_plies.map(|n| format!("decisive_plies={n}")),
+    },
+    OptionDef {
+        key: "roll_plies",
+        takes: Takes::Whole {
+            min: 1,
+            max: Some(u32::MAX as u64),
+            unit: " of plies",
+        },
+        default: Fallback::Unset("every ply"),
+        help: "with roll.NAME=W: knowledge-weighed playout moves only in a playout's first N plies",
+        source: "",
+        set: |s, v| s.roll_plies = Some(v.whole() as u32),
+        print: |s| s.roll_plies.map(|n| format!("roll_plies={n}")),
     },
     OptionDef {
         key: "prune",
@@ -562,6 +577,14 @@ pub(super) fn finish(spec: &mut MctsSpec) -> Result<(), super::SpecError> {
             "mcts: decisive_plies needs decisive=on".into(),
         ));
     }
+    if spec.roll_plies.is_some() && !spec.rolls_by_knowledge() {
+        return Err(super::error("mcts: roll_plies needs roll.NAME=W".into()));
+    }
+    if spec.rolls_by_knowledge() && spec.parallel == Parallelism::Tree {
+        return Err(super::error(
+            "mcts: roll.NAME=W does not combine with parallel=tree".into(),
+        ));
+    }
     if spec.widen > 0 && !spec.sorts_children() {
         return Err(super::error(
             "mcts: widen needs children ordered by know=W, know.NAME=W, prob.NAME=W or bias=W (and order=random)".into(),
@@ -640,6 +663,8 @@ mod tests {
             ring_perm_in: PermanentIn::Group,
             know_terms: std::collections::BTreeMap::new(),
             prob_terms: std::collections::BTreeMap::new(),
+            roll_terms: std::collections::BTreeMap::new(),
+            roll_plies: None,
         };
         assert_eq!(MctsSpec::default(), by_hand);
         // Every value default prints as help shows it.

@@ -342,6 +342,14 @@ pub struct MctsSpec {
     /// (`prob.NAME=W`, MoHex 2.0's prior term): each child's share of its siblings under
     /// the term, `exp T(m) / Σ exp T`, added to selection as `W·ρ(m)/√(n + 1)`.
     pub prob_terms: BTreeMap<String, f64>,
+    /// Weights of the game's named knowledge terms read by the playouts (`roll.NAME=W`,
+    /// MoHex 2.0's playout policy in the small): a playout move is drawn with weight
+    /// `exp Σ W·T(m)` among the moves near the last move
+    /// ([`ringside_engine::Features::near_last_move`]) and one move drawn from elsewhere,
+    /// standing for them all.
+    pub roll_terms: BTreeMap<String, f64>,
+    /// With `roll.NAME`: the weighed draw only in a playout's first this many plies.
+    pub roll_plies: Option<u32>,
 }
 
 impl MctsSpec {
@@ -361,6 +369,11 @@ impl MctsSpec {
     pub fn has_prior(&self) -> bool {
         !self.prob_terms.is_empty()
     }
+
+    /// Whether playouts weigh the moves near the last one by knowledge (`roll.NAME`).
+    pub fn rolls_by_knowledge(&self) -> bool {
+        !self.roll_terms.is_empty()
+    }
 }
 
 /// Whether `w` can weigh a prior probability (`prob.NAME=W`): finite and above 0.
@@ -373,6 +386,9 @@ pub const KNOW_PREFIX: &str = "know.";
 
 /// The prefix of a knowledge term's weight as a prior probability: `prob.shape=1`.
 pub const PROB_PREFIX: &str = "prob.";
+
+/// The prefix of a knowledge term's weight in playouts: `roll.shape=1`.
+pub const ROLL_PREFIX: &str = "roll.";
 
 /// RAVE's schedule: the weight `β` of a child's AMAF mean against its own mean, for `n`
 /// visits and equivalence `K`.
@@ -787,15 +803,19 @@ impl AgentSpec {
                         }
                     }
                 }
-                let know_terms = o.prefixed(KNOW_PREFIX, |key, w| {
-                    if w.is_finite() && key.len() > KNOW_PREFIX.len() {
-                        Ok(())
-                    } else {
-                        Err(error(format!(
-                            "mcts: {key} needs a term's name and a finite weight"
-                        )))
+                // A named term with a finite weight (`know.NAME`, `roll.NAME`).
+                let finite = |prefix: &'static str| {
+                    move |key: &str, w: f64| {
+                        if w.is_finite() && key.len() > prefix.len() {
+                            Ok(())
+                        } else {
+                            Err(error(format!(
+                                "mcts: {key} needs a term's name and a finite weight"
+                            )))
+                        }
                     }
-                })?;
+                };
+                let know_terms = o.prefixed(KNOW_PREFIX, finite(KNOW_PREFIX))?;
                 let prob_terms = o.prefixed(PROB_PREFIX, |key, w| {
                     if prior_weight(w) && key.len() > PROB_PREFIX.len() {
                         Ok(())
@@ -805,9 +825,11 @@ impl AgentSpec {
                         )))
                     }
                 })?;
+                let roll_terms = o.prefixed(ROLL_PREFIX, finite(ROLL_PREFIX))?;
                 let mut spec = MctsSpec {
                     know_terms,
                     prob_terms,
+                    roll_terms,
                     ..MctsSpec::default()
                 };
                 o.evaluated_table(mcts::OPTIONS, &mut spec)?;
@@ -938,6 +960,11 @@ impl AgentSpec {
                         return Err(error(format!("mcts: {key} needs a finite weight above 0")));
                     }
                     s.prob_terms.insert(name.to_string(), value);
+                    return Ok(AgentSpec::Mcts(s));
+                }
+                if let Some(name) = key.strip_prefix(ROLL_PREFIX) {
+                    s.roll_terms.insert(name.to_string(), value);
+                    mcts::finish(&mut s)?;
                     return Ok(AgentSpec::Mcts(s));
                 }
                 let eval: fn(&mut MctsSpec) -> &mut EvalSpec = |s| &mut s.eval;
@@ -1113,6 +1140,9 @@ impl fmt::Display for AgentSpec {
                 }
                 for (name, w) in &s.prob_terms {
                     write!(f, ",{PROB_PREFIX}{name}={w}")?;
+                }
+                for (name, w) in &s.roll_terms {
+                    write!(f, ",{ROLL_PREFIX}{name}={w}")?;
                 }
                 Ok(())
             }

@@ -364,6 +364,21 @@ impl crate::Features for Havannah {
             .find(|&k| self.saves_link(k))
             .map(|k| Cell(ring[k]))
     }
+
+    /// The empty cells among the last stone's twelve places (its neighbours and the cells a
+    /// bridge away), and the empty cells elsewhere. Nothing while the swap is on offer (the
+    /// one move onto a stone) or before the first stone.
+    fn near_last_move(&self, out: &mut Vec<Cell>) -> usize {
+        out.clear();
+        if self.moves_made == 0 || self.outcome.is_some() || self.swap_available() {
+            return 0;
+        }
+        out.extend(
+            self.empty_places(self.last_move as usize)
+                .map(|c| Cell(c as u16)),
+        );
+        usize::from(self.empty_count) - out.len()
+    }
 }
 
 /// The net of [`crate::Features::shipped_net`] (size 6).

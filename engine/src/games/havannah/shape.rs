@@ -100,6 +100,14 @@ impl Havannah {
             })
     }
 
+    /// The empty cells among the twelve places of cell `c`, in the places' order.
+    pub(super) fn empty_places(&self, c: usize) -> impl Iterator<Item = usize> + '_ {
+        places(self.base as usize)[c]
+            .iter()
+            .map(|&p| usize::from(p))
+            .filter(|&p| self.owner[p] == EMPTY)
+    }
+
     /// The shape around cell `c` for player `me`: the smallest number of the shape as it lies
     /// over the twelve symmetries.
     pub(super) fn shape_of(&self, c: usize, me: u8) -> u32 {

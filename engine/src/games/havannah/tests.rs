@@ -1028,3 +1028,32 @@ fn the_shipped_shape_weights_are_lowest_numbered_finite_and_read_by_the_shape_te
     assert!(checked > 10, "{checked}");
     let _ = h;
 }
+
+#[test]
+fn near_last_move_names_the_empty_cells_of_the_last_stones_twelve_places_and_counts_the_rest() {
+    use crate::Features;
+    let names = |h: &Havannah| {
+        let mut near = Vec::new();
+        let elsewhere = h.near_last_move(&mut near);
+        let mut names: Vec<String> = near.iter().map(|&c| h.move_text(c)).collect();
+        names.sort();
+        (names.join(" "), elsewhere)
+    };
+    let mut h = Havannah::new(4, false).unwrap();
+    assert_eq!(names(&h), (String::new(), 0), "no stone yet");
+    // Size 4 (37 cells). Black's a1 is a corner: three neighbours and two bridge cells on
+    // the board, all empty; 37 − 2 stones − 5 elsewhere.
+    play(&mut h, "d4 a1");
+    assert_eq!(names(&h), ("a2 b1 b2 b3 c2".to_string(), 30));
+    // White's b2: neighbours a1 (Black's, left out) b1 c2 c3 b3 a2; a bridge away c1 d3 c4
+    // a3 (two places are off the board). d4 is two steps away, not near.
+    play(&mut h, "b2");
+    assert_eq!(
+        names(&h),
+        ("a2 a3 b1 b3 c1 c2 c3 c4 d3".to_string(), 37 - 3 - 9)
+    );
+    // While the swap is on offer (a move onto a stone) nothing is near.
+    let mut s = Havannah::new(4, true).unwrap();
+    play(&mut s, "d4");
+    assert_eq!(names(&s), (String::new(), 0));
+}
