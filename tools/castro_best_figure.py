@@ -84,6 +84,10 @@ PANELS = [
         ("prob-s8-iters2000.csv", True, ""),
         ("prob-s8b-iters2000.csv", True, "fresh seed"),
     ]),
+    ("The shapes in the playouts, added to strong4 + shapes (size 8, 2,000 iterations, exploratory)", [
+        ("roll-s8-iters2000.csv", True, "first 10 plies"),
+        ("rollfull-s8-iters2000.csv", True, "every ply"),
+    ]),
     ("SPSA's tuning of strong4 (size 8)", [
         ("spsa-s8/verify.csv", False, "check, 2,000 iterations"),
         ("spsa-s8b.csv", False, "fresh seed, 0.25 s"),
@@ -111,6 +115,7 @@ PANELS = [
         ("fast-s8-strong4-user-d0-know.csv", False, "1.25x faster search"),
         ("shape-s8-user-d0-know.csv", False, ""),
         ("shape-s8b-user-d0-know.csv", False, "replication"),
+        ("shape-s8c-user-d0-know.csv", False, "third run, faster back-up"),
         ("prob-s8-user-d0-know.csv", False, ""),
     ]),
     ("Ringside against Castro at its best, size 8, two threads each", [
@@ -152,6 +157,8 @@ def short(spec):
     thesis = "know=0,know.connect=0.4,know.bridge=2,know.reply=0.1,know.local=0.06,know.size=0.04"
     text = text.replace(thesis, "the thesis's knowledge")
     text = text.replace("know.shape=", "shapes ").replace("prob.shape=", "prior ")
+    # The playout shapes' panel names the plies in its tags.
+    text = text.replace(",roll_plies=10", "").replace("roll.shape=", "in playouts ")
     for preset in ("strong4,", "strong3,", "strong2,", "strong,"):
         if text.startswith(preset):
             return preset[:-1] + " + " + text[len(preset):].replace(",", ", ")
