@@ -375,13 +375,7 @@ impl<G: Game + Features> Roll<'_, G> {
             total += weights[k];
         }
         let other = if elsewhere > 0 {
-            let mut mv = self.draw(state);
-            for _ in 0..PRUNE_TRIES {
-                if !near.contains(&Some(mv)) {
-                    break;
-                }
-                mv = self.draw(state);
-            }
+            let mv = self.draw_unless(state, |mv| near.contains(&Some(mv)));
             total += elsewhere as f64 * weight(mv);
             Some(mv)
         } else {
@@ -402,12 +396,19 @@ impl<G: Game + Features> Roll<'_, G> {
     /// [`PRUNE_TRIES`] times) while it is pruned, so that a pruned move is played only when
     /// the draws find nothing else (near the end of a playout, or a board mostly pruned).
     fn random_move(&mut self, state: &G) -> G::Move {
-        let mut mv = self.draw(state);
         if self.pruned.is_empty() {
-            return mv;
+            return self.draw(state);
         }
+        let pruned = self.pruned;
+        self.draw_unless(state, |mv| is_marked(pruned, state.move_index(mv)))
+    }
+
+    /// A uniformly random legal move, drawn again (up to [`PRUNE_TRIES`] times) while
+    /// `avoid` holds for it.
+    fn draw_unless(&mut self, state: &G, avoid: impl Fn(G::Move) -> bool) -> G::Move {
+        let mut mv = self.draw(state);
         for _ in 0..PRUNE_TRIES {
-            if !is_marked(self.pruned, state.move_index(mv)) {
+            if !avoid(mv) {
                 break;
             }
             mv = self.draw(state);
