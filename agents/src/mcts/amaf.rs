@@ -135,16 +135,12 @@ impl<G: Game + Features> Mcts<G> {
         }
         let credits = &self.credits;
         path_children!(self).each(|depth, mover, index, a| {
+            // Without branches: whether a child's move was played, and how deep, is a coin
+            // toss the processor cannot predict. Adding nothing (0 and +0.0) changes nothing.
             let credit = credits[index][mover];
-            let (mut visits, mut reward) = (credit.deep, credit.deep_reward);
-            if credit.shallow_at as usize > depth {
-                visits += credit.shallow;
-                reward += credit.shallow_reward;
-            }
-            if visits > 0 {
-                a.visits += visits;
-                a.reward += reward;
-            }
+            let shallow = credit.shallow_at as usize > depth;
+            a.visits += credit.deep + u32::from(shallow) * credit.shallow;
+            a.reward += credit.deep_reward + f32::from(u8::from(shallow)) * credit.shallow_reward;
         });
         let everything = self.line.iter().chain(&self.rollout_steps);
         for step in everything {

@@ -422,27 +422,34 @@ impl Havannah {
         let after = ((own >> 1) | (own << 5)) & 0x3f;
         let (mut corners, mut edges) = (g.corner[c], g.edge[c]);
         let mut rejoins = false;
-        let mut roots = [NONE; 3];
+        // The distinct roots, in locals rather than an indexed array (kept in registers:
+        // this runs at every playout move and several times a new child).
+        let (mut first, mut second, mut third) = (NONE, NONE, NONE);
         let mut seen = 0;
-        // Each run's first place; a full circle of own stones is one run.
+        // Each run's first place; a full circle of own stones is one run. At most three
+        // runs, so a root is new unless it is the first or the second.
         let heads = if own == 0x3f { 1 } else { own & !before };
         for k in places(heads) {
             let r = self.root_of(around[k] as usize) as u16;
-            if roots[..seen].contains(&r) {
+            if r == first || r == second {
                 rejoins = true;
-            } else {
-                roots[seen] = r;
-                seen += 1;
-                corners |= self.corners[r as usize];
-                edges |= self.edges[r as usize];
+                continue;
             }
+            match seen {
+                0 => first = r,
+                1 => second = r,
+                _ => third = r,
+            }
+            seen += 1;
+            corners |= self.corners[r as usize];
+            edges |= self.edges[r as usize];
         }
         Joined {
             corners,
             edges,
             rejoins,
             flanked: own & before & after,
-            roots,
+            roots: [first, second, third],
             groups: seen,
         }
     }
