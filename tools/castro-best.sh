@@ -124,6 +124,9 @@
 #   shape8t2k size 8, two threads each, one game at a time: preset=strong4 with
 #            know.shape=0.3 and threads=2 against Castro user-d0-know at -t 2 (seed 4698,
 #            fixed before play), into shape-s8t2-user-d0-know
+#   shape8t2kb size 8, two threads each: shape8t2k's replication on a fresh seed (4701,
+#            fixed before play) with the faster AMAF pass and joined_by of b144489 (same play
+#            at a fixed number of iterations), into shape-s8t2b-user-d0-know
 #   shape8kc size 8: shape8k a third time (seed 4700, fixed before play) with the faster
 #            back-up of 24ccb9f (same play at a fixed number of iterations), into
 #            shape-s8c-user-d0-know
@@ -161,7 +164,7 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|castroknow8c|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|final6s4b|final8s4|final8t2s4|final8t2s4b|final8s4k|final8t2s4k|fast8s4k|know8s4|reply6s4|pool8s4|pool6s4|spsa6|spsa6b|spsa6c|spsa8|spsa8b|shape8s4|shape8s4b|shape8k|shape8kb|shape8kc|shape6|shape6b|shape6c|shape6s4|shape6s4b|shape8t2k|prob8k"
+usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|castroknow8c|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|final6s4b|final8s4|final8t2s4|final8t2s4b|final8s4k|final8t2s4k|fast8s4k|know8s4|reply6s4|pool8s4|pool6s4|spsa6|spsa6b|spsa6c|spsa8|spsa8b|shape8s4|shape8s4b|shape8k|shape8kb|shape8kc|shape6|shape6b|shape6c|shape6s4|shape6s4b|shape8t2k|shape8t2kb|prob8k"
 out=${1:?$usage}
 step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -333,6 +336,8 @@ case $step in
     prob8k) match prob-s8-user-d0-know 8 4699 "mcts:time_ms=250,$shape,prob.shape=0.3" \
         "$(castro user-d0-know)" ;;
     shape8t2k) GAMES_AT_ONCE=1 match shape-s8t2-user-d0-know 8 4698 \
+        "mcts:time_ms=250,$shape,threads=2" "$(castro user-d0-know 2)" ;;
+    shape8t2kb) GAMES_AT_ONCE=1 match shape-s8t2b-user-d0-know 8 4701 \
         "mcts:time_ms=250,$shape,threads=2" "$(castro user-d0-know 2)" ;;
     spsa6b) match spsa-s6b 6 4652 "mcts:time_ms=250,$spsa_tuned" mcts:time_ms=250,preset=strong2 ;;
     spsa6c) match spsa-s6c-user-d0 6 4653 "mcts:time_ms=250,$spsa_tuned" "$(castro user-d0)" ;;
