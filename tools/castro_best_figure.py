@@ -125,6 +125,7 @@ PANELS = [
         ("final-s8t2b-strong4-user-d0.csv", False, "replication"),
         ("final-s8t2-strong4-user-d0-know.csv", False, ""),
         ("shape-s8t2-user-d0-know.csv", False, ""),
+        ("shape-s8t2b-user-d0-know.csv", False, "replication"),
     ]),
 ]
 
