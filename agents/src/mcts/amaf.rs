@@ -136,7 +136,8 @@ impl<G: Game + Features> Mcts<G> {
         let credits = &self.credits;
         path_children!(self).each(|depth, mover, index, a| {
             // Without branches: whether a child's move was played, and how deep, is a coin
-            // toss the processor cannot predict. Adding nothing (0 and +0.0) changes nothing.
+            // toss the processor cannot predict. A child not credited gets 0 visits and ±0.0
+            // reward, which change nothing (its sum starts at +0.0 and never becomes −0.0).
             let credit = credits[index][mover];
             let shallow = credit.shallow_at as usize > depth;
             a.visits += credit.deep + u32::from(shallow) * credit.shallow;
