@@ -803,29 +803,29 @@ impl AgentSpec {
                         }
                     }
                 }
-                // A named term with a finite weight (`know.NAME`, `roll.NAME`).
-                let finite = |prefix: &'static str| {
-                    move |key: &str, w: f64| {
-                        if w.is_finite() && key.len() > prefix.len() {
-                            Ok(())
-                        } else {
-                            Err(error(format!(
-                                "mcts: {key} needs a term's name and a finite weight"
-                            )))
+                // A named term whose weight `allowed` accepts (`know.NAME`, `prob.NAME`,
+                // `roll.NAME`); else the error says what the weight `wants`.
+                let named =
+                    |prefix: &'static str, allowed: fn(f64) -> bool, wants: &'static str| {
+                        move |key: &str, w: f64| {
+                            if allowed(w) && key.len() > prefix.len() {
+                                Ok(())
+                            } else {
+                                Err(error(format!(
+                                    "mcts: {key} needs a term's name and {wants}"
+                                )))
+                            }
                         }
-                    }
-                };
-                let know_terms = o.prefixed(KNOW_PREFIX, finite(KNOW_PREFIX))?;
-                let prob_terms = o.prefixed(PROB_PREFIX, |key, w| {
-                    if prior_weight(w) && key.len() > PROB_PREFIX.len() {
-                        Ok(())
-                    } else {
-                        Err(error(format!(
-                            "mcts: {key} needs a term's name and a finite weight above 0"
-                        )))
-                    }
-                })?;
-                let roll_terms = o.prefixed(ROLL_PREFIX, finite(ROLL_PREFIX))?;
+                    };
+                let finite = "a finite weight";
+                let know_terms =
+                    o.prefixed(KNOW_PREFIX, named(KNOW_PREFIX, f64::is_finite, finite))?;
+                let prob_terms = o.prefixed(
+                    PROB_PREFIX,
+                    named(PROB_PREFIX, prior_weight, "a finite weight above 0"),
+                )?;
+                let roll_terms =
+                    o.prefixed(ROLL_PREFIX, named(ROLL_PREFIX, f64::is_finite, finite))?;
                 let mut spec = MctsSpec {
                     know_terms,
                     prob_terms,
