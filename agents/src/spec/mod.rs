@@ -381,6 +381,48 @@ fn prior_weight(w: f64) -> bool {
     w.is_finite() && w > 0.0
 }
 
+/// A named-term prefix of an MCTS spec, what its weight must satisfy and how an error says it.
+struct TermPrefix {
+    prefix: &'static str,
+    allowed: fn(f64) -> bool,
+    wants: &'static str,
+}
+
+/// `know.NAME` and `roll.NAME` take any finite weight, `prob.NAME` one above 0.
+const TERM_PREFIXES: [TermPrefix; 3] = [
+    TermPrefix {
+        prefix: KNOW_PREFIX,
+        allowed: f64::is_finite,
+        wants: "a finite weight",
+    },
+    TermPrefix {
+        prefix: PROB_PREFIX,
+        allowed: prior_weight,
+        wants: "a finite weight above 0",
+    },
+    TermPrefix {
+        prefix: ROLL_PREFIX,
+        allowed: f64::is_finite,
+        wants: "a finite weight",
+    },
+];
+
+/// Checks a named term's weight, `key` (`know.shape`) being `prefix` and a name, the same
+/// whether the spec is parsed or set (`arena tune`).
+fn check_term(key: &str, w: f64, prefix: &str) -> Result<(), SpecError> {
+    let t = (TERM_PREFIXES.iter())
+        .find(|t| t.prefix == prefix)
+        .expect("a named-term prefix");
+    if (t.allowed)(w) && key.len() > prefix.len() {
+        Ok(())
+    } else {
+        Err(error(format!(
+            "mcts: {key} needs a term's name and {}",
+            t.wants
+        )))
+    }
+}
+
 /// The prefix of a knowledge term's weight: `know.reply=0.05`.
 pub const KNOW_PREFIX: &str = "know.";
 
@@ -803,29 +845,10 @@ impl AgentSpec {
                         }
                     }
                 }
-                // A named term whose weight `allowed` accepts (`know.NAME`, `prob.NAME`,
-                // `roll.NAME`); else the error says what the weight `wants`.
-                let named =
-                    |prefix: &'static str, allowed: fn(f64) -> bool, wants: &'static str| {
-                        move |key: &str, w: f64| {
-                            if allowed(w) && key.len() > prefix.len() {
-                                Ok(())
-                            } else {
-                                Err(error(format!(
-                                    "mcts: {key} needs a term's name and {wants}"
-                                )))
-                            }
-                        }
-                    };
-                let finite = "a finite weight";
-                let know_terms =
-                    o.prefixed(KNOW_PREFIX, named(KNOW_PREFIX, f64::is_finite, finite))?;
-                let prob_terms = o.prefixed(
-                    PROB_PREFIX,
-                    named(PROB_PREFIX, prior_weight, "a finite weight above 0"),
-                )?;
-                let roll_terms =
-                    o.prefixed(ROLL_PREFIX, named(ROLL_PREFIX, f64::is_finite, finite))?;
+                let named = |prefix: &'static str| move |key: &str, w| check_term(key, w, prefix);
+                let know_terms = o.prefixed(KNOW_PREFIX, named(KNOW_PREFIX))?;
+                let prob_terms = o.prefixed(PROB_PREFIX, named(PROB_PREFIX))?;
+                let roll_terms = o.prefixed(ROLL_PREFIX, named(ROLL_PREFIX))?;
                 let mut spec = MctsSpec {
                     know_terms,
                     prob_terms,
@@ -951,19 +974,18 @@ impl AgentSpec {
             }
             AgentSpec::Mcts(s) => {
                 let mut s = s.clone();
-                if let Some(name) = key.strip_prefix(KNOW_PREFIX) {
-                    s.know_terms.insert(name.to_string(), value);
-                    return Ok(AgentSpec::Mcts(s));
-                }
-                if let Some(name) = key.strip_prefix(PROB_PREFIX) {
-                    if !prior_weight(value) {
-                        return Err(error(format!("mcts: {key} needs a finite weight above 0")));
-                    }
-                    s.prob_terms.insert(name.to_string(), value);
-                    return Ok(AgentSpec::Mcts(s));
-                }
-                if let Some(name) = key.strip_prefix(ROLL_PREFIX) {
-                    s.roll_terms.insert(name.to_string(), value);
+                let prefix = TERM_PREFIXES
+                    .iter()
+                    .map(|t| t.prefix)
+                    .find(|p| key.starts_with(p));
+                if let Some(prefix) = prefix {
+                    check_term(key, value, prefix)?;
+                    let terms = match prefix {
+                        KNOW_PREFIX => &mut s.know_terms,
+                        PROB_PREFIX => &mut s.prob_terms,
+                        _ => &mut s.roll_terms,
+                    };
+                    terms.insert(key[prefix.len()..].to_string(), value);
                     mcts::finish(&mut s)?;
                     return Ok(AgentSpec::Mcts(s));
                 }
@@ -1527,5 +1549,30 @@ mod tests {
             panic!("still alphabeta")
         };
         assert_eq!(a.depth, 2);
+    }
+
+    #[test]
+    fn setting_a_named_term_refuses_what_parsing_refuses_in_the_same_words() {
+        let base = AgentSpec::parse("mcts:know.shape=0.3").unwrap();
+        for (key, value) in [
+            ("know.shape", f64::INFINITY),
+            ("know.", 1.0),
+            ("roll.shape", f64::NAN),
+            ("prob.shape", 0.0),
+            ("prob.shape", f64::INFINITY),
+        ] {
+            let set = base.set(key, value).unwrap_err();
+            let parsed = AgentSpec::parse(&format!("mcts:{key}={value}"));
+            assert_eq!(set.reason, parsed.unwrap_err().reason, "{key}={value}");
+        }
+        let AgentSpec::Mcts(s) = base.set("know.bridge", -0.5).unwrap() else {
+            panic!("still mcts")
+        };
+        assert_eq!(s.know_terms.get("bridge"), Some(&-0.5));
+        assert_eq!(s.know_terms.get("shape"), Some(&0.3));
+        // A set term is checked with the rest of the spec, as a parsed one is.
+        let tree = AgentSpec::parse("mcts:threads=2,parallel=tree").unwrap();
+        assert!(tree.set("roll.shape", 1.0).is_err());
+        assert!(AgentSpec::parse("mcts:threads=2,parallel=tree,roll.shape=1").is_err());
     }
 }
