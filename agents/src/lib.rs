@@ -232,6 +232,16 @@ impl AgentSpec {
                         ),
                     });
                 }
+                if let Some(shapes) = s.shapes.as_ref().filter(|f| f.weights.is_none()) {
+                    return Err(SpecError {
+                        kind: SpecErrorKind::Shapes,
+                        reason: format!(
+                            "mcts: shapes file {}: not here (the spec names it by content, shapes_id={:016x})",
+                            shapes.file,
+                            shapes.id.unwrap_or_default()
+                        ),
+                    });
+                }
                 AnyAgent::Mcts(Box::new(Mcts::new(
                     s.clone(),
                     Evaluator::new(&s.eval, state)?,

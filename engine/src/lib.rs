@@ -27,6 +27,7 @@ pub mod games;
 pub mod hex;
 pub mod options;
 pub mod registry;
+pub mod shapes;
 pub mod spec_text;
 pub mod square;
 pub mod zobrist;

@@ -94,7 +94,11 @@
 //! learned strength `ln γ` of the shape around the move, fitted by `arena tune shapes` to
 //! Castro's moves), so a spec can set each as Castro's options do. With any named term,
 //! `W·K(m)` above becomes `know·K(m) + Σ W_NAME·T_NAME(m)`, read once at expansion like `K`;
-//! a name the game lacks is refused when the agent is built.
+//! a name the game lacks is refused when the agent is built. `shapes=FILE` (a file `arena
+//! tune shapes` wrote) replaces the shipped weights the term `shape` reads, wherever it is
+//! read (`know.`, `prob.`, `roll.`): the file's `ln γ` of the move's shape
+//! ([`Features::move_shape`]), 0 for a shape it lacks. The shipped file read this way
+//! searches exactly as the shipped term does.
 //!
 //! # Playout policies (`policy=random|mast|eval`, `epsilon=ε`)
 //! - `mast`: Move-Average Sampling Technique (Finnsson and Björnsson, "Simulation-based
@@ -360,6 +364,24 @@ pub const FULL_PLAYOUT_PLIES: u32 = 1_000;
 /// Move knowledge stops counting once a child has this many visits of its own.
 const KNOWLEDGE_VISITS: u32 = 1_000;
 
+/// Knowledge term `term` of `mv` for the player to move ([`Features::knowledge_term`]),
+/// except the term `shape` (index `shape_term`) when the spec reads a shapes file: then the
+/// file's weight of the move's shape ([`Features::move_shape`]).
+fn term_value<G: Features>(
+    spec: &MctsSpec,
+    shape_term: Option<usize>,
+    state: &G,
+    mv: G::Move,
+    term: usize,
+) -> f64 {
+    match &spec.shapes {
+        Some(shapes) if shape_term == Some(term) => {
+            state.move_shape(mv).map_or(0.0, |key| shapes.weight(key))
+        }
+        _ => state.knowledge_term(mv, term),
+    }
+}
+
 /// How deep below the last chosen move tree reuse looks for the new position.
 const REUSE_DEPTH: u32 = 3;
 
@@ -590,6 +612,9 @@ pub struct Mcts<G: Game> {
     prob_values: Vec<f64>,
     /// `roll.NAME=W`: each named term's index and weight (found with `know_terms`).
     roll_terms: Vec<(usize, f64)>,
+    /// With `shapes=FILE`: the index of the game's term `shape`, which the file's weights
+    /// replace (found with `know_terms`).
+    shape_term: Option<usize>,
     /// A copy of a position for testing moves (decisive moves, priors, the eval policy).
     probe: Option<G>,
     /// Root parallelism: the other trees (`threads - 1`).
@@ -653,6 +678,7 @@ impl<G: Game + Features> Mcts<G> {
             prob_terms: Vec::new(),
             prob_values: Vec::new(),
             roll_terms: Vec::new(),
+            shape_term: None,
             probe: None,
             helpers: Vec::new(),
             rollers: Vec::new(),

@@ -324,6 +324,7 @@ impl<G: Game + Features> Roller<G> {
                 pruned: &[],
                 pool: &[],
                 roll_terms: &[],
+                shape_term: None,
                 rng: &mut rng,
                 scratch: &mut self.scratch,
                 probe: &mut self.probe,

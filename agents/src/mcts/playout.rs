@@ -42,6 +42,7 @@ impl<G: Game + Features> Mcts<G> {
             pruned: &self.pruned,
             pool: &self.pool,
             roll_terms: &self.roll_terms,
+            shape_term: self.shape_term,
             rng: &mut self.rng,
             scratch: &mut self.scratch,
             probe: &mut self.probe,
@@ -194,6 +195,8 @@ pub(super) struct Roll<'a, G: Game> {
     /// `roll.NAME=W`: the knowledge terms playout moves near the last move are weighed by,
     /// each its index and weight (empty: none; tree parallelism refuses them).
     pub(super) roll_terms: &'a [(usize, f64)],
+    /// With `shapes=FILE`: the index of the term the file's weights replace.
+    pub(super) shape_term: Option<usize>,
     pub(super) rng: &'a mut GameRng,
     pub(super) scratch: &'a mut Vec<G::Move>,
     pub(super) probe: &'a mut Option<G>,
@@ -360,9 +363,10 @@ impl<G: Game + Features> Roll<'_, G> {
         if self.scratch.is_empty() {
             return None;
         }
+        let (terms, spec, shape) = (self.roll_terms, self.spec, self.shape_term);
         let weight = |mv: G::Move| -> f64 {
-            (self.roll_terms.iter())
-                .map(|&(t, w)| w * state.knowledge_term(mv, t))
+            (terms.iter())
+                .map(|&(t, w)| w * term_value(spec, shape, state, mv, t))
                 .sum::<f64>()
                 .exp()
         };

@@ -2139,3 +2139,109 @@ fn roll_prints_when_set_and_refuses_what_it_cannot_do() {
         .unwrap_err();
     assert!(err.reason.contains("roll.nothing"), "{err}");
 }
+
+/// The shipped Havannah shapes file.
+fn shipped_shapes_file() -> String {
+    format!(
+        "{}/../engine/src/games/havannah/shapes.txt",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// A file of the system's temporary folder holding `text`, named for `name` and this process.
+fn temp_file(name: &str, text: &str) -> String {
+    let path = std::env::temp_dir().join(format!("ringside-{}-{name}", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn the_shipped_shapes_read_from_their_file_search_as_the_shipped_shapes_do() {
+    // Every way the term is read: tree knowledge, the prior, and the playouts' draw.
+    let h = havannah_in_play();
+    let base = "mcts:iters=300,c=0,rave=500,know=1,know.shape=0.3,prob.shape=0.5,roll.shape=0.5";
+    let file = shipped_shapes_file();
+    let search = |text: &str| {
+        let mut m = agent(text, &h, 5);
+        let mv = m.choose(&h).mv;
+        let visits: Vec<u32> = m.nodes.iter().map(|n| n.visits).collect();
+        (mv, visits, m.know.clone(), m.prob.clone())
+    };
+    let shipped = search(base);
+    let read = search(&format!("{base},shapes={file}"));
+    assert_eq!(shipped, read);
+    // And a file of other weights is what the term then reads.
+    let nothing = temp_file("shapes-zero", "# all shapes average\n0 0\n");
+    let zero = search(&format!("{base},shapes={nothing}"));
+    assert_ne!(shipped.2, zero.2, "the knowledge read from the file");
+}
+
+#[test]
+fn a_shapes_file_gives_the_term_shape_its_weights_and_0_to_shapes_it_lacks() {
+    let h = havannah_in_play();
+    let mut legal = Vec::new();
+    h.legal_moves(&mut legal);
+    let picked = legal[3];
+    let key = h.move_shape(picked).unwrap();
+    let file = temp_file("shapes-one", &format!("# one shape\n{key} 2.5 1 1\n"));
+    let m = expanded_root(
+        &format!("mcts:iters=10,know.shape=1,order=list,shapes={file}"),
+        &h,
+        1,
+    );
+    let first = m.nodes[0].first_child as usize;
+    for i in first..first + m.nodes[0].children as usize {
+        let mv = m.moves[i - 1];
+        let want = if h.move_shape(mv) == Some(key) {
+            2.5
+        } else {
+            0.0
+        };
+        assert_eq!(f64::from(m.know[i]), want, "{}", h.move_text(mv));
+    }
+    assert!(m.know.contains(&2.5));
+}
+
+#[test]
+fn a_shapes_file_is_named_by_its_content_and_refused_when_it_changes() {
+    let file = temp_file("shapes-named", "5 0.25\n7 -1\n");
+    let text = format!("mcts:know.shape=0.3,shapes={file}");
+    let spec = crate::AgentSpec::parse(&text).unwrap();
+    let printed = spec.to_string();
+    assert!(
+        printed.contains(&format!("shapes={file},shapes_id=")),
+        "{printed}"
+    );
+    assert_eq!(crate::AgentSpec::parse(&printed).unwrap(), spec);
+    let h = Havannah::new(5, false).unwrap();
+    assert!(spec.build(&h, 1).is_ok());
+    // The file changes: the recorded spec is refused, naming both contents.
+    std::fs::write(&file, "5 0.5\n7 -1\n").unwrap();
+    let err = crate::AgentSpec::parse(&printed).unwrap_err();
+    assert_eq!(err.kind, crate::spec::SpecErrorKind::Shapes);
+    assert!(err.reason.contains("the file changed since"), "{err}");
+    // Gone: the recorded spec still reads, and building it says the file is not here.
+    std::fs::remove_file(&file).unwrap();
+    let elsewhere = crate::AgentSpec::parse(&printed).unwrap();
+    let err = elsewhere.build(&h, 1).unwrap_err();
+    assert!(err.reason.contains("not here"), "{err}");
+    // A file never read is refused at once.
+    let err = crate::AgentSpec::parse(&text).unwrap_err();
+    assert_eq!(err.kind, crate::spec::SpecErrorKind::Shapes);
+}
+
+#[test]
+fn a_shapes_file_needs_a_shape_term_and_good_lines() {
+    let good = temp_file("shapes-good", "5 0.25\n");
+    let err = crate::AgentSpec::parse(&format!("mcts:know=1,shapes={good}")).unwrap_err();
+    assert!(err.reason.contains("give know.shape=W"), "{err}");
+    assert!(crate::AgentSpec::parse(&format!("mcts:roll.shape=1,shapes={good}")).is_ok());
+    assert!(crate::AgentSpec::parse("mcts:know.shape=1,shapes_id=00000000000000ff").is_err());
+    let bad = temp_file("shapes-bad", "# header\n5 0.25\n6 heavy\n");
+    let err = crate::AgentSpec::parse(&format!("mcts:know.shape=1,shapes={bad}")).unwrap_err();
+    assert!(
+        err.reason
+            .ends_with("line 3: weight heavy is not a finite number"),
+        "{err}"
+    );
+}

@@ -221,6 +221,8 @@ impl<G: Game + Features> Mcts<G> {
             self.know_terms = find(&self.spec.know_terms);
             self.prob_terms = find(&self.spec.prob_terms);
             self.roll_terms = find(&self.spec.roll_terms);
+            self.shape_term =
+                (self.spec.shapes.as_ref()).and_then(|_| names.iter().position(|n| *n == "shape"));
             self.terms_found = true;
         }
         let random = self.spec.order == ChildOrder::Random;
@@ -249,7 +251,7 @@ impl<G: Game + Features> Mcts<G> {
                     0.0
                 };
                 for &(term, w) in &self.know_terms {
-                    k += w * state.knowledge_term(mv, term);
+                    k += w * term_value(&self.spec, self.shape_term, state, mv, term);
                 }
                 k as f32
             };
@@ -286,7 +288,8 @@ impl<G: Game + Features> Mcts<G> {
         for &(term, w) in &self.prob_terms {
             let values = &mut self.prob_values;
             values.clear();
-            values.extend(self.ranked.iter().map(|c| state.knowledge_term(c.mv, term)));
+            let (spec, shape) = (&self.spec, self.shape_term);
+            values.extend((self.ranked.iter()).map(|c| term_value(spec, shape, state, c.mv, term)));
             let top = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             let mut sum = 0.0;
             for v in values.iter_mut() {

@@ -186,20 +186,11 @@ fn read_net(kind: &str, net: &mut NetRef) -> Result<(), SpecError> {
             format!("{kind}: net file {path}: {reason}"),
         )
     };
-    let bytes = match std::fs::read(&path) {
-        Ok(bytes) => bytes,
-        // A recorded spec names its net by content: read elsewhere (another folder, a clone
-        // without the file), it still parses, and building the agent finds the net by its id
-        // among the shipped ones or says which file is missing.
-        Err(_) if net.id.is_some() => return Ok(()),
-        Err(e) => return Err(refused(e.to_string())),
+    let Some((bytes, found)) = super::read_named(&path, net.id, "net", refused)? else {
+        // Named by content and not here: building the agent finds the net by its id among
+        // the shipped ones or says which file is missing.
+        return Ok(());
     };
-    let found = crate::net::content_id(&bytes);
-    if let Some(id) = net.id.filter(|&id| id != found) {
-        return Err(refused(format!(
-            "its content is {found:016x}, not {id:016x}, the net this spec names (the file changed since)"
-        )));
-    }
     let read = crate::net::Net::from_bytes(&bytes).map_err(|e| refused(e.to_string()))?;
     net.id = Some(found);
     net.net = Some(std::sync::Arc::new(read));

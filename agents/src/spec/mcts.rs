@@ -8,8 +8,9 @@ use ringside_engine::PermanentIn;
 use super::options::{Bound, Fallback, OptionDef, Takes, Value, with_defaults};
 use super::{
     ChildOrder, Decisive, EvalSpec, FinalChoice, MctsSpec, Parallelism, Policy, RaveForm, Reply,
-    Scoring, evaluation, score_text,
+    Scoring, ShapesRef, evaluation, score_text,
 };
+use ringside_engine::spec_text::quote_item;
 
 impl Default for MctsSpec {
     /// Every option at its default: the table's ([`OPTIONS`]), set by [`with_defaults`]
@@ -33,6 +34,7 @@ impl Default for MctsSpec {
                 prob_terms: std::collections::BTreeMap::new(),
                 roll_terms: std::collections::BTreeMap::new(),
                 roll_plies: None,
+                shapes: None,
                 // From the table:
                 c: 0.0,
                 score: Scoring::Win,
@@ -553,10 +555,84 @@ pub const OPTIONS: &[OptionDef<MctsSpec>] = &[
         set: |s, v| s.batch = v.whole() as u32,
         print: |s| (s.batch != 32).then(|| format!("batch={}", s.batch)),
     },
+    OptionDef {
+        key: "shapes",
+        takes: Takes::Text("FILE"),
+        default: Fallback::Unset("the game's shipped shapes"),
+        help: "the weights the knowledge term `shape` reads (know./prob./roll.shape), from a file `arena tune shapes` wrote",
+        source: "",
+        set: |s, v| shapes_ref(s).file = v.text().to_string(),
+        print: |s| {
+            let shapes = s.shapes.as_ref()?;
+            let mut text = quote_item(&format!("shapes={}", shapes.file));
+            if let Some(id) = shapes.id {
+                text.push_str(&format!(",shapes_id={id:016x}"));
+            }
+            Some(text)
+        },
+    },
+    OptionDef {
+        key: "shapes_id",
+        takes: Takes::Hex,
+        default: Fallback::Unset(""),
+        help: "the shapes file's content id, as runs record it: a changed file is refused",
+        source: "",
+        set: |s, v| shapes_ref(s).id = Some(v.whole()),
+        print: |_| None,
+    },
 ];
+
+/// The spec's shapes file, made empty when the first of `shapes` and `shapes_id` is read.
+fn shapes_ref(s: &mut MctsSpec) -> &mut ShapesRef {
+    s.shapes.get_or_insert_with(|| ShapesRef {
+        file: String::new(),
+        id: None,
+        weights: None,
+    })
+}
+
+/// Reads the spec's shapes file, checked against its `shapes_id` if it has one. A recorded
+/// spec whose file is not here still parses (to be printed and summarised); building the
+/// agent then says the file is missing.
+fn read_shapes(spec: &mut MctsSpec) -> Result<(), super::SpecError> {
+    let Some(shapes) = &mut spec.shapes else {
+        return Ok(());
+    };
+    if shapes.file.is_empty() {
+        return Err(super::error(
+            "mcts: shapes_id= goes with shapes=FILE".into(),
+        ));
+    }
+    let path = shapes.file.clone();
+    let refused = |reason: String| {
+        super::error_of(
+            super::SpecErrorKind::Shapes,
+            format!("mcts: shapes file {path}: {reason}"),
+        )
+    };
+    let Some((bytes, found)) = super::read_named(&path, shapes.id, "shapes", refused)? else {
+        return Ok(());
+    };
+    let text = String::from_utf8(bytes).map_err(|_| refused("not text".into()))?;
+    let weights = ringside_engine::shapes::parse_shape_weights(&text).map_err(refused)?;
+    shapes.id = Some(found);
+    shapes.weights = Some(weights.into());
+    Ok(())
+}
 
 /// What no single option can check: the defaults that depend on others.
 pub(super) fn finish(spec: &mut MctsSpec) -> Result<(), super::SpecError> {
+    if spec.shapes.is_some() {
+        let terms = [&spec.know_terms, &spec.prob_terms, &spec.roll_terms];
+        if !terms.iter().any(|t| t.contains_key("shape")) {
+            return Err(super::error(
+                "mcts: shapes=FILE is read by the term shape: give know.shape=W, prob.shape=W or roll.shape=W".into(),
+            ));
+        }
+        if spec.shapes.as_ref().is_some_and(|s| s.weights.is_none()) {
+            read_shapes(spec)?;
+        }
+    }
     if spec.iterations.is_none() && spec.time.is_none() {
         spec.iterations = Some(1000);
     }
@@ -665,6 +741,7 @@ mod tests {
             prob_terms: std::collections::BTreeMap::new(),
             roll_terms: std::collections::BTreeMap::new(),
             roll_plies: None,
+            shapes: None,
         };
         assert_eq!(MctsSpec::default(), by_hand);
         // Every value default prints as help shows it.

@@ -54,6 +54,9 @@ pub enum SpecErrorKind {
     /// A net file that cannot be read or is for another game, or a net a spec names by
     /// content that is not the one found.
     Net,
+    /// A shapes file (`shapes=FILE`) that cannot be read, or not the one a spec names by
+    /// content (`shapes_id=`).
+    Shapes,
     /// The agent cannot play this game (a notation the game does not know).
     WrongGame,
 }
@@ -185,6 +188,65 @@ impl PartialEq for NetRef {
     fn eq(&self, other: &NetRef) -> bool {
         self.file == other.file && self.id == other.id
     }
+}
+
+/// A shapes file read in place of the game's shipped shapes wherever the knowledge term
+/// `shape` is read (`know.shape`, `prob.shape`, `roll.shape`): `shapes=FILE` as
+/// `arena tune shapes` writes it, named in a recorded spec also by its content id
+/// (`shapes_id=`, the FNV-1a hash of the file, as a net's), so a changed file is refused.
+#[derive(Debug, Clone)]
+pub struct ShapesRef {
+    /// The file.
+    pub file: String,
+    /// Its content id, once read (or as a recorded spec names it).
+    pub id: Option<u64>,
+    /// The shapes and their weights (`ln γ`), sorted by shape; `None` while unread (a
+    /// recorded spec read where its file is not: it prints, but does not play).
+    pub weights: Option<std::sync::Arc<[(u32, f32)]>>,
+}
+
+impl PartialEq for ShapesRef {
+    /// The same file and content.
+    fn eq(&self, other: &ShapesRef) -> bool {
+        self.file == other.file && self.id == other.id
+    }
+}
+
+impl ShapesRef {
+    /// The weight of shape `key` (a [`ringside_engine::Features::move_shape`] number); 0, the
+    /// average candidate, for a shape the file lacks.
+    pub fn weight(&self, key: u32) -> f64 {
+        let weights = self.weights.as_deref().unwrap_or_default();
+        match weights.binary_search_by_key(&key, |&(k, _)| k) {
+            Ok(i) => f64::from(weights[i].1),
+            Err(_) => 0.0,
+        }
+    }
+}
+
+/// The bytes of a file a spec names (`net=FILE`, `shapes=FILE`) and their content id (the
+/// FNV-1a hash, [`crate::net::content_id`]), checked against the id the spec records (`id`);
+/// `None` when the file is not here but the spec names it by content, so a recorded spec read
+/// elsewhere (another folder, a clone without the file) still parses. `refused` words an
+/// error; `what` names the file's kind in it.
+fn read_named(
+    path: &str,
+    id: Option<u64>,
+    what: &str,
+    refused: impl Fn(String) -> SpecError,
+) -> Result<Option<(Vec<u8>, u64)>, SpecError> {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(_) if id.is_some() => return Ok(None),
+        Err(e) => return Err(refused(e.to_string())),
+    };
+    let found = crate::net::content_id(&bytes);
+    if let Some(id) = id.filter(|&id| id != found) {
+        return Err(refused(format!(
+            "its content is {found:016x}, not {id:016x}, the {what} this spec names (the file changed since)"
+        )));
+    }
+    Ok(Some((bytes, found)))
 }
 
 /// The settings of an evaluation: its kind and any weights read from a file.
@@ -350,6 +412,9 @@ pub struct MctsSpec {
     pub roll_terms: BTreeMap<String, f64>,
     /// With `roll.NAME`: the weighed draw only in a playout's first this many plies.
     pub roll_plies: Option<u32>,
+    /// The shapes read for the term `shape` in place of the game's shipped ones
+    /// (`shapes=FILE`).
+    pub shapes: Option<ShapesRef>,
 }
 
 impl MctsSpec {

@@ -244,6 +244,7 @@ pub enum TuneCommand {
     /// moves' shapes. Writes shapes.txt (`shape ln_gamma chosen offered` lines after a `#`
     /// header, the format Havannah's shipped `shape` knowledge term reads) and summary.md
     /// (each step's log-probability of the chosen moves, training and held out) into --out.
+    /// An MCTS agent plays the fit with `shapes=OUT/shapes.txt` beside `know.shape=W`.
     Shapes(ShapesArgs),
 }
 

@@ -193,22 +193,10 @@ fn shape_table() -> &'static ShapeTable {
     TABLE.get_or_init(|| ShapeTable::new(&parse_shapes(SHAPES)))
 }
 
-/// The `shape weight ...` lines of a shapes file (`#` starts a comment line), sorted by
-/// shape. The shipped file is checked by a test, so a bad line here is a build's mistake.
+/// The shapes and weights of a shapes file; the shipped file is checked by a test, so a bad
+/// line here is a build's mistake.
 fn parse_shapes(text: &str) -> Vec<(u32, f32)> {
-    let mut table: Vec<(u32, f32)> = text
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|line| {
-            let mut fields = line.split_whitespace();
-            let mut next = || fields.next().expect("a shape and its weight");
-            let key = next().parse().expect("a shape is a number");
-            let weight = next().parse().expect("a weight is a number");
-            (key, weight)
-        })
-        .collect();
-    table.sort_unstable_by_key(|&(k, _)| k);
-    table
+    crate::shapes::parse_shape_weights(text).expect("the shipped shapes file reads")
 }
 
 /// The shipped shapes and weights, sorted, for the tests.

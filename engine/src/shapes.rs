@@ -1,0 +1,79 @@
+//! The shapes file: the strength of each local shape around a move, as `arena tune shapes`
+//! writes it and agents read it (a game's shipped shapes; `mcts:shapes=FILE`).
+//!
+//! `#` lines are comments (the fit's header); every other line is `shape ln_gamma` and any
+//! further fields (the fit writes how often the shape was chosen and offered), the shape a
+//! number of [`crate::Features::move_shape`] and `ln_gamma` its Bradley–Terry strength, 0
+//! the average candidate.
+
+/// The shapes and their weights (`ln γ`) of shapes-file `text`, sorted by shape; or what is
+/// wrong with it and on which line (a shape given twice, a field that is not a number, a
+/// weight that is not finite, no shape at all).
+pub fn parse_shape_weights(text: &str) -> Result<Vec<(u32, f32)>, String> {
+    let mut shapes = Vec::new();
+    for (at, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let wrong = |what: &str| format!("line {}: {what}", at + 1);
+        let mut fields = line.split_whitespace();
+        let (Some(shape), Some(weight)) = (fields.next(), fields.next()) else {
+            return Err(wrong("a shape and its weight, `shape ln_gamma`"));
+        };
+        let shape: u32 = shape
+            .parse()
+            .map_err(|_| wrong(&format!("shape {shape} is not a whole number")))?;
+        let weight = match weight.parse::<f32>() {
+            Ok(w) if w.is_finite() => w,
+            _ => return Err(wrong(&format!("weight {weight} is not a finite number"))),
+        };
+        shapes.push((shape, weight, at + 1));
+    }
+    if shapes.is_empty() {
+        return Err("no shapes in it (lines of `shape ln_gamma`)".into());
+    }
+    shapes.sort_unstable_by_key(|&(shape, _, _)| shape);
+    if let Some(pair) = shapes.windows(2).find(|p| p[0].0 == p[1].0) {
+        return Err(format!(
+            "line {}: shape {} again (first on line {})",
+            pair[0].2.max(pair[1].2),
+            pair[0].0,
+            pair[0].2.min(pair[1].2)
+        ));
+    }
+    Ok(shapes.into_iter().map(|(s, w, _)| (s, w)).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shapes_file_reads_sorted_past_its_comments_and_extra_fields() {
+        let text = "# Shape strengths of havannah\n# shape ln_gamma chosen offered\n\
+                    6 1.8183 2039 25405\n0 -4.3662 2076 5938429\n\n2 -2.5\n";
+        assert_eq!(
+            parse_shape_weights(text).unwrap(),
+            vec![(0, -4.3662), (2, -2.5), (6, 1.8183)]
+        );
+    }
+
+    #[test]
+    fn a_bad_shapes_file_says_which_line_and_what() {
+        for (text, says) in [
+            ("# header\n5\n", "line 2: a shape and its weight"),
+            ("5 0.1\n-3 0.2\n", "line 2: shape -3 is not a whole number"),
+            ("5 zero\n", "line 1: weight zero is not a finite number"),
+            ("5 inf\n", "line 1: weight inf is not a finite number"),
+            (
+                "5 0.1\n7 0.2\n5 0.3\n",
+                "line 3: shape 5 again (first on line 1)",
+            ),
+            ("# only a header\n", "no shapes in it"),
+        ] {
+            let err = parse_shape_weights(text).unwrap_err();
+            assert!(err.starts_with(says), "{text:?}: {err}");
+        }
+    }
+}
