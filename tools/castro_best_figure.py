@@ -88,6 +88,19 @@ PANELS = [
         ("roll-s8-iters2000.csv", True, "first 10 plies"),
         ("rollfull-s8-iters2000.csv", True, "every ply"),
     ]),
+    ("Other fits of the learned shapes against the shipped fit, each in strong4 + shapes 0.3 (2,000 iterations, exploratory)", [
+        ("shapefit-s6-iters2000.csv", True, "size 6, every agent's moves"),
+        ("shapefit8-s8-iters2000.csv", False, "size 8, Castro's size-8 moves only"),
+        ("shapefitall-s8-iters2000.csv", False, "size 8, Castro's moves, 37 files"),
+    ]),
+    ("Twice the time, 0.5 s against 0.25 s, and fewer playouts (size 8, exploratory)", [
+        ("time2x-s8-shapes.csv", False, ""),
+        ("time2x-s8-shapes-b.csv", False, "fresh seed"),
+        ("time2x-s8-strong4.csv", False, ""),
+        ("time2x-s8-castro.csv", False, ""),
+        ("time2x-s8-castro-b.csv", False, "fresh seed"),
+        ("rollouts-s8-shapes.csv", True, "0.25 s"),
+    ]),
     ("SPSA's tuning of strong4 (size 8)", [
         ("spsa-s8/verify.csv", False, "check, 2,000 iterations"),
         ("spsa-s8b.csv", False, "fresh seed, 0.25 s"),
@@ -148,6 +161,8 @@ def short(spec):
         return "strong2 tuned by SPSA"
     if "know.connect=0.4," in spec and "know.local=0.05" in spec:
         return "SPSA's start"
+    if "time_ms=500," in spec:
+        return short(spec.replace("time_ms=500,", "")) + " at 0.5 s"
     text = spec.removeprefix("mcts:").replace("time_ms=250,", "").replace("preset=", "")
     text = text.replace("iters=2000,", "").replace(",iters=2000", "")
     if text.startswith("c=0,rave=500,rave_form=hyp,decisive=tree"):
