@@ -591,11 +591,11 @@ fn shapes_ref(s: &mut MctsSpec) -> &mut ShapesRef {
     })
 }
 
-/// Reads the spec's shapes file, checked against its `shapes_id` if it has one. A recorded
-/// spec whose file is not here still parses (to be printed and summarised); building the
-/// agent then says the file is missing.
+/// Reads the spec's shapes file unless it is read already, checked against its `shapes_id`
+/// if it has one. A recorded spec whose file is not here still parses (to be printed and
+/// summarised); building the agent then says the file is missing.
 fn read_shapes(spec: &mut MctsSpec) -> Result<(), super::SpecError> {
-    let Some(shapes) = &mut spec.shapes else {
+    let Some(shapes) = spec.shapes.as_mut().filter(|s| s.weights.is_none()) else {
         return Ok(());
     };
     if shapes.file.is_empty() {
@@ -629,10 +629,8 @@ pub(super) fn finish(spec: &mut MctsSpec) -> Result<(), super::SpecError> {
                 "mcts: shapes=FILE is read by the term shape: give know.shape=W, prob.shape=W or roll.shape=W".into(),
             ));
         }
-        if spec.shapes.as_ref().is_some_and(|s| s.weights.is_none()) {
-            read_shapes(spec)?;
-        }
     }
+    read_shapes(spec)?;
     if spec.iterations.is_none() && spec.time.is_none() {
         spec.iterations = Some(1000);
     }
