@@ -93,7 +93,7 @@ PANELS = [
         ("shapefit8-s8-iters2000.csv", False, "size 8, Castro's size-8 moves only"),
         ("shapefitall-s8-iters2000.csv", False, "size 8, Castro's moves, 37 files"),
     ]),
-    ("Twice the search (0.5 s against 0.25 s; 4,000 against 2,000 iterations) and fewer playouts (size 8, exploratory)", [
+    ("Twice the search (0.5 s against 0.25 s; 4,000 against 2,000 and 8,000 against 4,000 iterations) and fewer playouts (size 8, exploratory)", [
         ("time2x-s8-shapes.csv", False, ""),
         ("time2x-s8-shapes-b.csv", False, "fresh seed"),
         ("time2x-s8-strong4.csv", False, ""),
@@ -101,6 +101,8 @@ PANELS = [
         ("time2x-s8-castro-b.csv", False, "fresh seed"),
         ("iters2x-s8-strong4.csv", False, "2,000 iterations"),
         ("iters2x-s8-castro.csv", False, ""),
+        ("iters4x-s8-strong4.csv", False, ""),
+        ("iters4x-s8-castro.csv", False, ""),
         ("rollouts-s8-shapes.csv", True, "0.25 s"),
     ]),
     ("SPSA's tuning of strong4 (size 8)", [
@@ -165,8 +167,9 @@ def short(spec):
         return "SPSA's start"
     if "time_ms=500," in spec:
         return short(spec.replace("time_ms=500,", "")) + " at 0.5 s"
-    if "iters=4000," in spec:
-        return short(spec.replace("iters=4000,", "")) + " at 4,000 iterations"
+    for iters in ("4000", "8000"):
+        if f"iters={iters}," in spec:
+            return short(spec.replace(f"iters={iters},", "")) + f" at {iters[0]},000 iterations"
     text = spec.removeprefix("mcts:").replace("time_ms=250,", "").replace("preset=", "")
     text = text.replace("iters=2000,", "").replace(",iters=2000", "")
     if text.startswith("c=0,rave=500,rave_form=hyp,decisive=tree"):
