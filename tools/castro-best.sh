@@ -134,7 +134,9 @@
 #            (results/castro-best/shapes-ctx/, know.shape=0.15: the better of two exploratory
 #            weights) against Castro user-d0-know (seed 4702, fixed before play; run from the
 #            repository's root, as the spec names the file by a relative path), into
-#            ctx-s8-user-d0-know; the exploratory run before it scored 56.5% (seed 99030)
+#            ctx-s8-user-d0-know; the exploratory run before it scored 56.5% (seed 99030);
+#            ctx8kb the same a third time (seed 4703, fixed before play, played by main's
+#            Features::shape_context), into ctx-s8b-user-d0-know
 #   prob8k   size 8: preset=strong4 with know.shape=0.3 and the shapes also as a prior
 #            probability (prob.shape=0.3, MoHex 2.0's W·ρ/√(n+1)) against Castro
 #            user-d0-know (seed 4699, fixed before play), into prob-s8-user-d0-know
@@ -169,7 +171,7 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|castroknow8c|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|final6s4b|final8s4|final8t2s4|final8t2s4b|final8s4k|final8t2s4k|fast8s4k|know8s4|reply6s4|pool8s4|pool6s4|spsa6|spsa6b|spsa6c|spsa8|spsa8b|shape8s4|shape8s4b|shape8k|shape8kb|shape8kc|shape6|shape6b|shape6c|shape6s4|shape6s4b|shape8t2k|shape8t2kb|prob8k|ctx8k"
+usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|castroknow8c|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|final6s4b|final8s4|final8t2s4|final8t2s4b|final8s4k|final8t2s4k|fast8s4k|know8s4|reply6s4|pool8s4|pool6s4|spsa6|spsa6b|spsa6c|spsa8|spsa8b|shape8s4|shape8s4b|shape8k|shape8kb|shape8kc|shape6|shape6b|shape6c|shape6s4|shape6s4b|shape8t2k|shape8t2kb|prob8k|ctx8k|ctx8kb"
 out=${1:?$usage}
 step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -339,6 +341,9 @@ case $step in
     shape6s4) match shape-s6-strong4 6 4696 "mcts:time_ms=250,$shape" mcts:time_ms=250,preset=strong4 ;;
     shape6s4b) match shape-s6b-strong4 6 4697 "mcts:time_ms=250,$shape" mcts:time_ms=250,preset=strong4 ;;
     ctx8k) match ctx-s8-user-d0-know 8 4702 \
+        "mcts:time_ms=250,preset=strong4,know.shape=0.15,shapes=results/castro-best/shapes-ctx/shapes.txt" \
+        "$(castro user-d0-know)" ;;
+    ctx8kb) match ctx-s8b-user-d0-know 8 4703 \
         "mcts:time_ms=250,preset=strong4,know.shape=0.15,shapes=results/castro-best/shapes-ctx/shapes.txt" \
         "$(castro user-d0-know)" ;;
     prob8k) match prob-s8-user-d0-know 8 4699 "mcts:time_ms=250,$shape,prob.shape=0.3" \

@@ -16,6 +16,9 @@ import re
 import subprocess
 import sys
 
+# The axis's lowest Elo: a row below it is drawn against the edge with its value printed.
+FLOOR = -300
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DIR = os.path.join(ROOT, "results", "castro-best")
 
@@ -93,6 +96,14 @@ PANELS = [
         ("shapefit8-s8-iters2000.csv", False, "size 8, Castro's size-8 moves only"),
         ("shapefitall-s8-iters2000.csv", False, "size 8, Castro's moves, 37 files"),
     ]),
+    ("The shapes in the context of the last stone against the shipped shapes, each in strong4 (size 8, 2,000 iterations, exploratory)", [
+        ("ctx-s8-iters2000.csv", False, ""),
+        ("ctxw-s8-iters2000.csv", False, ""),
+        ("ctxw-s8b-iters2000.csv", False, "fresh seed"),
+    ]),
+    ("Playout policies added to strong4 (size 8, 2,000 iterations, exploratory)", [
+        ("playout-s8-iters2000.csv", True, ""),
+    ]),
     ("Twice the search (0.5 s against 0.25 s; 4,000 against 2,000 and 8,000 against 4,000 iterations) and fewer playouts (size 8, exploratory)", [
         ("time2x-s8-shapes.csv", False, ""),
         ("time2x-s8-shapes-b.csv", False, "fresh seed"),
@@ -134,6 +145,9 @@ PANELS = [
         ("shape-s8b-user-d0-know.csv", False, "replication"),
         ("shape-s8c-user-d0-know.csv", False, "third run, faster back-up"),
         ("prob-s8-user-d0-know.csv", False, ""),
+        ("ctx-s8x-user-d0-know.csv", False, "exploratory"),
+        ("ctx-s8-user-d0-know.csv", False, "replication"),
+        ("ctx-s8b-user-d0-know.csv", False, "third run"),
     ]),
     ("Ringside against Castro at its best, size 8, two threads each", [
         ("final-s8t2-user-d0.csv", False, ""),
@@ -179,6 +193,9 @@ def short(spec):
     text = text.replace("strong3,rave_grow=0,final=wins", "strong4")
     thesis = "know=0,know.connect=0.4,know.bridge=2,know.reply=0.1,know.local=0.06,know.size=0.04"
     text = text.replace(thesis, "the thesis's knowledge")
+    text = re.sub(r",?shapes=\S*?shapes-ctx\S*?(?=,|$)", ",shapes in context", text)
+    text = re.sub(r",?shapes=/tmp/ctxrun/shapes-ctx.txt", ",shapes in context", text)
+    text = re.sub(r",?shapes_id=[0-9a-f]+", "", text)
     text = text.replace("know.shape=", "shapes ").replace("prob.shape=", "prior ")
     # The playout shapes' panel names the plies in its tags.
     text = text.replace(",roll_plies=10", "").replace("roll.shape=", "in playouts ")
@@ -234,7 +251,9 @@ def main():
     lo = min(r[2] for _, rs in panels for r in rs)
     hi = max(r[3] for _, rs in panels for r in rs)
     target = elo_of_score(0.6)  # the larger target
-    lo, hi = min(lo, -50), max(hi, target + 10)
+    # A comparison far off the rest (MAST playouts, -604) would squeeze every other panel: the
+    # axis stops at FLOOR and such a row is drawn against its edge, its value still printed.
+    lo, hi = max(min(lo, -50), FLOOR), max(hi, target + 10)
     step = 50
     lo, hi = step * ((lo // step)), step * (-(-hi // step))
     width, left, right = 900, 430, 30
@@ -274,11 +293,16 @@ def main():
             colour = "#1f77b4" if a > 0 or b < 0 else "#777"
             svg.append(f'<text x="{left - 8}" y="{cy + 4:.1f}" text-anchor="end">'
                        f'{esc(label)}</text>')
-            svg.append(f'<line x1="{x(a):.1f}" y1="{cy:.1f}" x2="{x(b):.1f}" y2="{cy:.1f}" '
-                       f'stroke="{colour}" stroke-width="2"/>')
-            svg.append(f'<circle cx="{x(elo):.1f}" cy="{cy:.1f}" r="4" fill="{colour}"/>')
-            svg.append(f'<text x="{x(b) + 6:.1f}" y="{cy + 4:.1f}" font-size="11" '
-                       f'fill="#333">{elo + 0.0:+.0f}</text>')
+            svg.append(f'<line x1="{x(max(a, lo)):.1f}" y1="{cy:.1f}" x2="{x(max(b, lo)):.1f}" '
+                       f'y2="{cy:.1f}" stroke="{colour}" stroke-width="2"/>')
+            if elo >= lo:
+                svg.append(f'<circle cx="{x(elo):.1f}" cy="{cy:.1f}" r="4" fill="{colour}"/>')
+                note = f"{elo + 0.0:+.0f}"
+            else:
+                svg.append(f'<path d="M{x(lo):.1f},{cy:.1f} l8,-5 v10 z" fill="{colour}"/>')
+                note = f"{elo + 0.0:+.0f} [{a:+.0f}, {b:+.0f}], off the scale"
+            svg.append(f'<text x="{x(max(b, lo + 10)) + 6:.1f}" y="{cy + 4:.1f}" font-size="11" '
+                       f'fill="#333">{note}</text>')
         y = bottom + gap
     v = lo
     while v <= hi:

@@ -627,6 +627,21 @@ fn features_lists_default_and_tuned_weights() {
     assert_eq!(immune, format!("immune 0.5 {tuned:.4}"));
 }
 
+/// Each key of a shapes table and how often it was chosen and offered.
+fn shape_counts(table: &str) -> std::collections::BTreeMap<u32, (u64, u64)> {
+    table
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|line| {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            (
+                f[0].parse().unwrap(),
+                (f[2].parse().unwrap(), f[3].parse().unwrap()),
+            )
+        })
+        .collect()
+}
+
 #[test]
 fn shapes_are_fitted_to_the_moves_of_the_agents_learned_from_and_written_as_havannah_reads_them() {
     let dir = scratch("shapes-out");
@@ -644,21 +659,21 @@ fn shapes_are_fitted_to_the_moves_of_the_agents_learned_from_and_written_as_hava
         path(&games),
     ]);
     let out = dir.join("shapes");
-    let run = ok(&[
-        "tune",
-        "shapes",
-        path(&games),
-        "--out",
-        path(&out),
-        "--learn",
-        "mcts",
-        "--skip-plies",
-        "2",
-        "--validation",
-        "0.25",
-        "--iterations",
-        "10",
-    ]);
+    let fit = |out: &std::path::Path, more: &[&str]| {
+        let mut args = vec!["tune", "shapes", path(&games), "--out", path(out)];
+        args.extend([
+            "--learn",
+            "mcts",
+            "--skip-plies",
+            "2",
+            "--validation",
+            "0.25",
+        ]);
+        args.extend(["--iterations", "10"]);
+        args.extend(more);
+        ok(&args)
+    };
+    let run = fit(&out, &[]);
     let stdout = text(&run.stdout);
     let field = |name: &str| -> u64 {
         let at = stdout.find(&format!("{name}=")).unwrap() + name.len() + 1;
@@ -690,6 +705,24 @@ fn shapes_are_fitted_to_the_moves_of_the_agents_learned_from_and_written_as_hava
     assert_eq!(chosen, positions, "{stdout}");
     assert!(offered > 2 * positions);
     assert!(out.join("summary.md").exists());
+    // In context: each shape split by its distance to the last stone (1 to 3; every kept ply
+    // has a last stone), whose counts add up to the shape's own.
+    let plain = shape_counts(&table);
+    let in_context = dir.join("shapes-context");
+    fit(&in_context, &["--context"]);
+    let table = std::fs::read_to_string(in_context.join("shapes.txt")).unwrap();
+    assert!(
+        table.contains("\n# Context: each shape seen beside the distance to the last stone"),
+        "{table}"
+    );
+    let mut summed = std::collections::BTreeMap::new();
+    for (key, counts) in shape_counts(&table) {
+        let (shape, context) = (key % (1 << 24), key >> 24);
+        assert!((1..=3).contains(&context), "{key}");
+        let sum: &mut (u64, u64) = summed.entry(shape).or_default();
+        (sum.0, sum.1) = (sum.0 + counts.0, sum.1 + counts.1);
+    }
+    assert_eq!(summed, plain);
     // Learning from nobody, or from a game without shapes, is one line and exit code 2.
     refused(
         &[

@@ -129,6 +129,22 @@ pub trait Features: Game {
         None
     }
 
+    /// What `mv`'s shape ([`Features::move_shape`]) is seen beside, a number below 256 that a
+    /// shapes file fitted in context keys each shape by ([`crate::shapes::key`]): Havannah,
+    /// the distance from `mv` to the last stone placed, 3 for 3 and more (0 before the first
+    /// stone). 0, the default, where the game gives no context. Read without playing: no
+    /// copy, no allocation.
+    fn shape_context(&self, _mv: Self::Move) -> u32 {
+        0
+    }
+
+    /// What [`Features::shape_context`] counts, for a fit's record: a phrase and a one-word
+    /// name for the number (Havannah: `the distance to the last stone (1, 2, or 3 for 3 and
+    /// more)` and `distance`); `None`, the default, where the game gives no context.
+    fn shape_context_names(&self) -> Option<(&'static str, &'static str)> {
+        None
+    }
+
     /// A move the player to move should answer the last move with at once in a playout, read
     /// from the position without playing anything: Havannah saves a two-cell link the last
     /// stone broke into. `None` (the default) leaves the choice to the playout policy.

@@ -5,6 +5,29 @@
 //! further fields (the fit writes how often the shape was chosen and offered), the shape a
 //! number of [`crate::Features::move_shape`] and `ln_gamma` its Bradley–Terry strength, 0
 //! the average candidate.
+//!
+//! A file fitted **in context** (`arena tune shapes --context`) fits each shape once for each
+//! context the game gives it ([`crate::Features::shape_context`]: Havannah's, the distance to
+//! the last stone), the key being `shape + CONTEXT_UNIT · context` ([`key`]). Shapes are below
+//! [`CONTEXT_UNIT`], so a file is in context exactly when a key reaches it ([`in_context`]),
+//! and a reader composes its keys the same way.
+
+/// What a context step adds to a shape's key in a shapes file fitted in context: `2²⁴`, above
+/// every shape (Havannah's are twelve places of two bits).
+pub const CONTEXT_UNIT: u32 = 1 << 24;
+
+/// The key of `shape` seen in `context` (below 256) in a shapes file fitted in context.
+#[must_use]
+pub fn key(shape: u32, context: u32) -> u32 {
+    shape + CONTEXT_UNIT * context
+}
+
+/// Whether shapes-file weights (as [`parse_shape_weights`] returns them, sorted) were fitted
+/// in context: their largest key reaches [`CONTEXT_UNIT`].
+#[must_use]
+pub fn in_context(weights: &[(u32, f32)]) -> bool {
+    weights.last().is_some_and(|&(k, _)| k >= CONTEXT_UNIT)
+}
 
 /// The shapes and their weights (`ln γ`) of shapes-file `text`, sorted by shape; or what is
 /// wrong with it and on which line (a shape given twice, a field that is not a number, a
@@ -57,6 +80,17 @@ mod tests {
             parse_shape_weights(text).unwrap(),
             vec![(0, -4.3662), (2, -2.5), (6, 1.8183)]
         );
+    }
+
+    #[test]
+    fn a_file_is_in_context_exactly_when_a_key_carries_a_context() {
+        assert_eq!(key(5, 0), 5);
+        assert_eq!(key(5, 3), 5 + 3 * (1 << 24));
+        let plain = parse_shape_weights("16777215 0.5\n3 0.1\n").unwrap();
+        assert!(!in_context(&plain));
+        let fitted = parse_shape_weights(&format!("{} 0.5\n3 0.1\n", key(7, 1))).unwrap();
+        assert!(in_context(&fitted));
+        assert!(!in_context(&[]));
     }
 
     #[test]

@@ -366,7 +366,8 @@ const KNOWLEDGE_VISITS: u32 = 1_000;
 
 /// Knowledge term `term` of `mv` for the player to move ([`Features::knowledge_term`]),
 /// except the term `shape` (index `shape_term`) when the spec reads a shapes file: then the
-/// file's weight of the move's shape ([`Features::move_shape`]).
+/// file's weight of the move's shape ([`Features::move_shape`]), in its context
+/// ([`Features::shape_context`]) when the file was fitted in context.
 fn term_value<G: Features>(
     spec: &MctsSpec,
     shape_term: Option<usize>,
@@ -375,9 +376,14 @@ fn term_value<G: Features>(
     term: usize,
 ) -> f64 {
     match &spec.shapes {
-        Some(shapes) if shape_term == Some(term) => {
-            state.move_shape(mv).map_or(0.0, |key| shapes.weight(key))
-        }
+        Some(shapes) if shape_term == Some(term) => state.move_shape(mv).map_or(0.0, |shape| {
+            let context = if shapes.in_context() {
+                state.shape_context(mv)
+            } else {
+                0
+            };
+            shapes.weight(ringside_engine::shapes::key(shape, context))
+        }),
         _ => state.knowledge_term(mv, term),
     }
 }

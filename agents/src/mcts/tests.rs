@@ -2203,6 +2203,52 @@ fn a_shapes_file_gives_the_term_shape_its_weights_and_0_to_shapes_it_lacks() {
 }
 
 #[test]
+fn a_shapes_file_fitted_in_context_weighs_a_shape_only_at_its_distance_from_the_last_stone() {
+    // One shape at one distance from the last stone: only the children with both get it, and
+    // the same shape at another distance reads the average, 0.
+    let h = havannah_in_play();
+    let mut legal = Vec::new();
+    h.legal_moves(&mut legal);
+    let seen = |mv: Cell| (h.move_shape(mv).unwrap(), h.shape_context(mv));
+    // A move whose shape another move has at another distance.
+    let picked = *legal
+        .iter()
+        .find(|&&a| {
+            legal
+                .iter()
+                .any(|&b| seen(b).0 == seen(a).0 && seen(b).1 != seen(a).1)
+        })
+        .unwrap();
+    let (shape, context) = seen(picked);
+    assert!((1..=3).contains(&context));
+    let key = ringside_engine::shapes::key(shape, context);
+    let file = temp_file("shapes-context", &format!("# in context\n{key} 2.5 1 1\n"));
+    let m = expanded_root(
+        &format!("mcts:iters=10,know.shape=1,order=list,shapes={file}"),
+        &h,
+        1,
+    );
+    let first = m.nodes[0].first_child as usize;
+    let (mut given, mut other_distance) = (0, 0);
+    for i in first..first + m.nodes[0].children as usize {
+        let mv = m.moves[i - 1];
+        let same_shape = h.move_shape(mv) == Some(shape);
+        let want = if same_shape && h.shape_context(mv) == context {
+            given += 1;
+            2.5
+        } else {
+            other_distance += usize::from(same_shape);
+            0.0
+        };
+        assert_eq!(f64::from(m.know[i]), want, "{}", h.move_text(mv));
+    }
+    assert!(
+        given >= 1 && other_distance >= 1,
+        "{given} {other_distance}"
+    );
+}
+
+#[test]
 fn a_shapes_file_is_named_by_its_content_and_refused_when_it_changes() {
     let file = temp_file("shapes-named", "5 0.25\n7 -1\n");
     let text = format!("mcts:know.shape=0.3,shapes={file}");

@@ -213,8 +213,15 @@ impl PartialEq for ShapesRef {
 }
 
 impl ShapesRef {
-    /// The weight of shape `key` (a [`ringside_engine::Features::move_shape`] number); 0, the
-    /// average candidate, for a shape the file lacks.
+    /// Whether the file was fitted in context ([`ringside_engine::shapes::in_context`]): its
+    /// keys then carry [`ringside_engine::Features::shape_context`].
+    pub fn in_context(&self) -> bool {
+        ringside_engine::shapes::in_context(self.weights.as_deref().unwrap_or_default())
+    }
+
+    /// The weight of shape `key` (a [`ringside_engine::Features::move_shape`] number, with
+    /// its context in a file fitted in context); 0, the average candidate, for a shape the
+    /// file lacks.
     pub fn weight(&self, key: u32) -> f64 {
         let weights = self.weights.as_deref().unwrap_or_default();
         match weights.binary_search_by_key(&key, |&(k, _)| k) {

@@ -203,6 +203,9 @@ pub struct ShapeRun {
     pub iterations: u32,
     /// Write only shapes offered at least this many times in training.
     pub min_seen: u64,
+    /// Fit each shape once for each context ([`Features::shape_context`]), keyed
+    /// [`ringside_engine::shapes::key`]: a shapes file fitted in context.
+    pub context: bool,
     /// The folder for `shapes.txt` and `summary.md`.
     pub out: PathBuf,
 }
@@ -220,6 +223,8 @@ pub struct ShapeOutcome {
     pub shapes: (usize, usize),
     /// The fit's steps, the start first.
     pub steps: Vec<ShapeStep>,
+    /// For a fit in context, what the context counts: a phrase and the number's name.
+    pub context: Option<(&'static str, &'static str)>,
 }
 
 /// What one replay gathered: at each kept position, the shapes of its legal moves and of the
@@ -238,6 +243,8 @@ pub struct ShapesSeen {
 struct ShapeProbe<'a> {
     filter: &'a PositionFilter,
     learned: &'a [bool],
+    /// Whether each shape is keyed with its context.
+    context: bool,
 }
 
 struct ShapeWatch<G: Game> {
@@ -246,6 +253,8 @@ struct ShapeWatch<G: Game> {
     moves: Vec<String>,
     /// Which player's moves are learned from.
     learned: [bool; 2],
+    /// Whether each shape is keyed with its context.
+    context: bool,
     scratch: Vec<G::Move>,
     out: ShapesSeen,
 }
@@ -275,6 +284,7 @@ impl Sink for ShapeProbe<'_> {
             next: 0,
             moves: row.moves.split_whitespace().map(str::to_string).collect(),
             learned,
+            context: self.context,
             scratch: Vec::new(),
             out: ShapesSeen {
                 validation,
@@ -296,12 +306,21 @@ impl<G: Game + Features> Watch<G> for ShapeWatch<G> {
         if !self.learned[mover.index()] {
             return;
         }
+        let context = self.context;
+        let keyed = |mv: G::Move| {
+            let shape = state.move_shape(mv)?;
+            Some(if context {
+                ringside_engine::shapes::key(shape, state.shape_context(mv))
+            } else {
+                shape
+            })
+        };
         // The replay checks the move after this; a move it cannot read is its fault to report.
         let Some(played) = self
             .moves
             .get(ply as usize)
             .and_then(|m| state.parse_move(m).ok())
-            .and_then(|mv| state.move_shape(mv))
+            .and_then(keyed)
         else {
             return;
         };
@@ -309,7 +328,7 @@ impl<G: Game + Features> Watch<G> for ShapeWatch<G> {
         let before = self.out.candidates.len();
         self.out
             .candidates
-            .extend(self.scratch.iter().filter_map(|&mv| state.move_shape(mv)));
+            .extend(self.scratch.iter().copied().filter_map(keyed));
         if self.out.candidates.len() == before {
             return;
         }
@@ -334,6 +353,8 @@ struct Gathered {
     game: &'static str,
     /// Games read, and games whose moves were learned from.
     games: (usize, usize),
+    /// What the game's shape context counts ([`Features::shape_context_names`]).
+    context_names: Option<(&'static str, &'static str)>,
 }
 
 /// Reads the files' kept positions into training and held-out contests over shape indices,
@@ -354,6 +375,7 @@ fn gather(run: &ShapeRun) -> Result<Gathered> {
     let mut game = None;
     let mut games = (0, 0);
     let mut scratch = Vec::new();
+    let mut context_names = None;
     for file in &run.files {
         let (plan, _) = read_sidecar(file)?;
         let name = plan.game.name();
@@ -366,18 +388,26 @@ fn gather(run: &ShapeRun) -> Result<Gathered> {
         }
         struct HasShapes;
         impl GameVisitor for HasShapes {
-            type Output = bool;
-            fn visit<G: Game + Features>(self, start: G) -> bool {
+            type Output = (bool, Option<(&'static str, &'static str)>);
+            fn visit<G: Game + Features>(self, start: G) -> Self::Output {
                 let mut moves = Vec::new();
                 start.legal_moves(&mut moves);
-                moves.iter().any(|&mv| start.move_shape(mv).is_some())
+                let shapes = moves.iter().any(|&mv| start.move_shape(mv).is_some());
+                (shapes, start.shape_context_names())
             }
         }
-        if !plan.game.visit(HasShapes) {
+        let (has_shapes, context) = plan.game.visit(HasShapes);
+        if !has_shapes {
             return Err(Error::setting(format!(
                 "{name} has no move shapes to fit (only games that define Features::move_shape do)"
             )));
         }
+        if run.context && context.is_none() {
+            return Err(Error::setting(format!(
+                "{name} gives its shapes no context to fit them in (--context needs Features::shape_context)"
+            )));
+        }
+        context_names = context;
         let learned: Vec<bool> = plan
             .agents
             .iter()
@@ -390,6 +420,7 @@ fn gather(run: &ShapeRun) -> Result<Gathered> {
         let probe = ShapeProbe {
             filter: &run.filter,
             learned: &learned,
+            context: run.context,
         };
         read_games_with(file, &plan, &probe, &mut |chunk| {
             for r in chunk {
@@ -437,6 +468,7 @@ fn gather(run: &ShapeRun) -> Result<Gathered> {
         shapes,
         game: game.expect("a file was read"),
         games,
+        context_names,
     })
 }
 
@@ -456,6 +488,7 @@ pub fn run_shapes(run: &ShapeRun, progress: impl FnMut(&ShapeStep)) -> Result<Sh
         shapes,
         game,
         games,
+        context_names,
     } = gather(run)?;
     let (gamma, steps) = fit_shapes(&train, &validation, shapes.len(), run.iterations, progress);
     let (mut chosen, mut offered) = (vec![0u64; shapes.len()], vec![0u64; shapes.len()]);
@@ -475,6 +508,7 @@ pub fn run_shapes(run: &ShapeRun, progress: impl FnMut(&ShapeStep)) -> Result<Sh
         positions: (train.len(), validation.len()),
         shapes: (shapes.len(), rows.len()),
         steps,
+        context: context_names.filter(|_| run.context),
     };
     let mut text = header(run, &outcome);
     for &i in &rows {
@@ -505,6 +539,13 @@ fn header(run: &ShapeRun, o: &ShapeOutcome) -> String {
         "# Shape strengths of {} (ln γ), fitted by `arena tune shapes` ({} MM steps; 0 is the average candidate).",
         o.game, run.iterations
     );
+    if let Some((phrase, name)) = o.context {
+        let _ = writeln!(
+            h,
+            "# Context: each shape seen beside {phrase}; a key is shape + {} × {name}.",
+            ringside_engine::shapes::CONTEXT_UNIT
+        );
+    }
     let names: Vec<String> = run.files.iter().map(|f| file_name(f).to_string()).collect();
     let _ = writeln!(h, "# Games: {}", names.join(" "));
     let _ = writeln!(

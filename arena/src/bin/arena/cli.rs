@@ -334,6 +334,10 @@ pub struct ShapesArgs {
     /// Write only the shapes offered at least N times in training.
     #[arg(long, default_value_t = 1)]
     pub min_seen: u64,
+    /// Fit each shape once for each context the game gives it (Havannah: the distance to the
+    /// last stone, 1, 2 or 3 and more); the file's keys are then `shape + 16777216 × context`.
+    #[arg(long)]
+    pub context: bool,
     /// Which positions of the games are kept, and the validation split.
     #[command(flatten)]
     pub positions: PositionArgs,

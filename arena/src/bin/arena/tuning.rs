@@ -153,6 +153,7 @@ pub fn tune_shapes(args: &ShapesArgs) -> Result<()> {
         learn: args.learn.clone(),
         iterations: args.iterations,
         min_seen: args.min_seen,
+        context: args.context,
         out: args.out.clone(),
     };
     let outcome = on_threads(args.threads, || {

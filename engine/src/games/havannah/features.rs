@@ -350,6 +350,22 @@ impl crate::Features for Havannah {
         open.then(|| self.shape_of(c, self.to_move.index() as u8))
     }
 
+    /// The distance from `mv` to the last stone placed, 3 for 3 and more; 0 before the first.
+    fn shape_context(&self, mv: Cell) -> u32 {
+        if self.moves_made == 0 || !self.on_board(mv) {
+            return 0;
+        }
+        self.cell_distance(mv.0 as usize, self.last_move as usize)
+            .min(3)
+    }
+
+    fn shape_context_names(&self) -> Option<(&'static str, &'static str)> {
+        Some((
+            "the distance to the last stone (1, 2, or 3 for 3 and more)",
+            "distance",
+        ))
+    }
+
     /// The other cell of a two-cell link the last stone broke into (see `move_knowledge`),
     /// scanning the ring around the last stone from place `start % 6`: Castro's
     /// `rolloutpattern`, the bridge-saving reply of Havannah playouts (Lorentz, "Improving

@@ -920,6 +920,35 @@ fn a_shape_numbers_each_place_by_its_state_with_the_lowest_number_its_symmetries
 }
 
 #[test]
+fn a_shapes_context_is_its_distance_to_the_last_stone_up_to_3_and_0_before_the_first() {
+    use crate::Features;
+    let mut h = Havannah::new(5, false).unwrap();
+    assert_eq!(h.shape_context(cell_at(5, 4, 4)), 0, "no stone yet");
+    h.try_play(cell_at(5, 5, 4)).unwrap();
+    // From (5, 4): neighbours differ by (±1, 0), (0, ±1) or ±(1, 1).
+    for ((x, y), d) in [
+        ((4, 4), 1),
+        ((6, 5), 1),
+        ((4, 3), 1),
+        ((3, 4), 2),
+        ((3, 3), 2),
+        ((5, 6), 2),
+        ((8, 4), 3),
+        ((1, 1), 3), // 4 steps, counted as 3
+    ] {
+        assert_eq!(h.shape_context(cell_at(5, x, y)), d, "({x}, {y})");
+    }
+    // The next stone is the last one now.
+    h.try_play(cell_at(5, 1, 1)).unwrap();
+    assert_eq!(h.shape_context(cell_at(5, 1, 2)), 1);
+    assert_eq!(h.shape_context(cell_at(5, 4, 4)), 3);
+    assert_eq!(
+        h.shape_context_names().map(|(_, name)| name),
+        Some("distance")
+    );
+}
+
+#[test]
 fn a_cells_shape_and_its_weight_are_the_same_after_any_turn_or_mirror_of_the_board() {
     use crate::Features;
     use rand::{RngExt, SeedableRng};
