@@ -22,6 +22,19 @@ pub fn key(shape: u32, context: u32) -> u32 {
     shape + CONTEXT_UNIT * context
 }
 
+/// The key of `mv`'s shape at `state` in a shapes file: the shape
+/// ([`crate::Features::move_shape`]), with its context ([`crate::Features::shape_context`])
+/// when the file is fitted `in_context`; `None` when the move has no shape. What a fit writes
+/// and a player looks up.
+pub fn move_key<G: crate::Features>(state: &G, mv: G::Move, in_context: bool) -> Option<u32> {
+    let shape = state.move_shape(mv)?;
+    Some(if in_context {
+        key(shape, state.shape_context(mv))
+    } else {
+        shape
+    })
+}
+
 /// Whether shapes-file weights (as [`parse_shape_weights`] returns them, sorted) were fitted
 /// in context: their largest key reaches [`CONTEXT_UNIT`].
 #[must_use]

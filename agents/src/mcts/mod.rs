@@ -376,14 +376,10 @@ fn term_value<G: Features>(
     term: usize,
 ) -> f64 {
     match &spec.shapes {
-        Some(shapes) if shape_term == Some(term) => state.move_shape(mv).map_or(0.0, |shape| {
-            let context = if shapes.in_context() {
-                state.shape_context(mv)
-            } else {
-                0
-            };
-            shapes.weight(ringside_engine::shapes::key(shape, context))
-        }),
+        Some(shapes) if shape_term == Some(term) => {
+            ringside_engine::shapes::move_key(state, mv, shapes.in_context())
+                .map_or(0.0, |key| shapes.weight(key))
+        }
         _ => state.knowledge_term(mv, term),
     }
 }

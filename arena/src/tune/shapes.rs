@@ -307,14 +307,7 @@ impl<G: Game + Features> Watch<G> for ShapeWatch<G> {
             return;
         }
         let context = self.context;
-        let keyed = |mv: G::Move| {
-            let shape = state.move_shape(mv)?;
-            Some(if context {
-                ringside_engine::shapes::key(shape, state.shape_context(mv))
-            } else {
-                shape
-            })
-        };
+        let keyed = |mv: G::Move| ringside_engine::shapes::move_key(state, mv, context);
         // The replay checks the move after this; a move it cannot read is its fault to report.
         let Some(played) = self
             .moves
