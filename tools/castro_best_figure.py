@@ -101,6 +101,15 @@ PANELS = [
         ("ctxw-s8-iters2000.csv", False, ""),
         ("ctxw-s8b-iters2000.csv", False, "fresh seed"),
     ]),
+    ("Screens of the context player: a prior, size 6, richer contexts, weights (2,000 iterations, exploratory)", [
+        ("ctxprob-s8-iters2000.csv", True, "size 8"),
+        ("ctx-s6-iters2000.csv", True, "size 6, against the shipped shapes 0.3"),
+        ("ctxreach-s8-iters2000.csv", False, "size 8"),
+        ("ctxreach0-s8-iters2000.csv", False, "size 8"),
+        ("ctxply40-s8-iters2000.csv", False, "size 8"),
+        ("ctxweight-s8-iters2000.csv", True, "size 8"),
+        ("ctxweight-s8b-iters2000.csv", True, "size 8, fresh seed"),
+    ]),
     ("Playout policies added to strong4 (size 8, 2,000 iterations, exploratory)", [
         ("playout-s8-iters2000.csv", True, ""),
     ]),
@@ -148,6 +157,7 @@ PANELS = [
         ("ctx-s8x-user-d0-know.csv", False, "exploratory"),
         ("ctx-s8-user-d0-know.csv", False, "replication"),
         ("ctx-s8b-user-d0-know.csv", False, "third run"),
+        ("ctx01-s8-user-d0-know.csv", False, "fourth run"),
     ]),
     ("Ringside against Castro at its best, size 8, two threads each", [
         ("final-s8t2-user-d0.csv", False, ""),
@@ -157,6 +167,7 @@ PANELS = [
         ("final-s8t2-strong4-user-d0-know.csv", False, ""),
         ("shape-s8t2-user-d0-know.csv", False, ""),
         ("shape-s8t2b-user-d0-know.csv", False, "replication"),
+        ("ctx-s8t2-user-d0-know.csv", False, ""),
     ]),
 ]
 
@@ -169,8 +180,14 @@ ROW = re.compile(
 def short(spec):
     """A reader's name for an agent spec."""
     m = re.search(r"name=([^,]+)", spec)
+    # The throwaway context players of ctx-variants/, through `arena gtp`.
+    throwaway = {
+        "r5ctx": "strong4 + shapes 0.15, context and reach",
+        "r5ctx-know0": "strong4, know=0 + shapes 0.15, context and reach",
+        "ctx-shapes-to-ply40": "strong4 + shapes 0.15, shapes in context before ply 40",
+    }
     if spec.startswith("gtp:") and m:
-        return m.group(1)
+        return throwaway.get(m.group(1), m.group(1))
     if "know.connect=0.34" in spec or "know.connect=0.339" in spec:
         return "strong4 tuned by SPSA"
     if "iters=2000" in spec and "know.bridge=0.5,know.connect=0.4" in spec:
@@ -256,7 +273,11 @@ def main():
     lo, hi = max(min(lo, -50), FLOOR), max(hi, target + 10)
     step = 50
     lo, hi = step * ((lo // step)), step * (-(-hi // step))
-    width, left, right = 900, 430, 30
+    # The labels' column fits the longest label (about 6.3 px a character at 12 px sans-serif);
+    # the plot keeps its 440 px.
+    longest = max(len(r[0]) for _, rs in panels for r in rs)
+    left, right = max(430, 16 + round(6.3 * longest)), 30
+    width = left + 440 + right
     row_h, head_h, gap = 22, 26, 14
     height = 40 + sum(head_h + row_h * len(rs) + gap for _, rs in panels) + 30
     plot_w = width - left - right
