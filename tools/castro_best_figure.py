@@ -168,6 +168,7 @@ PANELS = [
         ("shape-s8t2-user-d0-know.csv", False, ""),
         ("shape-s8t2b-user-d0-know.csv", False, "replication"),
         ("ctx-s8t2-user-d0-know.csv", False, ""),
+        ("ctx-s8t2t-user-d0-know.csv", False, "tree parallelism"),
     ]),
 ]
 
