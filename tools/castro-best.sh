@@ -197,6 +197,9 @@ spsa_tuned="preset=strong2,know=0,know.connect=0.12,know.bridge=0.6,know.local=0
 # strong4 with the learned shapes as tree knowledge (know.shape=0.3: the best of 0.05, 0.15,
 # 0.3 and 0.6 in exploratory matches at 2,000 iterations a move, results/castro-best/README.md).
 shape="preset=strong4,know.shape=0.3"
+# strong4 with the shapes fitted in the context of the last stone, at the better of two
+# exploratory weights (results/castro-best/shapes-ctx/; a path from the repository's root).
+ctx="preset=strong4,know.shape=0.15,shapes=results/castro-best/shapes-ctx/shapes.txt"
 spsa8_tuned="preset=strong4,know=0,know.connect=0.34,know.bridge=0.46,rave=436,ring_depth=0.72"
 
 # Castro's player_params for each configuration (`player_params` with no arguments lists them).
@@ -351,19 +354,19 @@ case $step in
     shape6s4) match shape-s6-strong4 6 4696 "mcts:time_ms=250,$shape" mcts:time_ms=250,preset=strong4 ;;
     shape6s4b) match shape-s6b-strong4 6 4697 "mcts:time_ms=250,$shape" mcts:time_ms=250,preset=strong4 ;;
     ctx8k) match ctx-s8-user-d0-know 8 4702 \
-        "mcts:time_ms=250,preset=strong4,know.shape=0.15,shapes=results/castro-best/shapes-ctx/shapes.txt" \
+        "mcts:time_ms=250,$ctx" \
         "$(castro user-d0-know)" ;;
     ctx8kb) match ctx-s8b-user-d0-know 8 4703 \
-        "mcts:time_ms=250,preset=strong4,know.shape=0.15,shapes=results/castro-best/shapes-ctx/shapes.txt" \
+        "mcts:time_ms=250,$ctx" \
         "$(castro user-d0-know)" ;;
     ctx8t2k) GAMES_AT_ONCE=1 match ctx-s8t2-user-d0-know 8 4704 \
-        "mcts:time_ms=250,preset=strong4,know.shape=0.15,shapes=results/castro-best/shapes-ctx/shapes.txt,threads=2" \
+        "mcts:time_ms=250,$ctx,threads=2" \
         "$(castro user-d0-know 2)" ;;
     ctx8t2kt) GAMES_AT_ONCE=1 match ctx-s8t2t-user-d0-know 8 4706 \
-        "mcts:time_ms=250,preset=strong4,know.shape=0.15,shapes=results/castro-best/shapes-ctx/shapes.txt,threads=2,parallel=tree" \
+        "mcts:time_ms=250,$ctx,threads=2,parallel=tree" \
         "$(castro user-d0-know 2)" ;;
     ctx8t2ktb) GAMES_AT_ONCE=1 match ctx-s8t2tb-user-d0-know 8 4708 \
-        "mcts:time_ms=250,preset=strong4,know.shape=0.15,shapes=results/castro-best/shapes-ctx/shapes.txt,threads=2,parallel=tree" \
+        "mcts:time_ms=250,$ctx,threads=2,parallel=tree" \
         "$(castro user-d0-know 2)" ;;
     ctx8k01) match ctx01-s8-user-d0-know 8 4707 \
         "mcts:time_ms=250,preset=strong4,know.shape=0.1,shapes=results/castro-best/shapes-ctx/shapes.txt" \

@@ -172,6 +172,13 @@ PANELS = [
     ]),
 ]
 
+# The throwaway context players of ctx-variants/ (through `arena gtp`), by their GTP names.
+THROWAWAY = {
+    "r5ctx": "strong4 + shapes 0.15, context and reach",
+    "r5ctx-know0": "strong4, know=0 + shapes 0.15, context and reach",
+    "ctx-shapes-to-ply40": "strong4 + shapes 0.15, shapes in context before ply 40",
+}
+
 ROW = re.compile(
     r"^\| (?P<file>\S+)(?: #\d+)? \| `(?P<a>[^`]*)` \| `(?P<b>[^`]*)` \| (?P<pairs>\d+) \| "
     r"(?P<elo>[-+]\d+\.\d) \[(?P<lo>[-+]\d+\.\d), (?P<hi>[-+]\d+\.\d)\]"
@@ -181,14 +188,8 @@ ROW = re.compile(
 def short(spec):
     """A reader's name for an agent spec."""
     m = re.search(r"name=([^,]+)", spec)
-    # The throwaway context players of ctx-variants/, through `arena gtp`.
-    throwaway = {
-        "r5ctx": "strong4 + shapes 0.15, context and reach",
-        "r5ctx-know0": "strong4, know=0 + shapes 0.15, context and reach",
-        "ctx-shapes-to-ply40": "strong4 + shapes 0.15, shapes in context before ply 40",
-    }
     if spec.startswith("gtp:") and m:
-        return throwaway.get(m.group(1), m.group(1))
+        return THROWAWAY.get(m.group(1), m.group(1))
     if "know.connect=0.34" in spec or "know.connect=0.339" in spec:
         return "strong4 tuned by SPSA"
     if "iters=2000" in spec and "know.bridge=0.5,know.connect=0.4" in spec:
