@@ -48,7 +48,8 @@ fn mcts_iterations(c: &mut Criterion) {
 
 /// Iterations per second of each MCTS option (issue 14), Havannah size 8 from the start, one
 /// search of 2,000 iterations without tree reuse; `plain` is UCT with random playouts. The
-/// `strong2_*` rows compare one thread, root parallelism and tree parallelism (issue 46).
+/// `strong2_*` rows compare one thread, root parallelism and tree parallelism (issue 46); the
+/// `strong4` rows the same with five playouts a descent.
 fn mcts_options(c: &mut Criterion) {
     let start = Havannah::default();
     let mut group = c.benchmark_group("mcts_options_havannah8");
@@ -86,6 +87,12 @@ fn mcts_options(c: &mut Criterion) {
             "strong2_tree2_batch128",
             ",preset=strong2,parallel=tree,threads=2,batch=128",
             2000,
+        ),
+        ("strong4", ",preset=strong4", 400),
+        (
+            "strong4_tree2",
+            ",preset=strong4,parallel=tree,threads=2",
+            400,
         ),
         (
             "preset_pattern_lgrf",

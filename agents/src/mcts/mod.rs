@@ -180,10 +180,12 @@
 //! mover), so later descents turn to other lines; its `B` leaves are played out, and the
 //! results are backed up in descent order, each lifting its virtual loss first. Rounds are
 //! pipelined: round `k + 1` is descended before round `k` is backed up. Selection, expansion
-//! and backing up write the tree and stay on one thread; the other `N − 1` threads play the
-//! rounds out (a round's leaves dealt to them in turn) while it works, so two threads
-//! overlap the tree's work with the playouts', and the speed-up is bounded by the larger
-//! of the two shares of an iteration. Each playout's generator is seeded at its descent
+//! and backing up write the tree and stay on one thread, which also plays out the first
+//! descents of each round (its home share); the other `N − 1` threads play out the rest (dealt
+//! to them in turn) while it works. The home share grows by one descent a round when that
+//! thread waited for the others' playouts and shrinks by one when it did not, so the
+//! threads' loads meet whether playouts are cheap beside a descent (one playout a leaf) or
+//! dear (`rollouts=5`). Each playout's generator is seeded at its descent
 //! from the agent's, so with an iteration budget the search is the same tree and the same
 //! move at any thread count (`parallel=tree,threads=1` is the batched search on one
 //! thread). `policy=mast` and `reply=` are refused with it: their tables learn from each
@@ -621,13 +623,17 @@ pub struct Mcts<G: Game> {
     probe: Option<G>,
     /// Root parallelism: the other trees (`threads - 1`).
     helpers: Vec<Mcts<G>>,
-    /// Tree parallelism: the playout workers of the two rounds in flight (each round's
-    /// share of workers in turn; a roller is at home between its round's playouts).
+    /// Tree parallelism: the playout workers of the two rounds in flight, `threads` a
+    /// round (the first played on the searching thread; a roller is at home between its
+    /// round's playouts).
     rollers: Vec<Option<parallel::Roller<G>>>,
     /// Tree parallelism: each of the two rounds' slots, as (roller, slot), in descent order.
     round: [Vec<(usize, usize)>; 2],
     /// Tree parallelism: the search's root position, the start of every descent.
     round_root: Option<G>,
+    /// Tree parallelism: the descents of a round this thread plays out itself, as the last
+    /// search left it (scheduling only: it never changes what is searched).
+    home_share: Option<u64>,
 }
 
 impl<G: Game + Features> Mcts<G> {
@@ -686,6 +692,7 @@ impl<G: Game + Features> Mcts<G> {
             rollers: Vec::new(),
             round: [Vec::new(), Vec::new()],
             round_root: None,
+            home_share: None,
         }
     }
 

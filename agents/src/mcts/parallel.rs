@@ -52,14 +52,16 @@ impl<G: Game + Features> Mcts<G> {
     }
 
     /// Tree parallelism: rounds of `batch` descents (fewer in the last round of an
-    /// iteration budget), each leaving a virtual loss on its path, played out by workers and
-    /// backed up in descent order, each lifting its virtual loss first. The rounds are
-    /// pipelined: round `k + 1` is descended before round `k` is backed up, so with two or
-    /// more threads this thread descends and backs up while the other threads play out (the
-    /// leaves of a round dealt to them in turn); on one thread it plays each round itself
-    /// in the same order of tree operations. Every playout is seeded at its descent, so with
-    /// an iteration budget the search is the same whatever the thread count. Returns the
-    /// iterations (descents) run.
+    /// iteration budget), each leaving a virtual loss on its path, played out by every
+    /// thread and backed up in descent order, each lifting its virtual loss first. The rounds
+    /// are pipelined: round `k + 1` is descended before round `k` is backed up. This thread
+    /// descends, plays out the first descents of each round itself (its *home share*) and
+    /// backs up, while the other threads play out the rest (dealt to them in turn); the home
+    /// share grows by one when this thread had to wait for the others' playouts and shrinks
+    /// by one when it did not, so the threads' loads meet whatever a playout costs beside a
+    /// descent. Every playout is seeded at its descent, so with an iteration budget the
+    /// search is the same whatever the thread count and however the leaves were dealt.
+    /// Returns the iterations (descents) run.
     pub(super) fn search_tree(
         &mut self,
         state: &G,
@@ -68,14 +70,14 @@ impl<G: Game + Features> Mcts<G> {
     ) -> u64 {
         self.begin(state);
         let threads = self.spec.threads as usize;
-        // Playout workers a round: every thread but this one (this one, alone).
-        let workers = threads.saturating_sub(1).max(1);
-        while self.rollers.len() < 2 * workers {
+        // Rollers a round: this thread's (the first), then one for each other thread.
+        while self.rollers.len() < 2 * threads {
             let roller = Roller::new(self.spec.clone(), self.eval.clone());
             self.rollers.push(Some(roller));
         }
         self.round_root.clone_from(&self.root);
         let batch = u64::from(self.spec.batch);
+        let mut home = self.home_share.unwrap_or(batch / (2 * threads as u64));
         let mut rollers = std::mem::take(&mut self.rollers);
         let descended = std::thread::scope(|scope| {
             // One thread a worker, alive for this search; a roller (a round's share of
@@ -85,7 +87,7 @@ impl<G: Game + Features> Mcts<G> {
                     let (go, jobs) = sync_channel::<Roller<G>>(1);
                     let (done, back) = sync_channel::<Roller<G>>(1);
                     scope.spawn(move || {
-                        while let Ok(mut roller) = receive(&jobs) {
+                        while let Ok((mut roller, _)) = receive(&jobs) {
                             roller.run();
                             if done.send(roller).is_err() {
                                 break;
@@ -98,34 +100,43 @@ impl<G: Game + Features> Mcts<G> {
             let (mut descended, mut stop, mut in_flight) = (0u64, false, None);
             let mut set = 0;
             loop {
-                // Descend the next round (unless stopping) and send it to be played out ...
+                // Descend the next round (unless stopping), send the other threads their
+                // shares and play this thread's ...
                 let n = if stop {
                     0
                 } else {
                     total.map_or(batch, |t| batch.min(t - descended))
                 };
-                let share = set * workers..(set + 1) * workers;
                 if n > 0 {
-                    self.descend_round(&mut rollers[share.clone()], set, n);
+                    let mine = if links.is_empty() { n } else { home.min(n) };
+                    let share = &mut rollers[set * threads..(set + 1) * threads];
+                    self.descend_round(share, set, n, mine as usize);
                     descended += n;
-                    if links.is_empty() {
-                        rollers[share.start].as_mut().expect("home").run();
-                    } else {
-                        for (roller, (go, _)) in rollers[share].iter_mut().zip(&links) {
-                            let roller = roller.take().expect("every roller is home");
-                            go.send(roller).expect("a playout thread waits for work");
-                        }
+                    let (own, others) = share.split_first_mut().expect("a roller a thread");
+                    for (roller, (go, _)) in others.iter_mut().zip(&links) {
+                        let roller = roller.take().expect("every roller is home");
+                        go.send(roller).expect("a playout thread waits for work");
                     }
+                    own.as_mut().expect("home").run();
                 }
                 // ... then back up the round before it, played meanwhile.
                 if let Some(before) = in_flight {
-                    let share = before * workers..(before + 1) * workers;
-                    if !links.is_empty() {
-                        for (roller, (_, back)) in rollers[share.clone()].iter_mut().zip(&links) {
-                            *roller = Some(receive(back).expect("a playout thread does not panic"));
-                        }
+                    let share = &mut rollers[before * threads..(before + 1) * threads];
+                    let mut waited = false;
+                    for (roller, (_, back)) in share[1..].iter_mut().zip(&links) {
+                        let (played, late) =
+                            receive(back).expect("a playout thread does not panic");
+                        *roller = Some(played);
+                        waited |= late;
                     }
-                    self.back_up_round(&mut rollers[share], before);
+                    if !links.is_empty() {
+                        home = if waited {
+                            (home + 1).min(batch)
+                        } else {
+                            home.saturating_sub(1)
+                        };
+                    }
+                    self.back_up_round(share, before);
                     let solved = self.spec.solver && self.nodes[0].proven != UNPROVEN;
                     stop = stop
                         || solved
@@ -141,14 +152,22 @@ impl<G: Game + Features> Mcts<G> {
             descended
         });
         self.rollers = rollers;
+        self.home_share = Some(home);
         descended
     }
 
-    /// `n` descents from the root into the rollers of round `set` (descent `k` into the next
-    /// slot of roller `k` mod their number), each leaving virtual loss on its path;
-    /// `rollouts=K` gives a descent K slots.
-    fn descend_round(&mut self, rollers: &mut [Option<Roller<G>>], set: usize, n: u64) {
-        let workers = rollers.len();
+    /// `n` descents from the root into the rollers of round `set`: the first `mine` into
+    /// the first roller (this thread's), the rest into the others in turn (all into the
+    /// first when it is the only one), each descent leaving virtual loss on its path;
+    /// `rollouts=K` gives a descent K slots of its roller.
+    fn descend_round(
+        &mut self,
+        rollers: &mut [Option<Roller<G>>],
+        set: usize,
+        n: u64,
+        mine: usize,
+    ) {
+        let others = rollers.len() - 1;
         for roller in rollers.iter_mut() {
             roller.as_mut().expect("every roller is home").used = 0;
         }
@@ -156,7 +175,11 @@ impl<G: Game + Features> Mcts<G> {
         order.clear();
         let root = self.round_root.take().expect("a search has a root");
         for k in 0..n as usize {
-            let t = k % workers;
+            let t = if k < mine || others == 0 {
+                0
+            } else {
+                1 + (k - mine) % others
+            };
             let roller = rollers[t].as_mut().expect("every roller is home");
             let j = roller.claim();
             let slot = &mut roller.slots[j];
@@ -237,16 +260,17 @@ impl<G: Game + Features> Mcts<G> {
 /// hand-over is due within microseconds, and waking a sleeping thread costs tens of them.
 const SPINS: u32 = 1 << 16;
 
-/// The next message of `rx`, spinning a while before sleeping.
-fn receive<T>(rx: &Receiver<T>) -> Result<T, RecvError> {
-    for _ in 0..SPINS {
+/// The next message of `rx`, spinning a while before sleeping, and whether it was late
+/// (not there at the first look).
+fn receive<T>(rx: &Receiver<T>) -> Result<(T, bool), RecvError> {
+    for spin in 0..SPINS {
         match rx.try_recv() {
-            Ok(message) => return Ok(message),
+            Ok(message) => return Ok((message, spin > 0)),
             Err(TryRecvError::Empty) => std::hint::spin_loop(),
             Err(TryRecvError::Disconnected) => return Err(RecvError),
         }
     }
-    rx.recv()
+    rx.recv().map(|message| (message, true))
 }
 
 /// One playout worker of tree parallelism: its own copy of the settings and evaluation, its

@@ -1534,6 +1534,27 @@ fn tree_parallelism_searches_the_same_tree_whatever_the_thread_count() {
 }
 
 #[test]
+fn tree_parallelism_searches_the_same_tree_however_a_round_is_dealt() {
+    // The searching thread's home share (0, part or all of a round of 16 descents, each
+    // with three playouts) decides only which thread plays a leaf out.
+    let spec = "mcts:iters=400,parallel=tree,threads=2,batch=16,rollouts=3,rave=500,know=1";
+    let start = Havannah::new(5, false).unwrap();
+    let trees: Vec<Vec<(u32, f64)>> = [0, 5, 16]
+        .map(|home| {
+            let mut m = agent(spec, &start, 13);
+            m.home_share = Some(home);
+            m.choose(&start);
+            m.nodes.iter().map(|n| (n.visits, n.reward)).collect()
+        })
+        .into();
+    assert!(trees.iter().all(|t| *t == trees[0]), "the same tree");
+    let mut alone = agent(&spec.replace("threads=2", "threads=1"), &start, 13);
+    alone.choose(&start);
+    let tree: Vec<(u32, f64)> = alone.nodes.iter().map(|n| (n.visits, n.reward)).collect();
+    assert_eq!(tree, trees[0], "and the tree one thread searches");
+}
+
+#[test]
 fn tree_parallelism_takes_the_win_in_one_without_decisive_moves() {
     let h = bridge_threat(true);
     let mut m = havannah_agent("mcts:iters=3000,parallel=tree,threads=2,rave=300");
