@@ -195,6 +195,7 @@ impl<G: Game + Features> Mcts<G> {
             self.virtual_loss(true);
             slot.path.clone_from(&self.path);
             slot.line.clone_from(&self.line);
+            slot.tree_line = self.line.len();
             slot.lifts_loss = true;
             order.push((t, j));
             if let Some(leaf) = self.proven_leaf(node, depth) {
@@ -211,6 +212,7 @@ impl<G: Game + Features> Mcts<G> {
                 to.state.clone_from(&from.state);
                 to.path.clone_from(&from.path);
                 to.line.clone_from(&from.line);
+                to.tree_line = from.tree_line;
                 to.lifts_loss = false;
                 to.pending = Some(depth);
                 to.seed = self.rng.random();
@@ -222,17 +224,34 @@ impl<G: Game + Features> Mcts<G> {
     }
 
     /// Backs up round `set`'s results in descent order, lifting each descent's virtual loss.
+    /// With RAVE, a descent's `rollouts=K` playouts (K > 1) are backed up as the search on
+    /// one tree backs them up: each to the path on its own, then their AMAF credits in one
+    /// pass ([`Mcts::credit_rollouts`]; the same statistics as a pass each).
     fn back_up_round(&mut self, rollers: &mut [Option<Roller<G>>], set: usize) {
         let order = std::mem::take(&mut self.round[set]);
-        for &(t, j) in &order {
+        let sum_amaf = self.spec.rave.is_some() && self.spec.rollouts > 1;
+        for (k, &(t, j)) in order.iter().enumerate() {
+            // A descent's slots run from the one that lifts its loss to the next such.
+            let ends_descent = order
+                .get(k + 1)
+                .is_none_or(|&(t, j)| rollers[t].as_ref().expect("home").slots[j].lifts_loss);
             let slot = &mut rollers[t].as_mut().expect("every roller is home").slots[j];
             std::mem::swap(&mut self.path, &mut slot.path);
             std::mem::swap(&mut self.line, &mut slot.line);
+            let alone = slot.lifts_loss && ends_descent;
             if slot.lifts_loss {
                 self.virtual_loss(false);
             }
             let rewards = self.leaf_rewards(slot.leaf);
-            self.back_up(rewards);
+            if sum_amaf && !alone {
+                self.keep_rollout(slot.tree_line, rewards);
+                self.back_up_but_amaf(rewards);
+                if ends_descent {
+                    self.credit_rollouts(slot.tree_line);
+                }
+            } else {
+                self.back_up(rewards);
+            }
             std::mem::swap(&mut self.path, &mut slot.path);
             std::mem::swap(&mut self.line, &mut slot.line);
         }
@@ -293,6 +312,8 @@ struct Slot<G: Game> {
     state: Option<G>,
     path: Vec<u32>,
     line: Vec<Step<G::Move>>,
+    /// The tree's moves at the start of `line` (the playout's follow).
+    tree_line: usize,
     /// The playout's generator seed, drawn at the descent.
     seed: u64,
     /// The leaf's depth below the root while its playout is still to be played.
@@ -322,6 +343,7 @@ impl<G: Game + Features> Roller<G> {
                 state: None,
                 path: Vec::new(),
                 line: Vec::new(),
+                tree_line: 0,
                 seed: 0,
                 pending: None,
                 leaf: Leaf::Cut(0.0),

@@ -1534,6 +1534,30 @@ fn tree_parallelism_searches_the_same_tree_whatever_the_thread_count() {
 }
 
 #[test]
+fn tree_parallelism_credits_every_playout_of_a_descent_to_amaf() {
+    // A descent's three playouts are backed up together, their AMAF credits summed in one
+    // pass: about three times one playout's credits at the root, none lost.
+    let start = Havannah::new(5, false).unwrap();
+    let root_amaf = |text: &str| {
+        let mut m = agent(text, &start, 9);
+        m.choose(&start);
+        let root = m.nodes[0];
+        let first = root.first_child as usize;
+        let children = first..first + usize::from(root.children);
+        let amaf: u32 = m.amaf[children].iter().map(|a| a.visits).sum();
+        (root.visits, amaf)
+    };
+    let tree = "mcts:iters=200,parallel=tree,threads=2,batch=8,rave=500,reuse=off";
+    let (one, amaf_one) = root_amaf(tree);
+    let (three, amaf_three) = root_amaf(&format!("{tree},rollouts=3"));
+    assert_eq!((one, three), (200, 600));
+    assert!(
+        amaf_three > 2 * amaf_one + amaf_one / 2,
+        "{amaf_one} {amaf_three}"
+    );
+}
+
+#[test]
 fn tree_parallelism_searches_the_same_tree_however_a_round_is_dealt() {
     // The searching thread's home share (0, part or all of a round of 16 descents, each
     // with three playouts) decides only which thread plays a leaf out.
