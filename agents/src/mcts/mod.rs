@@ -185,10 +185,12 @@
 //! to them in turn) while it works. The home share grows by one descent a round when that
 //! thread waited for the others' playouts and shrinks by one when it did not, so the
 //! threads' loads meet whether playouts are cheap beside a descent (one playout a leaf) or
-//! dear (`rollouts=5`). Each playout's generator is seeded at its descent
-//! from the agent's, so with an iteration budget the search is the same tree and the same
-//! move at any thread count (`parallel=tree,threads=1` is the batched search on one
-//! thread). `policy=mast` and `reply=` are refused with it: their tables learn from each
+//! dear (`rollouts=5`). A descent's `rollouts=K` playouts are backed up one after another,
+//! their AMAF credits summed in one pass as on one tree (below), and the copies of the
+//! leaf they start from are made by the thread that plays them. Each playout's generator is
+//! seeded at its descent from the agent's, so with an iteration budget the search is the
+//! same tree and the same move at any thread count (`parallel=tree,threads=1` is the batched
+//! search on one thread). `policy=mast` and `reply=` are refused with it: their tables learn from each
 //! playout before the next.
 //!
 //! # Several playouts a leaf (`rollouts=K`)

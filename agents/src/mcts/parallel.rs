@@ -197,6 +197,7 @@ impl<G: Game + Features> Mcts<G> {
             slot.line.clone_from(&self.line);
             slot.tree_line = self.line.len();
             slot.lifts_loss = true;
+            slot.copies = 0;
             order.push((t, j));
             if let Some(leaf) = self.proven_leaf(node, depth) {
                 slot.leaf = leaf;
@@ -208,12 +209,14 @@ impl<G: Game + Features> Mcts<G> {
             for _ in 1..self.spec.rollouts {
                 let j2 = roller.claim();
                 let (done, fresh) = roller.slots.split_at_mut(j2);
-                let (from, to) = (&done[j], &mut fresh[0]);
-                to.state.clone_from(&from.state);
+                let (from, to) = (&mut done[j], &mut fresh[0]);
+                // The leaf's position is copied by the thread that plays it out.
+                from.copies += 1;
                 to.path.clone_from(&from.path);
                 to.line.clone_from(&from.line);
                 to.tree_line = from.tree_line;
                 to.lifts_loss = false;
+                to.copies = 0;
                 to.pending = Some(depth);
                 to.seed = self.rng.random();
                 order.push((t, j2));
@@ -322,6 +325,9 @@ struct Slot<G: Game> {
     /// Whether backing this slot up lifts its descent's virtual loss (the first of its
     /// rollouts does).
     lifts_loss: bool,
+    /// How many of the next slots (its descent's other rollouts) start from this slot's
+    /// leaf: the playing thread copies it into them before playing this one out.
+    copies: u32,
 }
 
 impl<G: Game + Features> Roller<G> {
@@ -348,15 +354,27 @@ impl<G: Game + Features> Roller<G> {
                 pending: None,
                 leaf: Leaf::Cut(0.0),
                 lifts_loss: false,
+                copies: 0,
             });
         }
         self.used += 1;
         self.used - 1
     }
 
-    /// Plays out every pending leaf of the round, each from its own seed.
+    /// Plays out every pending leaf of the round, each from its own seed, first copying a
+    /// descent's leaf into the slots of its other rollouts.
     fn run(&mut self) {
-        for slot in &mut self.slots[..self.used] {
+        for k in 0..self.used {
+            let (leaf, rest) = self.slots[k..].split_first_mut().expect("a slot in use");
+            let copies = std::mem::take(&mut leaf.copies) as usize;
+            for to in &mut rest[..copies] {
+                let from = leaf.state.as_ref().expect("a pending slot holds its leaf");
+                match &mut to.state {
+                    Some(state) => state.clone_from(from),
+                    none => *none = Some(from.clone()),
+                }
+            }
+            let slot = leaf;
             let Some(depth) = slot.pending.take() else {
                 continue;
             };
