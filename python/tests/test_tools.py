@@ -142,3 +142,45 @@ def test_pooled_elo_pools_colour_swapped_pairs_as_worked_by_hand(
     assert pooled.main(["mine", os.path.join(tmp_path, "missing.csv")]) == 2
     assert pooled.main(["mine", "--against", "castro", one, two]) == 0
     assert pooled.elo_text(1.0) == "+inf" and pooled.elo_text(0.0) == "-inf"
+
+
+def fake_arena(path: str, iterations: int) -> str:
+    """An executable standing in for `arena`: its `think` prints `iterations=N` last."""
+    with open(path, "w") as f:
+        f.write(f"#!/bin/sh\necho thinking\necho move=a1 iterations={iterations} nodes=9\n")
+    os.chmod(path, 0o755)
+    return path
+
+
+def test_paired_think_pairs_decisions_and_reads_the_speed_up(
+    tmp_path: "os.PathLike[str]", capsys: pytest.CaptureFixture[str]
+) -> None:
+    paired = tool("paired_think")
+    games = os.path.join(tmp_path, "games.csv")
+    with open(games, "w") as f:
+        f.write("id,moves\n0,a1 b2 c3\n1,a1 b2 c3 d4 e5 f6\n2,g1 g2 g3 g4 g5\n")
+    # Cut at plies 2 and 4 from the games longer than 4 plies (the first is too short).
+    assert paired.positions(games, [2, 4], 5) == ["a1 b2", "a1 b2 c3 d4", "g1 g2", "g1 g2 g3 g4"]
+    assert paired.positions(games, [2, 4], 1) == ["a1 b2", "a1 b2 c3 d4"]
+    # A median and its bootstrap interval, by hand: the median of 1, 2, 4 is 2, and every
+    # resample's median lies between the smallest and the largest.
+    mid, low, high = paired.median_ratio([1.0, 2.0, 4.0])
+    assert mid == 2.0 and 1.0 <= low <= mid <= high <= 4.0
+    assert paired.median_ratio([3.0] * 5) == (3.0, 3.0, 3.0)
+    old = fake_arena(os.path.join(tmp_path, "old"), 200)
+    new = fake_arena(os.path.join(tmp_path, "new"), 300)
+    args = [old, new, "--agent", "mcts", "--games", games, "--plies", "2,4"]
+    assert paired.main(args) == 0
+    out = capsys.readouterr().out
+    assert "positions 4, repeats 2, decisions 8 each" in out
+    assert "old 200, new 300" in out and "median ratio new/old 1.500 [1.500, 1.500]" in out
+    # A binary that fails, one that is missing and a file with no long game: one line, exit 2.
+    broken = os.path.join(tmp_path, "broken")
+    with open(broken, "w") as f:
+        f.write("#!/bin/sh\necho 'error: bad spec' >&2\nexit 2\n")
+    os.chmod(broken, 0o755)
+    assert paired.main([old, broken, "--agent", "x", "--games", games, "--plies", "2"]) == 2
+    assert "broken think failed: error: bad spec" in capsys.readouterr().err
+    assert paired.main([old, os.path.join(tmp_path, "none"), "--agent", "x", "--games", games]) == 2
+    assert paired.main([old, new, "--agent", "x", "--games", games, "--plies", "9"]) == 2
+    assert "no game in" in capsys.readouterr().err
