@@ -65,6 +65,7 @@ PANELS = [
     ]),
     ("Two threads a player (size 8)", [
         ("par-s8.csv", False, ""),
+        ("ctx-par-s8.csv", False, ""),
     ]),
     ("Ideas added to strong4", [
         ("know-s8-strong4.csv", True, "size 8"),
@@ -169,6 +170,8 @@ PANELS = [
         ("shape-s8t2b-user-d0-know.csv", False, "replication"),
         ("ctx-s8t2-user-d0-know.csv", False, ""),
         ("ctx-s8t2t-user-d0-know.csv", False, "tree parallelism"),
+        ("ctx-s8t2tb-user-d0-know.csv", False, "tree parallelism, replication"),
+        ("ctx-s8t2tc-user-d0-know.csv", False, "tree parallelism 1.35x faster"),
     ]),
 ]
 

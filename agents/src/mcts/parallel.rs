@@ -315,7 +315,7 @@ struct Slot<G: Game> {
     state: Option<G>,
     path: Vec<u32>,
     line: Vec<Step<G::Move>>,
-    /// The tree's moves at the start of `line` (the playout's follow).
+    /// How many of `line`'s first moves are the tree's (the playout's follow them).
     tree_line: usize,
     /// The playout's generator seed, drawn at the descent.
     seed: u64,
