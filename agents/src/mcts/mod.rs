@@ -190,8 +190,8 @@
 //! leaf they start from are made by the thread that plays them. Each playout's generator is
 //! seeded at its descent from the agent's, so with an iteration budget the search is the
 //! same tree and the same move at any thread count (`parallel=tree,threads=1` is the batched
-//! search on one thread). `policy=mast` and `reply=` are refused with it: their tables learn from each
-//! playout before the next.
+//! search on one thread). `policy=mast` and `reply=` are refused with it: their tables learn
+//! from each playout before the next.
 //!
 //! # Several playouts a leaf (`rollouts=K`)
 //! Each iteration descends the tree once and then plays `K` playouts from the new leaf, each

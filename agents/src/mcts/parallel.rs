@@ -108,9 +108,8 @@ impl<G: Game + Features> Mcts<G> {
                     total.map_or(batch, |t| batch.min(t - descended))
                 };
                 if n > 0 {
-                    let mine = if links.is_empty() { n } else { home.min(n) };
                     let share = &mut rollers[set * threads..(set + 1) * threads];
-                    self.descend_round(share, set, n, mine as usize);
+                    self.descend_round(share, set, n, home.min(n) as usize);
                     descended += n;
                     let (own, others) = share.split_first_mut().expect("a roller a thread");
                     for (roller, (go, _)) in others.iter_mut().zip(&links) {
@@ -365,16 +364,15 @@ impl<G: Game + Features> Roller<G> {
     /// descent's leaf into the slots of its other rollouts.
     fn run(&mut self) {
         for k in 0..self.used {
-            let (leaf, rest) = self.slots[k..].split_first_mut().expect("a slot in use");
-            let copies = std::mem::take(&mut leaf.copies) as usize;
+            let (slot, rest) = self.slots[k..].split_first_mut().expect("a slot in use");
+            let copies = std::mem::take(&mut slot.copies) as usize;
             for to in &mut rest[..copies] {
-                let from = leaf.state.as_ref().expect("a pending slot holds its leaf");
+                let from = slot.state.as_ref().expect("a pending slot holds its leaf");
                 match &mut to.state {
                     Some(state) => state.clone_from(from),
                     none => *none = Some(from.clone()),
                 }
             }
-            let slot = leaf;
             let Some(depth) = slot.pending.take() else {
                 continue;
             };
