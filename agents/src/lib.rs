@@ -64,6 +64,7 @@ pub mod faulty;
 pub mod gtp;
 pub mod host;
 pub mod mcts;
+pub mod movenet;
 pub mod net;
 pub mod random;
 pub mod spec;
@@ -241,6 +242,25 @@ impl AgentSpec {
                             shapes.id.unwrap_or_default()
                         ),
                     });
+                }
+                if let Some(prior) = s.movenet.as_ref() {
+                    let reason = if prior.net.is_none() {
+                        Some(format!(
+                            "mcts: movenet file {}: not here (the spec names it by content, movenet_id={:016x})",
+                            prior.file,
+                            prior.id.unwrap_or_default()
+                        ))
+                    } else {
+                        state.grid_side().is_none().then(|| {
+                            format!("mcts: movenet=FILE: {} has no grid to read", state.name())
+                        })
+                    };
+                    if let Some(reason) = reason {
+                        return Err(SpecError {
+                            kind: SpecErrorKind::MoveNet,
+                            reason,
+                        });
+                    }
                 }
                 AnyAgent::Mcts(Box::new(Mcts::new(
                     s.clone(),

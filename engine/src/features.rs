@@ -11,6 +11,10 @@ use crate::{Game, Player};
 /// The most features a game may have.
 pub const MAX_FEATURES: usize = 8;
 
+/// The input planes a game writes for a convolutional move predictor
+/// ([`Features::grid_planes`]).
+pub const GRID_PLANES: usize = 7;
+
 /// Where [`Features::ring_permanence`] counts a ring's stones from before the playout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PermanentIn {
@@ -164,5 +168,27 @@ pub trait Features: Game {
     fn near_last_move(&self, out: &mut Vec<Self::Move>) -> usize {
         out.clear();
         0
+    }
+
+    /// The side of the square grid a convolutional move predictor reads the board in (the
+    /// agents crate's `policy` module, trained by `tools/policy_net.py`), where the game has
+    /// one: cell `x + side·y` of [`Features::grid_planes`]. Havannah: the board's diameter,
+    /// its cells in axial coordinates (neighbours at `(±1, 0)`, `(0, ±1)`, `±(1, 1)`). `None`,
+    /// the default, for a game without a grid.
+    fn grid_side(&self) -> Option<usize> {
+        None
+    }
+
+    /// Writes the position as [`GRID_PLANES`] planes of `side²` cells (`side` from
+    /// [`Features::grid_side`]), plane by plane, each cell 1 or 0, for the player to move:
+    /// its stones, the opponent's, the empty cells, the board's cells, the last move's cell,
+    /// the edges' cells (corners not among them), the corners. `out` holds at least
+    /// `GRID_PLANES · side²` values; nothing is allocated. The default writes nothing.
+    fn grid_planes(&self, _out: &mut [f32]) {}
+
+    /// The grid cell a predictor scores `mv` by: Havannah, the empty cell it takes; `None`
+    /// (the default) for a move that is not placed on an empty cell (Havannah's swap).
+    fn grid_cell(&self, _mv: Self::Move) -> Option<usize> {
+        None
     }
 }

@@ -33,7 +33,7 @@ pub mod square;
 pub mod zobrist;
 
 pub use error::{GameSpecError, IllegalMove, ParseMoveError, PositionError, SpecErrorKind};
-pub use features::{Feature, Features, MAX_FEATURES, PermanentIn};
+pub use features::{Feature, Features, GRID_PLANES, MAX_FEATURES, PermanentIn};
 pub use game::{BoardSize, CellShape, Game, Outcome, Player, Stone, random_playout};
 
 use rand::SeedableRng;

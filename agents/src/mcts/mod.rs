@@ -301,6 +301,19 @@
 //! and one exponential per child. Off unless named, so specs without it play the games
 //! they always played.
 //!
+//! # A learned move prior (`movenet=FILE`, `movenet_w=W`, `movenet_at=N`)
+//! The same term from a network ([`crate::movenet`], trained by `tools/policy_net.py` to
+//! predict a strong player's moves): `ρ(m)` is the softmax share of the network's logit of
+//! `m`'s cell among the children's, and `W·ρ(m)` is added to each child's prior term (beside
+//! any `prob.NAME`), so selection adds `W·ρ(m)/√(n + 1)`. A network costs far more than a
+//! table, so it scores a node's children once, when the node has been descended through with
+//! `N` visits (default 32), not at its expansion; until then the children have the
+//! game's cheaper terms alone, and the children's order is the one expansion gave them
+//! (AlphaGo's arrangement in the small: a fast pattern policy's priors at once, the policy
+//! network's once it has answered; Silver et al., Nature 2016). One flag a node marks it
+//! scored; both arrays are kept through tree reuse.
+//! Off unless named.
+//!
 //! # Knowledge in the playouts (`roll.NAME=W`, `roll_plies=N`)
 //! MoHex 2.0's playouts (Huang et al. 2013) draw each move in proportion to a learned
 //! weight of the pattern around every empty cell. In the small: each legal move weighs
@@ -616,6 +629,11 @@ pub struct Mcts<G: Game> {
     spare_prob: Vec<f32>,
     prob_terms: Vec<(usize, f64)>,
     prob_values: Vec<f64>,
+    /// `movenet=FILE`: whether each node's children have had the network's prior added to
+    /// their `prob`, parallel to `nodes` (empty when off), and the network's buffers.
+    netted: Vec<bool>,
+    spare_netted: Vec<bool>,
+    movenet_eval: crate::movenet::MoveNetEval,
     /// `roll.NAME=W`: each named term's index and weight (found with `know_terms`).
     roll_terms: Vec<(usize, f64)>,
     /// With `shapes=FILE`: the index of the game's term `shape`, which the file's weights
@@ -687,6 +705,9 @@ impl<G: Game + Features> Mcts<G> {
             spare_prob: Vec::new(),
             prob_terms: Vec::new(),
             prob_values: Vec::new(),
+            netted: Vec::new(),
+            spare_netted: Vec::new(),
+            movenet_eval: crate::movenet::MoveNetEval::default(),
             roll_terms: Vec::new(),
             shape_term: None,
             probe: None,
@@ -808,6 +829,12 @@ impl<G: Game + Features> Mcts<G> {
             }
             if self.nodes[node].first_child == UNEXPANDED && !self.expand(node, state) {
                 break;
+            }
+            if !self.netted.is_empty()
+                && !self.netted[node]
+                && self.nodes[node].visits >= self.spec.movenet_at
+            {
+                self.add_movenet(node, state);
             }
             if grave {
                 self.grave_prepare(node, state);

@@ -2336,3 +2336,105 @@ fn a_shapes_file_needs_a_shape_term_and_good_lines() {
         "{err}"
     );
 }
+
+/// The random move-prior network of `agents/tests/data` (PyTorch's logits checked in
+/// `movenet::tests`).
+const MOVENET: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/movenet-fixture.rspol"
+);
+
+#[test]
+fn a_learned_prior_adds_its_softmax_share_once_a_node_has_its_visits() {
+    let h = havannah_in_play();
+    let text = format!(
+        "mcts:iters=200,c=0,rave=500,know=1,prob.shape=0.5,movenet={MOVENET},movenet_w=2,movenet_at=20"
+    );
+    let mut m = agent(&text, &h, 5);
+    m.choose(&h);
+    let bare = expanded_root("mcts:iters=10,c=0,rave=500,know=1,prob.shape=0.5", &h, 5);
+    // The root's children: the shapes' share, plus 2 · the network's softmax share.
+    let net = crate::movenet::MoveNet::read(&std::fs::read(MOVENET).unwrap()).unwrap();
+    let logits = crate::movenet::MoveNetEval::default()
+        .logits(&net, &h)
+        .unwrap()
+        .to_vec();
+    let first = m.nodes[0].first_child as usize;
+    let children = first..first + m.nodes[0].children as usize;
+    let cells: Vec<usize> = children
+        .clone()
+        .map(|c| h.grid_cell(m.moves[c - 1]).unwrap())
+        .collect();
+    let top = cells.iter().map(|&k| logits[k]).fold(f32::MIN, f32::max);
+    let sum: f64 = cells
+        .iter()
+        .map(|&k| f64::from(logits[k] - top).exp())
+        .sum();
+    let shapes = root_shares(&m, &h, "shape");
+    assert!(m.netted[0]);
+    for (j, c) in children.enumerate() {
+        let net_share = f64::from(logits[cells[j]] - top).exp() / sum;
+        let want = 0.5 * shapes[j] + 2.0 * net_share;
+        assert!(
+            (f64::from(m.prob[c]) - want).abs() < 1e-5,
+            "{c}: {} {want}",
+            m.prob[c]
+        );
+    }
+    // Nodes with fewer visits than movenet_at have only the shapes' share.
+    let few = (1..m.nodes.len())
+        .find(|&i| m.nodes[i].first_child != UNEXPANDED && m.nodes[i].visits < 20)
+        .expect("an expanded node with few visits");
+    assert!(!m.netted[few]);
+    assert!(m.netted.iter().filter(|&&n| n).count() > 1);
+    assert_eq!(m.netted.len(), m.nodes.len());
+    assert!(!bare.prob.is_empty() && bare.netted.is_empty());
+}
+
+#[test]
+fn a_learned_prior_search_depends_only_on_its_seed_and_changes_the_search() {
+    let h = havannah_in_play();
+    let with = format!(
+        "mcts:iters=400,rave=500,know=1,reuse=on,movenet={MOVENET},movenet_w=5,movenet_at=8"
+    );
+    let search = |text: &str| {
+        let mut m = agent(text, &h, 9);
+        let mv = m.choose(&h).mv;
+        (mv, m.nodes.iter().map(|n| n.visits).collect::<Vec<_>>())
+    };
+    assert_eq!(search(&with), search(&with));
+    let without = search("mcts:iters=400,rave=500,know=1,reuse=on");
+    assert_ne!(search(&with).1, without.1, "the prior steers the search");
+}
+
+#[test]
+fn a_movenet_file_is_named_by_its_content_and_refused_where_it_cannot_play() {
+    let text = format!("mcts:movenet={MOVENET},movenet_at=4");
+    let spec = crate::AgentSpec::parse(&text).unwrap();
+    let printed = spec.to_string();
+    assert!(
+        printed.contains(&format!("movenet={MOVENET},movenet_id=")),
+        "{printed}"
+    );
+    assert!(printed.contains("movenet_at=4"), "{printed}");
+    assert_eq!(crate::AgentSpec::parse(&printed).unwrap(), spec);
+    assert!(spec.build(&Havannah::new(5, false).unwrap(), 1).is_ok());
+    // A game without a grid: one clear error.
+    let err = spec.build(&Rin::default(), 1).unwrap_err();
+    assert_eq!(err.kind, crate::spec::SpecErrorKind::MoveNet);
+    assert!(err.reason.contains("has no grid"), "{err}");
+    // A file that is not a network, and one named by another content.
+    let bad = temp_file("movenet-bad", "not a net");
+    let err = crate::AgentSpec::parse(&format!("mcts:movenet={bad}")).unwrap_err();
+    assert_eq!(err.kind, crate::spec::SpecErrorKind::MoveNet);
+    assert!(
+        err.reason.contains("not a move-prior network") || err.reason.contains("ends inside"),
+        "{err}"
+    );
+    let err = crate::AgentSpec::parse(&format!(
+        "mcts:movenet={MOVENET},movenet_id=00000000000000ff"
+    ))
+    .unwrap_err();
+    assert!(err.reason.contains("the file changed since"), "{err}");
+    assert!(crate::AgentSpec::parse("mcts:movenet_w=0").is_err());
+}

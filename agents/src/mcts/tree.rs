@@ -14,6 +14,7 @@ impl<G: Game + Features> Mcts<G> {
         let knows = self.spec.knows();
         restart(&mut self.know, knows);
         restart(&mut self.prob, self.spec.has_prior());
+        restart(&mut self.netted, self.spec.movenet.is_some());
     }
 
     /// Keeps the subtree of `state` if the last search reached it, else starts afresh.
@@ -62,6 +63,8 @@ impl<G: Game + Features> Mcts<G> {
         let mut prior = std::mem::take(&mut self.spare_prior);
         let mut know = std::mem::take(&mut self.spare_know);
         let mut prob = std::mem::take(&mut self.spare_prob);
+        let mut netted = std::mem::take(&mut self.spare_netted);
+        netted.clear();
         nodes.clear();
         moves.clear();
         amaf.clear();
@@ -80,6 +83,7 @@ impl<G: Game + Features> Mcts<G> {
             carry(&mut prior, &self.prior, i);
             carry(&mut know, &self.know, i);
             carry(&mut prob, &self.prob, i);
+            carry(&mut netted, &self.netted, i);
             let old = self.nodes[i as usize];
             if old.first_child != UNEXPANDED {
                 nodes[next].first_child = nodes.len() as u32;
@@ -97,6 +101,7 @@ impl<G: Game + Features> Mcts<G> {
         self.spare_prior = std::mem::replace(&mut self.prior, prior);
         self.spare_know = std::mem::replace(&mut self.know, know);
         self.spare_prob = std::mem::replace(&mut self.prob, prob);
+        self.spare_netted = std::mem::replace(&mut self.netted, netted);
     }
 
     pub(super) fn prove(&mut self, node: usize, outcome: Outcome, distance: u16) {
@@ -137,6 +142,9 @@ impl<G: Game + Features> Mcts<G> {
         }
         if self.spec.has_prior() {
             self.prob.extend(self.ranked.iter().map(|c| c.prob));
+        }
+        if !self.netted.is_empty() {
+            self.netted.resize(self.nodes.len(), false);
         }
         if self.spec.decisive != Decisive::Off {
             self.prove_decisive(node, state);
@@ -298,6 +306,35 @@ impl<G: Game + Features> Mcts<G> {
             }
             for (c, v) in self.ranked.iter_mut().zip(values.iter()) {
                 c.prob += (w * v / sum) as f32;
+            }
+        }
+    }
+
+    /// `movenet=FILE`: adds the network's prior, `movenet_w · ρ(m)` with `ρ` the softmax of
+    /// its logits over the children's cells, to the `prob` of `node`'s children (at `state`),
+    /// once, when `node` has `movenet_at` visits. A child without a cell (a swap) gets none.
+    pub(super) fn add_movenet(&mut self, node: usize, state: &G) {
+        self.netted[node] = true;
+        let Some(net) = self.spec.movenet.as_ref().and_then(|p| p.net.as_deref()) else {
+            return;
+        };
+        let Some(logits) = self.movenet_eval.logits(net, state) else {
+            return;
+        };
+        let n = self.nodes[node];
+        let first = n.first_child as usize;
+        let children = first..first + usize::from(n.children);
+        let cell = |c: usize| state.grid_cell(self.moves[c - 1]);
+        let top = (children.clone())
+            .filter_map(|c| cell(c).map(|k| logits[k]))
+            .fold(f32::NEG_INFINITY, f32::max);
+        let sum: f64 = (children.clone())
+            .filter_map(|c| cell(c).map(|k| f64::from(logits[k] - top).exp()))
+            .sum();
+        let w = self.spec.movenet_w;
+        for c in children {
+            if let Some(k) = cell(c) {
+                self.prob[c] += (w * f64::from(logits[k] - top).exp() / sum) as f32;
             }
         }
     }

@@ -7,8 +7,8 @@ use ringside_engine::PermanentIn;
 
 use super::options::{Bound, Fallback, OptionDef, Takes, Value, with_defaults};
 use super::{
-    ChildOrder, Decisive, EvalSpec, FinalChoice, MctsSpec, Parallelism, Policy, RaveForm, Reply,
-    Scoring, ShapesRef, evaluation, score_text,
+    ChildOrder, Decisive, EvalSpec, FinalChoice, MctsSpec, MoveNetRef, Parallelism, Policy,
+    RaveForm, Reply, Scoring, ShapesRef, evaluation, score_text,
 };
 use ringside_engine::spec_text::quote_item;
 
@@ -35,6 +35,7 @@ impl Default for MctsSpec {
                 roll_terms: std::collections::BTreeMap::new(),
                 roll_plies: None,
                 shapes: None,
+                movenet: None,
                 // From the table:
                 c: 0.0,
                 score: Scoring::Win,
@@ -48,6 +49,8 @@ impl Default for MctsSpec {
                 decisive: Decisive::Off,
                 bias: 0.0,
                 know: 0.0,
+                movenet_w: 0.0,
+                movenet_at: 0,
                 policy: Policy::Random,
                 pattern: false,
                 reply: Reply::Off,
@@ -572,6 +575,59 @@ pub const OPTIONS: &[OptionDef<MctsSpec>] = &[
         },
     },
     OptionDef {
+        key: "movenet",
+        takes: Takes::Text("FILE"),
+        default: Fallback::Unset("no learned prior"),
+        help: "a move-prior network tools/policy_net.py wrote, added to the children's prior term (MoHex 2.0's)",
+        source: "",
+        set: |s, v| movenet_ref(s).file = v.text().to_string(),
+        print: |s| {
+            let net = s.movenet.as_ref()?;
+            let mut text = quote_item(&format!("movenet={}", net.file));
+            if let Some(id) = net.id {
+                text.push_str(&format!(",movenet_id={id:016x}"));
+            }
+            Some(text)
+        },
+    },
+    OptionDef {
+        key: "movenet_id",
+        takes: Takes::Hex,
+        default: Fallback::Unset(""),
+        help: "the move-prior network's content id, as runs record it: a changed file is refused",
+        source: "",
+        set: |s, v| movenet_ref(s).id = Some(v.whole()),
+        print: |_| None,
+    },
+    OptionDef {
+        key: "movenet_w",
+        takes: Takes::Number(Bound::AboveZero),
+        default: Fallback::Value("1"),
+        help: "with movenet=FILE: the weight W of its prior, W·ρ/√(n + 1) in selection",
+        source: "",
+        set: |s, v| s.movenet_w = v.number(),
+        print: |s| {
+            (s.movenet.is_some() && s.movenet_w != 1.0)
+                .then(|| format!("movenet_w={}", s.movenet_w))
+        },
+    },
+    OptionDef {
+        key: "movenet_at",
+        takes: Takes::Whole {
+            min: 0,
+            max: None,
+            unit: "",
+        },
+        default: Fallback::Value("32"),
+        help: "with movenet=FILE: the visits a node has before the network scores its children",
+        source: "",
+        set: |s, v| s.movenet_at = v.whole() as u32,
+        print: |s| {
+            (s.movenet.is_some() && s.movenet_at != 32)
+                .then(|| format!("movenet_at={}", s.movenet_at))
+        },
+    },
+    OptionDef {
         key: "shapes_id",
         takes: Takes::Hex,
         default: Fallback::Unset(""),
@@ -589,6 +645,43 @@ fn shapes_ref(s: &mut MctsSpec) -> &mut ShapesRef {
         id: None,
         weights: None,
     })
+}
+
+/// The spec's move-prior network, made empty when the first of `movenet` and `movenet_id` is
+/// read.
+fn movenet_ref(s: &mut MctsSpec) -> &mut MoveNetRef {
+    s.movenet.get_or_insert_with(|| MoveNetRef {
+        file: String::new(),
+        id: None,
+        net: None,
+    })
+}
+
+/// Reads the spec's move-prior network unless it is read already, checked against its `movenet_id`
+/// if it has one; as [`read_shapes`], a recorded spec whose file is not here still parses.
+fn read_movenet(spec: &mut MctsSpec) -> Result<(), super::SpecError> {
+    let Some(movenet) = spec.movenet.as_mut().filter(|p| p.net.is_none()) else {
+        return Ok(());
+    };
+    if movenet.file.is_empty() {
+        return Err(super::error(
+            "mcts: movenet_id= goes with movenet=FILE".into(),
+        ));
+    }
+    let path = movenet.file.clone();
+    let refused = |reason: String| {
+        super::error_of(
+            super::SpecErrorKind::MoveNet,
+            format!("mcts: movenet file {path}: {reason}"),
+        )
+    };
+    let Some((bytes, found)) = super::read_named(&path, movenet.id, "network", refused)? else {
+        return Ok(());
+    };
+    let net = crate::movenet::MoveNet::read(&bytes).map_err(refused)?;
+    movenet.id = Some(found);
+    movenet.net = Some(net.into());
+    Ok(())
 }
 
 /// Reads the spec's shapes file unless it is read already, checked against its `shapes_id`
@@ -631,6 +724,7 @@ pub(super) fn finish(spec: &mut MctsSpec) -> Result<(), super::SpecError> {
         }
     }
     read_shapes(spec)?;
+    read_movenet(spec)?;
     if spec.iterations.is_none() && spec.time.is_none() {
         spec.iterations = Some(1000);
     }
@@ -740,6 +834,9 @@ mod tests {
             roll_terms: std::collections::BTreeMap::new(),
             roll_plies: None,
             shapes: None,
+            movenet: None,
+            movenet_w: 1.0,
+            movenet_at: 32,
         };
         assert_eq!(MctsSpec::default(), by_hand);
         // Every value default prints as help shows it.

@@ -57,6 +57,9 @@ pub enum SpecErrorKind {
     /// A shapes file (`shapes=FILE`) that cannot be read, or not the one a spec names by
     /// content (`shapes_id=`).
     Shapes,
+    /// A move-prior network (`movenet=FILE`) that cannot be read, or not the one a spec names by
+    /// content (`movenet_id=`), or one for a game without a grid.
+    MoveNet,
     /// The agent cannot play this game (a notation the game does not know).
     WrongGame,
 }
@@ -231,7 +234,28 @@ impl ShapesRef {
     }
 }
 
-/// The bytes of a file a spec names (`net=FILE`, `shapes=FILE`) and their content id (the
+/// A move-prior network (`movenet=FILE`, as `tools/policy_net.py` writes it), named in a
+/// recorded spec also by its content id (`movenet_id=`, the FNV-1a hash of the file), so a
+/// changed file is refused.
+#[derive(Debug, Clone)]
+pub struct MoveNetRef {
+    /// The file.
+    pub file: String,
+    /// Its content id, once read (or as a recorded spec names it).
+    pub id: Option<u64>,
+    /// The network; `None` while unread (a recorded spec read where its file is not: it
+    /// prints, but does not play).
+    pub net: Option<std::sync::Arc<crate::movenet::MoveNet>>,
+}
+
+impl PartialEq for MoveNetRef {
+    /// The same file and content.
+    fn eq(&self, other: &MoveNetRef) -> bool {
+        self.file == other.file && self.id == other.id
+    }
+}
+
+/// The bytes of a file a spec names (`net=FILE`, `shapes=FILE`, `movenet=FILE`) and their content id (the
 /// FNV-1a hash, [`crate::net::content_id`]), checked against the id the spec records (`id`);
 /// `None` when the file is not here but the spec names it by content, so a recorded spec read
 /// elsewhere (another folder, a clone without the file) still parses. `refused` words an
@@ -422,6 +446,14 @@ pub struct MctsSpec {
     /// The shapes read for the term `shape` in place of the game's shipped ones
     /// (`shapes=FILE`).
     pub shapes: Option<ShapesRef>,
+    /// A learned move prior (`movenet=FILE`, [`crate::movenet`]): its share `ρ(m)` of a
+    /// node's children, weighed by `movenet_w`, is added to their prior term once the node
+    /// has `movenet_at` visits.
+    pub movenet: Option<MoveNetRef>,
+    /// The weight of the network's prior (`movenet_w=W`).
+    pub movenet_w: f64,
+    /// The visits a node has before its children get the network's prior (`movenet_at=N`).
+    pub movenet_at: u32,
 }
 
 impl MctsSpec {
@@ -437,9 +469,9 @@ impl MctsSpec {
         self.order == ChildOrder::Random && (self.bias > 0.0 || self.knows() || self.has_prior())
     }
 
-    /// Whether children carry a prior probability (`prob.NAME`).
+    /// Whether children carry a prior probability (`prob.NAME`, `movenet=FILE`).
     pub fn has_prior(&self) -> bool {
-        !self.prob_terms.is_empty()
+        !self.prob_terms.is_empty() || self.movenet.is_some()
     }
 
     /// Whether playouts weigh the moves near the last one by knowledge (`roll.NAME`).

@@ -381,6 +381,41 @@ impl crate::Features for Havannah {
             .map(|k| Cell(ring[k]))
     }
 
+    fn grid_side(&self) -> Option<usize> {
+        Some(self.geometry().diameter)
+    }
+
+    fn grid_planes(&self, out: &mut [f32]) {
+        let g = self.geometry();
+        let cells = g.diameter * g.diameter;
+        let out = &mut out[..crate::GRID_PLANES * cells];
+        out.fill(0.0);
+        let me = self.to_move.index() as u8;
+        for c in 0..cells {
+            let plane = match self.owner[c] {
+                _ if !g.on_board[c] => continue,
+                EMPTY => 2,
+                o if o == me => 0,
+                _ => 1,
+            };
+            out[plane * cells + c] = 1.0;
+            out[3 * cells + c] = 1.0;
+            if g.corner[c] != 0 {
+                out[6 * cells + c] = 1.0;
+            } else if g.edge[c] != 0 {
+                out[5 * cells + c] = 1.0;
+            }
+        }
+        if self.moves_made > 0 {
+            out[4 * cells + self.last_move as usize] = 1.0;
+        }
+    }
+
+    fn grid_cell(&self, mv: Cell) -> Option<usize> {
+        let c = mv.0 as usize;
+        (self.on_board(mv) && self.owner[c] == EMPTY).then_some(c)
+    }
+
     /// The empty cells among the last stone's twelve places (its neighbours and the cells a
     /// bridge away), and the empty cells elsewhere. Nothing while the swap is on offer (the
     /// one move onto a stone) or before the first stone.

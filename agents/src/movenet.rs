@@ -1,0 +1,375 @@
+//! A learned move prior: a small hex-convolutional network that scores every cell of a grid
+//! game's board ([`Features::grid_planes`]) as the next move, trained by `tools/policy_net.py`
+//! to predict a strong player's moves. MCTS reads it as a prior probability (`movenet=FILE`).
+//!
+//! # The network
+//! The input is [`GRID_PLANES`] planes of the `side × side` grid. Each layer is a 3×3
+//! convolution (zero padding) whose corners `(dx, dy) = (1, −1)` and `(−1, 1)` are zero, so
+//! that on Havannah's axial grid it reads a cell and its six neighbours; ReLU follows each,
+//! and every layer after the first adds its input back (`h ← h + relu(conv h)`). A 1×1
+//! convolution then gives one logit a cell. The prior of a legal move is its cell's softmax
+//! share over the legal moves' cells. The whole square is computed, cells off the board
+//! included, as the trainer (PyTorch's `conv2d`) computes it, so the logits agree with it.
+//!
+//! # The file
+//! Little-endian: the 8 bytes `RSPOL\0\0\1` (format version 1); u32 planes, layers and
+//! channels `C`; for each layer its f32 weights in PyTorch's order (`[C][inputs][3][3]`, the
+//! corners included and ignored) and its `C` biases; then the head's `C` weights and its bias.
+//! A file is named by the FNV-1a hash of its bytes ([`crate::net::content_id`]).
+
+use ringside_engine::{Features, GRID_PLANES};
+
+/// The first bytes of a move-prior file: the format's name and version.
+pub const MAGIC: [u8; 8] = *b"RSPOL\0\0\x01";
+
+/// The kernel's seven taps, `(dx, dy)`: the cell and its six neighbours on the axial grid.
+const TAPS: [(i32, i32); 7] = [(-1, -1), (0, -1), (-1, 0), (0, 0), (1, 0), (0, 1), (1, 1)];
+
+/// One convolution: `inputs → channels`, weights by tap, then input, then output channel.
+#[derive(Debug, Clone, PartialEq)]
+struct Layer {
+    inputs: usize,
+    weights: Vec<f32>,
+    bias: Vec<f32>,
+}
+
+/// A move-prior network read from a file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MoveNet {
+    channels: usize,
+    layers: Vec<Layer>,
+    head: Vec<f32>,
+    head_bias: f32,
+}
+
+/// Reads little-endian values from a byte slice, saying what was missing.
+struct Reader<'a> {
+    bytes: &'a [u8],
+}
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize, what: &str) -> Result<&[u8], String> {
+        if self.bytes.len() < n {
+            return Err(format!("the file ends inside {what}"));
+        }
+        let (head, rest) = self.bytes.split_at(n);
+        self.bytes = rest;
+        Ok(head)
+    }
+
+    fn u32(&mut self, what: &str) -> Result<usize, String> {
+        let b = self.take(4, what)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
+    }
+
+    fn f32s(&mut self, n: usize, what: &str) -> Result<Vec<f32>, String> {
+        let b = self.take(4 * n, what)?;
+        let v: Vec<f32> = (b.chunks_exact(4))
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        if v.iter().all(|x| x.is_finite()) {
+            Ok(v)
+        } else {
+            Err(format!("{what} holds a value that is not finite"))
+        }
+    }
+}
+
+impl MoveNet {
+    /// Reads a move-prior file's bytes; an error says what is wrong in one phrase.
+    pub fn read(bytes: &[u8]) -> Result<MoveNet, String> {
+        let mut r = Reader { bytes };
+        if r.take(8, "the header")? != MAGIC {
+            return Err("not a move-prior network (RSPOL version 1)".into());
+        }
+        let planes = r.u32("the header")?;
+        let depth = r.u32("the header")?;
+        let channels = r.u32("the header")?;
+        if planes != GRID_PLANES {
+            return Err(format!(
+                "{planes} input planes, not the {GRID_PLANES} games write"
+            ));
+        }
+        if depth == 0 || depth > 64 || channels == 0 || channels > 1024 {
+            return Err(format!(
+                "{depth} layers of {channels} channels: out of range"
+            ));
+        }
+        let mut layers = Vec::with_capacity(depth);
+        for l in 0..depth {
+            let inputs = if l == 0 { planes } else { channels };
+            let what = format!("layer {}", l + 1);
+            let torch = r.f32s(channels * inputs * 9, &what)?;
+            let mut weights = vec![0.0; TAPS.len() * inputs * channels];
+            for (t, &(dx, dy)) in TAPS.iter().enumerate() {
+                let k = (3 * (dy + 1) + dx + 1) as usize;
+                for i in 0..inputs {
+                    for o in 0..channels {
+                        weights[(t * inputs + i) * channels + o] = torch[(o * inputs + i) * 9 + k];
+                    }
+                }
+            }
+            let bias = r.f32s(channels, &what)?;
+            layers.push(Layer {
+                inputs,
+                weights,
+                bias,
+            });
+        }
+        let head = r.f32s(channels, "the head")?;
+        let head_bias = r.f32s(1, "the head")?[0];
+        if !r.bytes.is_empty() {
+            return Err(format!("{} bytes after the head", r.bytes.len()));
+        }
+        Ok(MoveNet {
+            channels,
+            layers,
+            head,
+            head_bias,
+        })
+    }
+
+    /// The number of convolutions and their channels.
+    pub fn shape(&self) -> (usize, usize) {
+        (self.layers.len(), self.channels)
+    }
+}
+
+/// The buffers of one evaluator: grown to a board's size once, then reused.
+#[derive(Debug, Clone, Default)]
+pub struct MoveNetEval {
+    side: usize,
+    input: Vec<f32>,
+    planes: Vec<f32>,
+    h: Vec<f32>,
+    next: Vec<f32>,
+    logits: Vec<f32>,
+}
+
+impl MoveNetEval {
+    /// The logit of every grid cell of `state` (`x + side·y`), or `None` for a game
+    /// without a grid. Allocates only when the grid's side changes.
+    pub fn logits<G: Features>(&mut self, net: &MoveNet, state: &G) -> Option<&[f32]> {
+        let side = state.grid_side()?;
+        let cells = side * side;
+        let c = net.channels;
+        if side != self.side || self.h.len() != cells * c {
+            self.side = side;
+            self.input.resize(GRID_PLANES * cells, 0.0);
+            self.planes.resize(GRID_PLANES * cells, 0.0);
+            self.h.resize(cells * c, 0.0);
+            self.next.resize(cells * c, 0.0);
+            self.logits.resize(cells, 0.0);
+        }
+        state.grid_planes(&mut self.input);
+        // The planes cell by cell, as the first layer reads them.
+        for p in 0..GRID_PLANES {
+            for cell in 0..cells {
+                self.planes[cell * GRID_PLANES + p] = self.input[p * cells + cell];
+            }
+        }
+        conv(&net.layers[0], &self.planes, &mut self.h, side, c, false);
+        for layer in &net.layers[1..] {
+            conv(layer, &self.h, &mut self.next, side, c, true);
+            std::mem::swap(&mut self.h, &mut self.next);
+        }
+        for cell in 0..cells {
+            let h = &self.h[cell * c..(cell + 1) * c];
+            self.logits[cell] = net.head_bias + dot(&net.head, h);
+        }
+        Some(&self.logits)
+    }
+}
+
+/// `out = relu(conv(input))`, plus `input` with `residual`; activations cell by cell, each a
+/// run of `c` channels. Widths of 16, 32 and 64 channels run with the accumulator in a fixed
+/// array (kept in registers, the loops unrolled); the sums are the same, term by term, in
+/// the same order, whichever runs.
+fn conv(layer: &Layer, input: &[f32], out: &mut [f32], side: usize, c: usize, residual: bool) {
+    match c {
+        16 => conv_fixed::<16>(layer, input, out, side, residual),
+        32 => conv_fixed::<32>(layer, input, out, side, residual),
+        64 => conv_fixed::<64>(layer, input, out, side, residual),
+        _ => conv_any(layer, input, out, side, c, residual),
+    }
+}
+
+/// [`conv`] for `C` channels known when compiled.
+fn conv_fixed<const C: usize>(
+    layer: &Layer,
+    input: &[f32],
+    out: &mut [f32],
+    side: usize,
+    residual: bool,
+) {
+    let n = layer.inputs;
+    let s = side as i32;
+    let bias: [f32; C] = layer.bias[..C].try_into().expect("C biases");
+    for y in 0..s {
+        for x in 0..s {
+            let cell = (x + s * y) as usize;
+            let mut acc = bias;
+            for (t, &(dx, dy)) in TAPS.iter().enumerate() {
+                let (nx, ny) = (x + dx, y + dy);
+                if nx < 0 || ny < 0 || nx >= s || ny >= s {
+                    continue;
+                }
+                let from = (nx + s * ny) as usize;
+                let a = &input[from * n..(from + 1) * n];
+                let w = &layer.weights[t * n * C..(t + 1) * n * C];
+                for (&v, row) in a.iter().zip(w.chunks_exact(C)) {
+                    if v != 0.0 {
+                        for (o, &wo) in acc.iter_mut().zip(row) {
+                            *o += v * wo;
+                        }
+                    }
+                }
+            }
+            let dst = &mut out[cell * C..(cell + 1) * C];
+            for (k, (d, o)) in dst.iter_mut().zip(acc).enumerate() {
+                *d = o.max(0.0);
+                if residual {
+                    *d += input[cell * n + k];
+                }
+            }
+        }
+    }
+}
+
+/// [`conv`] for any number of channels.
+fn conv_any(layer: &Layer, input: &[f32], out: &mut [f32], side: usize, c: usize, residual: bool) {
+    let n = layer.inputs;
+    let s = side as i32;
+    for y in 0..s {
+        for x in 0..s {
+            let cell = (x + s * y) as usize;
+            let acc = &mut out[cell * c..(cell + 1) * c];
+            acc.copy_from_slice(&layer.bias);
+            for (t, &(dx, dy)) in TAPS.iter().enumerate() {
+                let (nx, ny) = (x + dx, y + dy);
+                if nx < 0 || ny < 0 || nx >= s || ny >= s {
+                    continue;
+                }
+                let from = (nx + s * ny) as usize;
+                let a = &input[from * n..(from + 1) * n];
+                let w = &layer.weights[t * n * c..(t + 1) * n * c];
+                for (&v, row) in a.iter().zip(w.chunks_exact(c)) {
+                    if v != 0.0 {
+                        for (o, &wo) in acc.iter_mut().zip(row) {
+                            *o += v * wo;
+                        }
+                    }
+                }
+            }
+            for (k, o) in acc.iter_mut().enumerate() {
+                *o = o.max(0.0);
+                if residual {
+                    *o += input[cell * n + k];
+                }
+            }
+        }
+    }
+}
+
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ringside_engine::Game;
+    use ringside_engine::games::havannah::Havannah;
+
+    const FIXTURE: &[u8] = include_bytes!("../tests/data/movenet-fixture.rspol");
+    const EXPECTED: &str = include_str!("../tests/data/movenet-fixture.txt");
+
+    #[test]
+    fn logits_equal_pytorchs_for_every_cell_of_the_fixture_positions() {
+        // The fixture: a random net exported by tools/policy_net.py and PyTorch's logits of
+        // every grid cell in four positions on sizes 4 and 5 (python/tests checks the same
+        // file against the trainer's model).
+        let net = MoveNet::read(FIXTURE).unwrap();
+        assert_eq!(net.shape(), (3, 5));
+        let mut eval = MoveNetEval::default();
+        let mut checked = 0;
+        for line in EXPECTED.lines().filter(|l| !l.starts_with('#')) {
+            let (position, logits) = line.split_once('|').unwrap();
+            let mut words = position.split_whitespace();
+            let base: usize = words.next().unwrap().parse().unwrap();
+            let mut game = Havannah::new(base, false).unwrap();
+            for m in words {
+                let mv = game.parse_move(m).unwrap();
+                game.play(mv);
+            }
+            let want: Vec<f32> = logits
+                .split_whitespace()
+                .map(|v| v.parse().unwrap())
+                .collect();
+            let got = eval.logits(&net, &game).unwrap();
+            assert_eq!(got.len(), (2 * base - 1).pow(2));
+            assert_eq!(got.len(), want.len());
+            for (cell, (g, w)) in got.iter().zip(&want).enumerate() {
+                assert!(
+                    (g - w).abs() < 1e-4 * w.abs().max(1.0),
+                    "cell {cell}: {g} against {w}"
+                );
+            }
+            checked += 1;
+        }
+        assert_eq!(checked, 4);
+    }
+
+    #[test]
+    fn the_fixed_width_convolutions_sum_exactly_as_the_general_one() {
+        use rand::RngExt;
+        let mut rng = ringside_engine::seeded_rng(46, 0);
+        for c in [16, 32, 64] {
+            let inputs = c;
+            let layer = Layer {
+                inputs,
+                weights: (0..TAPS.len() * inputs * c)
+                    .map(|_| rng.random_range(-1.0f32..1.0))
+                    .collect(),
+                bias: (0..c).map(|_| rng.random_range(-1.0f32..1.0)).collect(),
+            };
+            let side = 7;
+            // Some inputs 0, as after ReLU, so the skipped terms are skipped alike.
+            let input: Vec<f32> = (0..side * side * inputs)
+                .map(|_| rng.random_range(-1.0f32..1.0).max(0.0))
+                .collect();
+            for residual in [false, true] {
+                let mut fixed = vec![0.0; side * side * c];
+                let mut any = vec![0.0; side * side * c];
+                conv(&layer, &input, &mut fixed, side, c, residual);
+                conv_any(&layer, &input, &mut any, side, c, residual);
+                assert_eq!(fixed, any, "{c} channels, residual {residual}");
+                assert!(fixed.iter().any(|&v| v > 0.0));
+            }
+        }
+    }
+
+    #[test]
+    fn a_damaged_file_is_refused_saying_what_is_wrong() {
+        let err = |bytes: &[u8]| MoveNet::read(bytes).unwrap_err();
+        assert!(err(b"RSNET\0\0\x01").contains("not a move-prior network"));
+        assert!(err(&FIXTURE[..FIXTURE.len() - 2]).contains("ends inside the head"));
+        assert!(err(&FIXTURE[..100]).contains("ends inside layer 1"));
+        let mut longer = FIXTURE.to_vec();
+        longer.push(0);
+        assert!(err(&longer).contains("1 bytes after the head"));
+        let mut planes = FIXTURE.to_vec();
+        planes[8] = 8;
+        assert!(err(&planes).contains("8 input planes"));
+        let mut nan = FIXTURE.to_vec();
+        nan[20..24].copy_from_slice(&f32::NAN.to_le_bytes());
+        assert!(err(&nan).contains("not finite"));
+    }
+
+    #[test]
+    fn a_game_without_a_grid_has_no_logits() {
+        let net = MoveNet::read(FIXTURE).unwrap();
+        let game = ringside_engine::games::rin::Rin::default();
+        assert!(MoveNetEval::default().logits(&net, &game).is_none());
+    }
+}
