@@ -154,6 +154,15 @@
 #   ctx8k01  size 8: ctx8k's player at know.shape=0.1 (the better weight of an exploratory
 #            screen at 2,000 iterations, ctxweight-s8-iters2000) against Castro user-d0-know
 #            (seed 4707, fixed before play), into ctx01-s8-user-d0-know
+#   movenet8x size 8 (exploratory, seed 99038): the context player with the move-prior network
+#            of results/castro-best/movenet (tools/policy_net.py, fitted to Castro's moves;
+#            movenet_at=128, movenet_w=1) against Castro user-d0-know, into
+#            movenet-s8x-user-d0-know (stopped after 51 games for the screens at 2,000 iterations)
+#   movenet8k size 8: the context player with the network as a prior at the weight and visit
+#            threshold the screens chose (movenet_w=0.3, movenet_at=512; movenet-s8-*-iters2000)
+#            against Castro user-d0-know (seed 4711, fixed before play), into
+#            movenet-s8-user-d0-know; movenet8kb its replication on a fresh seed (4712, fixed
+#            before play), into movenet-s8b-user-d0-know
 #   prob8k   size 8: preset=strong4 with know.shape=0.3 and the shapes also as a prior
 #            probability (prob.shape=0.3, MoHex 2.0's W·ρ/√(n+1)) against Castro
 #            user-d0-know (seed 4699, fixed before play), into prob-s8-user-d0-know
@@ -207,6 +216,7 @@ shape="preset=strong4,know.shape=0.3"
 # strong4 with the shapes fitted in the context of the last stone, at the better of two
 # exploratory weights (results/castro-best/shapes-ctx/; a path from the repository's root).
 ctx="preset=strong4,know.shape=0.15,shapes=results/castro-best/shapes-ctx/shapes.txt"
+movenet="movenet=results/castro-best/movenet/net.rspol"
 spsa8_tuned="preset=strong4,know=0,know.connect=0.34,know.bridge=0.46,rave=436,ring_depth=0.72"
 
 # Castro's player_params for each configuration (`player_params` with no arguments lists them).
@@ -380,6 +390,12 @@ case $step in
         "$(castro user-d0-know 2)" ;;
     ctxpar8) GAMES_AT_ONCE=1 match ctx-par-s8 8 4710 \
         "mcts:time_ms=250,$ctx,threads=2,parallel=tree" "mcts:time_ms=250,$ctx,threads=2" ;;
+    movenet8x) match movenet-s8x-user-d0-know 8 99038 \
+        "mcts:time_ms=250,$ctx,$movenet,movenet_at=128" "$(castro user-d0-know)" ;;
+    movenet8k) match movenet-s8-user-d0-know 8 4711 \
+        "mcts:time_ms=250,$ctx,$movenet,movenet_w=0.3,movenet_at=512" "$(castro user-d0-know)" ;;
+    movenet8kb) match movenet-s8b-user-d0-know 8 4712 \
+        "mcts:time_ms=250,$ctx,$movenet,movenet_w=0.3,movenet_at=512" "$(castro user-d0-know)" ;;
     ctx8k01) match ctx01-s8-user-d0-know 8 4707 \
         "mcts:time_ms=250,preset=strong4,know.shape=0.1,shapes=results/castro-best/shapes-ctx/shapes.txt" \
         "$(castro user-d0-know)" ;;

@@ -722,7 +722,7 @@ impl<G: Game + Features> Mcts<G> {
     /// What a child's stored knowledge is multiplied by: `know`'s weight, or 1 when named
     /// terms are weighed (the stored value is then the whole weighted sum).
     fn know_scale(&self) -> f64 {
-        if self.spec.know_terms.is_empty() {
+        if !self.spec.weighs_knowledge() {
             self.spec.know
         } else {
             1.0

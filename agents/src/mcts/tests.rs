@@ -2436,5 +2436,42 @@ fn a_movenet_file_is_named_by_its_content_and_refused_where_it_cannot_play() {
     ))
     .unwrap_err();
     assert!(err.reason.contains("the file changed since"), "{err}");
-    assert!(crate::AgentSpec::parse("mcts:movenet_w=0").is_err());
+    let err = crate::AgentSpec::parse("mcts:know=2,movenet_know=0.1").unwrap_err();
+    assert!(err.reason.contains("go with movenet=FILE"), "{err}");
+    assert!(crate::AgentSpec::parse(&format!("mcts:movenet={MOVENET},movenet_w=-1")).is_err());
+}
+
+#[test]
+fn the_networks_knowledge_adds_its_logit_less_the_mean_to_each_childs_knowledge() {
+    let h = havannah_in_play();
+    let base = "mcts:iters=200,c=0,rave=500,know=1,know.shape=0.15";
+    let text = format!("{base},movenet={MOVENET},movenet_w=0,movenet_know=0.2,movenet_at=20");
+    let mut m = agent(&text, &h, 5);
+    m.choose(&h);
+    let bare = expanded_root(base, &h, 5);
+    let net = crate::movenet::MoveNet::read(&std::fs::read(MOVENET).unwrap()).unwrap();
+    let logits = crate::movenet::MoveNetEval::default()
+        .logits(&net, &h)
+        .unwrap()
+        .to_vec();
+    let first = m.nodes[0].first_child as usize;
+    let children = first..first + m.nodes[0].children as usize;
+    let cells: Vec<usize> = children
+        .clone()
+        .map(|c| h.grid_cell(m.moves[c - 1]).unwrap())
+        .collect();
+    let mean = cells.iter().map(|&k| f64::from(logits[k])).sum::<f64>() / cells.len() as f64;
+    assert!(m.netted[0]);
+    for (j, c) in children.enumerate() {
+        // The same children in the same order as the bare expansion (same seed and terms).
+        assert_eq!(m.moves[c - 1], bare.moves[c - 1]);
+        let want = f64::from(bare.know[c]) + 0.2 * (f64::from(logits[cells[j]]) - mean);
+        assert!(
+            (f64::from(m.know[c]) - want).abs() < 1e-5,
+            "{c}: {} {want}",
+            m.know[c]
+        );
+        // With movenet_w=0 the prior term adds nothing.
+        assert_eq!(m.prob[c], 0.0);
+    }
 }

@@ -245,7 +245,7 @@ impl<G: Game + Features> Mcts<G> {
             } else {
                 0.0
             };
-            let know = if self.spec.know_terms.is_empty() {
+            let know = if !self.spec.weighs_knowledge() {
                 if self.spec.know > 0.0 {
                     state.move_knowledge(mv) as f32
                 } else {
@@ -312,7 +312,9 @@ impl<G: Game + Features> Mcts<G> {
 
     /// `movenet=FILE`: adds the network's prior, `movenet_w · ρ(m)` with `ρ` the softmax of
     /// its logits over the children's cells, to the `prob` of `node`'s children (at `state`),
-    /// once, when `node` has `movenet_at` visits. A child without a cell (a swap) gets none.
+    /// and with `movenet_know=W` its logit less their mean, `W·(ℓ(m) − ℓ̄)`, to their
+    /// knowledge; once, when `node` has `movenet_at` visits. A child without a cell (a swap)
+    /// gets neither.
     pub(super) fn add_movenet(&mut self, node: usize, state: &G) {
         self.netted[node] = true;
         let Some(net) = self.spec.movenet.as_ref().and_then(|p| p.net.as_deref()) else {
@@ -332,9 +334,25 @@ impl<G: Game + Features> Mcts<G> {
             .filter_map(|c| cell(c).map(|k| f64::from(logits[k] - top).exp()))
             .sum();
         let w = self.spec.movenet_w;
-        for c in children {
+        for c in children.clone() {
             if let Some(k) = cell(c) {
                 self.prob[c] += (w * f64::from(logits[k] - top).exp() / sum) as f32;
+            }
+        }
+        let wk = self.spec.movenet_know;
+        if wk > 0.0 {
+            let (mut total, mut count) = (0.0, 0.0);
+            for c in children.clone() {
+                if let Some(k) = cell(c) {
+                    total += f64::from(logits[k]);
+                    count += 1.0;
+                }
+            }
+            let mean = total / count;
+            for c in children {
+                if let Some(k) = cell(c) {
+                    self.know[c] += (wk * (f64::from(logits[k]) - mean)) as f32;
+                }
             }
         }
     }

@@ -51,6 +51,7 @@ impl Default for MctsSpec {
                 know: 0.0,
                 movenet_w: 0.0,
                 movenet_at: 0,
+                movenet_know: 0.0,
                 policy: Policy::Random,
                 pattern: false,
                 reply: Reply::Off,
@@ -601,7 +602,7 @@ pub const OPTIONS: &[OptionDef<MctsSpec>] = &[
     },
     OptionDef {
         key: "movenet_w",
-        takes: Takes::Number(Bound::AboveZero),
+        takes: Takes::Number(Bound::FromZero),
         default: Fallback::Value("1"),
         help: "with movenet=FILE: the weight W of its prior, W·ρ/√(n + 1) in selection",
         source: "",
@@ -610,6 +611,15 @@ pub const OPTIONS: &[OptionDef<MctsSpec>] = &[
             (s.movenet.is_some() && s.movenet_w != 1.0)
                 .then(|| format!("movenet_w={}", s.movenet_w))
         },
+    },
+    OptionDef {
+        key: "movenet_know",
+        takes: Takes::Number(Bound::FromZero),
+        default: Fallback::Value("0"),
+        help: "with movenet=FILE: the weight W of its logits as move knowledge, W·(logit − mean)/√n",
+        source: "",
+        set: |s, v| s.movenet_know = v.number(),
+        print: |s| (s.movenet_know > 0.0).then(|| format!("movenet_know={}", s.movenet_know)),
     },
     OptionDef {
         key: "movenet_at",
@@ -725,6 +735,13 @@ pub(super) fn finish(spec: &mut MctsSpec) -> Result<(), super::SpecError> {
     }
     read_shapes(spec)?;
     read_movenet(spec)?;
+    if spec.movenet.is_none()
+        && (spec.movenet_know > 0.0 || spec.movenet_w != 1.0 || spec.movenet_at != 32)
+    {
+        return Err(super::error(
+            "mcts: movenet_w, movenet_at and movenet_know go with movenet=FILE".into(),
+        ));
+    }
     if spec.iterations.is_none() && spec.time.is_none() {
         spec.iterations = Some(1000);
     }
@@ -837,6 +854,7 @@ mod tests {
             movenet: None,
             movenet_w: 1.0,
             movenet_at: 32,
+            movenet_know: 0.0,
         };
         assert_eq!(MctsSpec::default(), by_hand);
         // Every value default prints as help shows it.

@@ -454,12 +454,22 @@ pub struct MctsSpec {
     pub movenet_w: f64,
     /// The visits a node has before its children get the network's prior (`movenet_at=N`).
     pub movenet_at: u32,
+    /// The weight of the network's logits as move knowledge (`movenet_know=W`): `W·(ℓ(m) −
+    /// ℓ̄)`, the logit less its mean over the children, added to each child's knowledge when
+    /// the network scores them.
+    pub movenet_know: f64,
 }
 
 impl MctsSpec {
-    /// Whether children carry move knowledge (`know` or `know.NAME`).
+    /// Whether children carry move knowledge (`know`, `know.NAME` or `movenet_know`).
     pub fn knows(&self) -> bool {
-        self.know > 0.0 || !self.know_terms.is_empty()
+        self.know > 0.0 || self.weighs_knowledge()
+    }
+
+    /// Whether a child's stored knowledge is the whole weighted sum (`know·K + Σ W·T`), as
+    /// with named terms or the network's knowledge, rather than the game's `K` alone.
+    pub fn weighs_knowledge(&self) -> bool {
+        !self.know_terms.is_empty() || self.movenet_know > 0.0
     }
 
     /// Whether a node's children are sorted at expansion by the term selection gives an
