@@ -63,6 +63,11 @@ PANELS = [
         ("spsa-s6/verify.csv", False, "check"),
         ("spsa-s6b.csv", False, "fresh seed"),
     ]),
+    ("The move network on the shapes in context, 2,000 iterations (size 8, exploratory)", [
+        ("movenet-s8-iters2000.csv", True, "from visit 32"),
+        ("movenet-s8-at512-iters2000.csv", True, "1,760 iterations"),
+        ("movenet-know-s8-iters2000.csv", True, "from visit 32"),
+    ]),
     ("Two threads a player (size 8)", [
         ("par-s8.csv", False, ""),
         ("ctx-par-s8.csv", False, ""),
@@ -159,6 +164,9 @@ PANELS = [
         ("ctx-s8-user-d0-know.csv", False, "replication"),
         ("ctx-s8b-user-d0-know.csv", False, "third run"),
         ("ctx01-s8-user-d0-know.csv", False, "fourth run"),
+        ("movenet-s8x-user-d0-know.csv", False, "exploratory, stopped at 51 games"),
+        ("movenet-s8-user-d0-know.csv", False, ""),
+        ("movenet-s8b-user-d0-know.csv", False, "replication"),
     ]),
     ("Ringside against Castro at its best, size 8, two threads each", [
         ("final-s8t2-user-d0.csv", False, ""),
@@ -218,6 +226,11 @@ def short(spec):
     text = re.sub(r",?shapes=\S*?shapes-ctx\S*?(?=,|$)", ",shapes in context", text)
     text = re.sub(r",?shapes=/tmp/ctxrun/shapes-ctx.txt", ",shapes in context", text)
     text = re.sub(r",?shapes_id=[0-9a-f]+", "", text)
+    text = re.sub(r",?movenet=\S*?net\.rspol", ",move network", text)
+    text = re.sub(r",?movenet_id=[0-9a-f]+", "", text)
+    text = text.replace("movenet_w=", "prior ").replace("movenet_know=", "knowledge ")
+    text = text.replace("movenet_at=512", "from visit 512").replace("iters=1760,", "")
+    text = re.sub(r",?movenet_at=\d+", "", text)
     text = text.replace("know.shape=", "shapes ").replace("prob.shape=", "prior ")
     # The playout shapes' panel names the plies in its tags.
     text = text.replace(",roll_plies=10", "").replace("roll.shape=", "in playouts ")
