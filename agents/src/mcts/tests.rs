@@ -2344,6 +2344,21 @@ const MOVENET: &str = concat!(
     "/tests/data/movenet-fixture.rspol"
 );
 
+/// The fixture network's logit of every grid cell at `h`, and the cell of each of the
+/// root's children in order.
+fn root_logits(m: &Mcts<Havannah>, h: &Havannah) -> (Vec<f32>, Vec<usize>) {
+    let net = crate::movenet::MoveNet::read(&std::fs::read(MOVENET).unwrap()).unwrap();
+    let logits = crate::movenet::MoveNetEval::default()
+        .logits(&net, h)
+        .unwrap()
+        .to_vec();
+    let first = m.nodes[0].first_child as usize;
+    let cells = (first..first + m.nodes[0].children as usize)
+        .map(|c| h.grid_cell(m.moves[c - 1]).unwrap())
+        .collect();
+    (logits, cells)
+}
+
 #[test]
 fn a_learned_prior_adds_its_softmax_share_once_a_node_has_its_visits() {
     let h = havannah_in_play();
@@ -2354,17 +2369,9 @@ fn a_learned_prior_adds_its_softmax_share_once_a_node_has_its_visits() {
     m.choose(&h);
     let bare = expanded_root("mcts:iters=10,c=0,rave=500,know=1,prob.shape=0.5", &h, 5);
     // The root's children: the shapes' share, plus 2 · the network's softmax share.
-    let net = crate::movenet::MoveNet::read(&std::fs::read(MOVENET).unwrap()).unwrap();
-    let logits = crate::movenet::MoveNetEval::default()
-        .logits(&net, &h)
-        .unwrap()
-        .to_vec();
+    let (logits, cells) = root_logits(&m, &h);
     let first = m.nodes[0].first_child as usize;
     let children = first..first + m.nodes[0].children as usize;
-    let cells: Vec<usize> = children
-        .clone()
-        .map(|c| h.grid_cell(m.moves[c - 1]).unwrap())
-        .collect();
     let top = cells.iter().map(|&k| logits[k]).fold(f32::MIN, f32::max);
     let sum: f64 = cells
         .iter()
@@ -2449,17 +2456,9 @@ fn the_networks_knowledge_adds_its_logit_less_the_mean_to_each_childs_knowledge(
     let mut m = agent(&text, &h, 5);
     m.choose(&h);
     let bare = expanded_root(base, &h, 5);
-    let net = crate::movenet::MoveNet::read(&std::fs::read(MOVENET).unwrap()).unwrap();
-    let logits = crate::movenet::MoveNetEval::default()
-        .logits(&net, &h)
-        .unwrap()
-        .to_vec();
+    let (logits, cells) = root_logits(&m, &h);
     let first = m.nodes[0].first_child as usize;
     let children = first..first + m.nodes[0].children as usize;
-    let cells: Vec<usize> = children
-        .clone()
-        .map(|c| h.grid_cell(m.moves[c - 1]).unwrap())
-        .collect();
     let mean = cells.iter().map(|&k| f64::from(logits[k])).sum::<f64>() / cells.len() as f64;
     assert!(m.netted[0]);
     for (j, c) in children.enumerate() {
