@@ -1573,11 +1573,13 @@ mod tests {
 
     #[test]
     fn the_evaluations_options_are_table_rows_that_must_go_together() {
-        // Help for both kinds lists them from the table, once each.
+        // Help for both kinds lists them from the table, once each (as whole keys, so
+        // mcts's movenet=FILE is not net=FILE).
         for (kind, help) in agent_kinds() {
             if kind == "alphabeta" || kind == "mcts" {
                 for key in ["eval=", "weights=FILE.json", "net=FILE", "net_id=HEX"] {
-                    assert_eq!(help.matches(key).count(), 1, "{kind}: {key} in {help}");
+                    let whole = format!(" {key}");
+                    assert_eq!(help.matches(&whole).count(), 1, "{kind}: {key} in {help}");
                 }
             }
         }
