@@ -42,31 +42,29 @@ pub struct MoveNet {
     head_bias: f32,
 }
 
-/// Reads little-endian values from a byte slice, saying what was missing.
-struct Reader<'a> {
-    bytes: &'a [u8],
+/// Reads little-endian values through [`crate::net::Reader`], an error saying what the file
+/// ended inside.
+struct Reader<'a>(crate::net::Reader<'a>);
+
+/// The error of a file that ends inside `what`.
+fn ended(what: &str) -> impl Fn(crate::net::NetError) -> String + '_ {
+    move |_| format!("the file ends inside {what}")
 }
 
 impl Reader<'_> {
     fn take(&mut self, n: usize, what: &str) -> Result<&[u8], String> {
-        if self.bytes.len() < n {
-            return Err(format!("the file ends inside {what}"));
-        }
-        let (head, rest) = self.bytes.split_at(n);
-        self.bytes = rest;
-        Ok(head)
+        self.0.take(n).map_err(ended(what))
     }
 
     fn u32(&mut self, what: &str) -> Result<usize, String> {
-        let b = self.take(4, what)?;
-        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
+        self.0.u32().map(|v| v as usize).map_err(ended(what))
     }
 
     fn f32s(&mut self, n: usize, what: &str) -> Result<Vec<f32>, String> {
-        let b = self.take(4 * n, what)?;
-        let v: Vec<f32> = (b.chunks_exact(4))
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
+        let v: Vec<f32> = (0..n)
+            .map(|_| self.0.f32())
+            .collect::<Result<_, _>>()
+            .map_err(ended(what))?;
         if v.iter().all(|x| x.is_finite()) {
             Ok(v)
         } else {
@@ -78,7 +76,7 @@ impl Reader<'_> {
 impl MoveNet {
     /// Reads a move-prior file's bytes; an error says what is wrong in one phrase.
     pub fn read(bytes: &[u8]) -> Result<MoveNet, String> {
-        let mut r = Reader { bytes };
+        let mut r = Reader(crate::net::Reader::new(bytes));
         if r.take(8, "the header")? != MAGIC {
             return Err("not a move-prior network (RSPOL version 1)".into());
         }
@@ -118,8 +116,8 @@ impl MoveNet {
         }
         let head = r.f32s(channels, "the head")?;
         let head_bias = r.f32s(1, "the head")?[0];
-        if !r.bytes.is_empty() {
-            return Err(format!("{} bytes after the head", r.bytes.len()));
+        if r.0.left() > 0 {
+            return Err(format!("{} bytes after the head", r.0.left()));
         }
         Ok(MoveNet {
             channels,

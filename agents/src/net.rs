@@ -257,7 +257,7 @@ impl Net {
 
     /// Reads a net from its file format, checking its shape and that every weight is finite.
     pub fn from_bytes(bytes: &[u8]) -> Result<Net, NetError> {
-        let mut r = Reader { bytes, at: 0 };
+        let mut r = Reader::new(bytes);
         if r.take(8)? != MAGIC {
             return Err(NetError::NotANet);
         }
@@ -292,8 +292,8 @@ impl Net {
         let u = (0..shape.features)
             .map(|_| r.f32())
             .collect::<Result<Vec<f32>, _>>()?;
-        if r.at != bytes.len() {
-            return Err(NetError::Trailing(bytes.len() - r.at));
+        if r.left() != 0 {
+            return Err(NetError::Trailing(r.left()));
         }
         let net = Net {
             shape,
@@ -382,14 +382,24 @@ impl fmt::Display for NetError {
 
 impl std::error::Error for NetError {}
 
-/// Reads little-endian values from a byte slice.
-struct Reader<'a> {
+/// Reads little-endian values from a byte slice (net and move-prior files).
+pub(crate) struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
 }
 
-impl Reader<'_> {
-    fn take(&mut self, n: usize) -> Result<&[u8], NetError> {
+impl<'a> Reader<'a> {
+    /// A reader at the start of `bytes`.
+    pub(crate) fn new(bytes: &'a [u8]) -> Self {
+        Reader { bytes, at: 0 }
+    }
+
+    /// The bytes not yet read.
+    pub(crate) fn left(&self) -> usize {
+        self.bytes.len() - self.at
+    }
+
+    pub(crate) fn take(&mut self, n: usize) -> Result<&[u8], NetError> {
         let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
         let end = end.ok_or(NetError::EndsEarly)?;
         let slice = &self.bytes[self.at..end];
@@ -397,11 +407,11 @@ impl Reader<'_> {
         Ok(slice)
     }
 
-    fn u32(&mut self) -> Result<u32, NetError> {
+    pub(crate) fn u32(&mut self) -> Result<u32, NetError> {
         Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4")))
     }
 
-    fn f32(&mut self) -> Result<f32, NetError> {
+    pub(crate) fn f32(&mut self) -> Result<f32, NetError> {
         Ok(f32::from_le_bytes(self.take(4)?.try_into().expect("4")))
     }
 }

@@ -327,32 +327,22 @@ impl<G: Game + Features> Mcts<G> {
         let first = n.first_child as usize;
         let children = first..first + usize::from(n.children);
         let cell = |c: usize| state.grid_cell(self.moves[c - 1]);
-        let top = (children.clone())
-            .filter_map(|c| cell(c).map(|k| logits[k]))
-            .fold(f32::NEG_INFINITY, f32::max);
-        let sum: f64 = (children.clone())
-            .filter_map(|c| cell(c).map(|k| f64::from(logits[k] - top).exp()))
-            .sum();
-        let w = self.spec.movenet_w;
-        for c in children.clone() {
-            if let Some(k) = cell(c) {
-                self.prob[c] += (w * f64::from(logits[k] - top).exp() / sum) as f32;
-            }
+        let (mut top, mut total, mut count) = (f32::NEG_INFINITY, 0.0, 0.0);
+        for k in children.clone().filter_map(cell) {
+            top = top.max(logits[k]);
+            total += f64::from(logits[k]);
+            count += 1.0;
         }
-        let wk = self.spec.movenet_know;
-        if wk > 0.0 {
-            let (mut total, mut count) = (0.0, 0.0);
-            for c in children.clone() {
-                if let Some(k) = cell(c) {
-                    total += f64::from(logits[k]);
-                    count += 1.0;
-                }
-            }
-            let mean = total / count;
-            for c in children {
-                if let Some(k) = cell(c) {
-                    self.know[c] += (wk * (f64::from(logits[k]) - mean)) as f32;
-                }
+        let sum: f64 = (children.clone())
+            .filter_map(cell)
+            .map(|k| f64::from(logits[k] - top).exp())
+            .sum();
+        let (w, wk, mean) = (self.spec.movenet_w, self.spec.movenet_know, total / count);
+        for c in children {
+            let Some(k) = cell(c) else { continue };
+            self.prob[c] += (w * f64::from(logits[k] - top).exp() / sum) as f32;
+            if wk > 0.0 {
+                self.know[c] += (wk * (f64::from(logits[k]) - mean)) as f32;
             }
         }
     }

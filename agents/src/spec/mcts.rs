@@ -667,59 +667,69 @@ fn movenet_ref(s: &mut MctsSpec) -> &mut MoveNetRef {
     })
 }
 
-/// Reads the spec's move-prior network unless it is read already, checked against its `movenet_id`
-/// if it has one; as [`read_shapes`], a recorded spec whose file is not here still parses.
+/// Reads the file a spec names by `KEY=FILE` (and perhaps `KEY_id=`), checked against its
+/// recorded content id, which is set once `parse` (a phrase on failure) takes the bytes. A
+/// recorded spec whose file is not here still parses (`None`: to be printed and summarised);
+/// building the agent then says the file is missing. `what` names the file's kind.
+fn read_spec_file<T>(
+    key: &str,
+    what: &str,
+    kind: super::SpecErrorKind,
+    file: &str,
+    id: &mut Option<u64>,
+    parse: impl FnOnce(Vec<u8>) -> Result<T, String>,
+) -> Result<Option<T>, super::SpecError> {
+    if file.is_empty() {
+        return Err(super::error(format!(
+            "mcts: {key}_id= goes with {key}=FILE"
+        )));
+    }
+    let refused =
+        |reason: String| super::error_of(kind, format!("mcts: {key} file {file}: {reason}"));
+    let Some((bytes, found)) = super::read_named(file, *id, what, refused)? else {
+        return Ok(None);
+    };
+    let value = parse(bytes).map_err(refused)?;
+    *id = Some(found);
+    Ok(Some(value))
+}
+
+/// Reads the spec's move-prior network unless it is read already ([`read_spec_file`]).
 fn read_movenet(spec: &mut MctsSpec) -> Result<(), super::SpecError> {
     let Some(movenet) = spec.movenet.as_mut().filter(|p| p.net.is_none()) else {
         return Ok(());
     };
-    if movenet.file.is_empty() {
-        return Err(super::error(
-            "mcts: movenet_id= goes with movenet=FILE".into(),
-        ));
-    }
-    let path = movenet.file.clone();
-    let refused = |reason: String| {
-        super::error_of(
-            super::SpecErrorKind::MoveNet,
-            format!("mcts: movenet file {path}: {reason}"),
-        )
-    };
-    let Some((bytes, found)) = super::read_named(&path, movenet.id, "network", refused)? else {
-        return Ok(());
-    };
-    let net = crate::movenet::MoveNet::read(&bytes).map_err(refused)?;
-    movenet.id = Some(found);
-    movenet.net = Some(net.into());
+    let kind = super::SpecErrorKind::MoveNet;
+    let net = read_spec_file(
+        "movenet",
+        "network",
+        kind,
+        &movenet.file,
+        &mut movenet.id,
+        |b| crate::movenet::MoveNet::read(&b),
+    )?;
+    movenet.net = net.map(Into::into);
     Ok(())
 }
 
-/// Reads the spec's shapes file unless it is read already, checked against its `shapes_id`
-/// if it has one. A recorded spec whose file is not here still parses (to be printed and
-/// summarised); building the agent then says the file is missing.
+/// Reads the spec's shapes file unless it is read already ([`read_spec_file`]).
 fn read_shapes(spec: &mut MctsSpec) -> Result<(), super::SpecError> {
     let Some(shapes) = spec.shapes.as_mut().filter(|s| s.weights.is_none()) else {
         return Ok(());
     };
-    if shapes.file.is_empty() {
-        return Err(super::error(
-            "mcts: shapes_id= goes with shapes=FILE".into(),
-        ));
-    }
-    let path = shapes.file.clone();
-    let refused = |reason: String| {
-        super::error_of(
-            super::SpecErrorKind::Shapes,
-            format!("mcts: shapes file {path}: {reason}"),
-        )
-    };
-    let Some((bytes, found)) = super::read_named(&path, shapes.id, "shapes", refused)? else {
-        return Ok(());
-    };
-    let text = String::from_utf8(bytes).map_err(|_| refused("not text".into()))?;
-    let weights = ringside_engine::shapes::parse_shape_weights(&text).map_err(refused)?;
-    shapes.id = Some(found);
-    shapes.weights = Some(weights.into());
+    let kind = super::SpecErrorKind::Shapes;
+    let weights = read_spec_file(
+        "shapes",
+        "shapes",
+        kind,
+        &shapes.file,
+        &mut shapes.id,
+        |b| {
+            let text = String::from_utf8(b).map_err(|_| "not text".to_string())?;
+            ringside_engine::shapes::parse_shape_weights(&text)
+        },
+    )?;
+    shapes.weights = weights.map(Into::into);
     Ok(())
 }
 
