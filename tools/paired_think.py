@@ -2,7 +2,7 @@
 """Paired speed of two arena binaries: the same agent thinking in the same positions.
 
     python3 tools/paired_think.py OLD_ARENA NEW_ARENA --agent SPEC --games FILE.csv \
-        [--game havannah] [--plies 10,20,30,40] [--positions 20] [--repeats 2]
+        [--new-agent SPEC] [--game havannah] [--plies 10,20,30,40] [--positions 20] [--repeats 2]
 
 Positions come from the `moves` column of a committed games CSV (the first `--positions`
 games long enough, cut at each of `--plies`). In each position the two binaries think in
@@ -10,7 +10,8 @@ turn (old then new, then new then old on the next repeat, so neither always goes
 the `iterations=` of each decision is read from `arena think`'s last line. Prints the median
 iterations a decision of each, the median of the per-position ratios new/old, and a 95%
 bootstrap interval of that median ratio (seeded). Under a time budget (`time_ms=`) the ratio
-is the speed-up; run it on an otherwise idle machine.
+is the speed-up; run it on an otherwise idle machine. With `--new-agent` the new side thinks
+as that spec instead (the two binaries may then be one): the cost of an option in iterations.
 """
 
 import argparse
@@ -75,6 +76,7 @@ def main(argv=None):
     p.add_argument("old")
     p.add_argument("new")
     p.add_argument("--agent", required=True)
+    p.add_argument("--new-agent", help="the new side's spec (default: --agent)")
     p.add_argument("--games", required=True)
     p.add_argument("--game", default="havannah")
     p.add_argument("--plies", default="10,20,30,40")
@@ -89,14 +91,14 @@ def main(argv=None):
         old, new, ratios = [], [], []
         for r in range(a.repeats):
             for i, moves in enumerate(spots):
-                pair = [(a.old, old), (a.new, new)]
+                pair = [("old", a.old, a.agent, old), ("new", a.new, a.new_agent or a.agent, new)]
                 if r % 2:
                     pair.reverse()
                 got = {}
-                for arena, into in pair:
-                    got[arena] = think(arena, a.game, a.agent, moves, 1 + i)
-                    into.append(got[arena])
-                ratios.append(got[a.new] / got[a.old])
+                for side, arena, agent, into in pair:
+                    got[side] = think(arena, a.game, agent, moves, 1 + i)
+                    into.append(got[side])
+                ratios.append(got["new"] / got["old"])
     except (Refused, OSError, ValueError, KeyError) as e:
         print(f"paired_think: {e}", file=sys.stderr)
         return 2

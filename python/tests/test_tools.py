@@ -184,3 +184,26 @@ def test_paired_think_pairs_decisions_and_reads_the_speed_up(
     assert paired.main([old, os.path.join(tmp_path, "none"), "--agent", "x", "--games", games]) == 2
     assert paired.main([old, new, "--agent", "x", "--games", games, "--plies", "9"]) == 2
     assert "no game in" in capsys.readouterr().err
+
+
+def test_paired_think_with_a_new_agent_compares_two_specs_in_one_binary(
+    tmp_path: "os.PathLike[str]", capsys: pytest.CaptureFixture[str]
+) -> None:
+    paired = tool("paired_think")
+    games = os.path.join(tmp_path, "games.csv")
+    with open(games, "w") as f:
+        f.write("id,moves\n0,a1 b2 c3 d4 e5\n")
+    # One binary whose iterations follow the spec it is given (`--agent` is its 5th argument).
+    one = os.path.join(tmp_path, "one")
+    with open(one, "w") as f:
+        f.write('#!/bin/sh\ncase "$5" in *net*) n=150;; *) n=600;; esac\n'
+                'echo move=a1 iterations=$n nodes=9\n')
+    os.chmod(one, 0o755)
+    args = [one, one, "--agent", "mcts", "--new-agent", "mcts:net", "--games", games,
+            "--plies", "2,4"]
+    assert paired.main(args) == 0
+    out = capsys.readouterr().out
+    assert "old 600, new 150" in out and "median ratio new/old 0.250 [0.250, 0.250]" in out
+    # Without it both sides think as --agent: the same binary is level.
+    assert paired.main(args[:3] + args[5:]) == 0
+    assert "median ratio new/old 1.000" in capsys.readouterr().out
