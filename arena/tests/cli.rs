@@ -396,10 +396,24 @@ fn think_reports_one_decision_and_its_cost() {
             "depth",
             "time_ms",
             "iterations_per_s",
-            "nodes_per_s"
+            "nodes_per_s",
+            "value"
         ]
     );
     assert!(line.contains("iterations=300 "));
+    // MCTS's value is a mean reward: a number in [−1, 1].
+    let value: f64 = line
+        .trim()
+        .rsplit("value=")
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((-1.0..=1.0).contains(&value), "{line}");
+    // An agent without a value prints none.
+    let o = arena(&["think", "--game", "rin:size=6", "--agent", "random"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("value="), "{}", stdout(&o));
     assert_refused(
         &["think", "--game", "rin:size=6", "--agent", "mcts:iters=0"],
         "iters must be at least 1",

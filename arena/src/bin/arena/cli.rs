@@ -76,7 +76,9 @@ pub enum Command {
     /// Let one agent choose a move in a position and print what the decision cost.
     ///
     /// The last line reads `move=.. iterations=.. nodes=.. depth=.. time_ms=..
-    /// iterations_per_s=.. nodes_per_s=..`.
+    /// iterations_per_s=.. nodes_per_s=..`, then `value=..` when the agent has one: the
+    /// search's value for the mover (MCTS: the chosen move's mean reward, in [−1, 1];
+    /// alpha-beta: its score).
     Think(ThinkArgs),
     /// Tune an agent: `texel` fits evaluation weights to recorded games, `spsa` tunes any
     /// numeric option or weight by playing games.

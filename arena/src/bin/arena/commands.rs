@@ -258,8 +258,8 @@ pub fn playouts(args: &PlayoutsArgs) -> Result<()> {
 pub fn think(args: &ThinkArgs) -> Result<()> {
     let t = thinking::think(&args.game, &args.agent, &args.moves, args.seed)?;
     let seconds = t.stats.time.as_secs_f64().max(1e-9);
-    print(&format!(
-        "move={} iterations={} nodes={} depth={} time_ms={:.3} iterations_per_s={:.0} nodes_per_s={:.0}\n",
+    let mut line = format!(
+        "move={} iterations={} nodes={} depth={} time_ms={:.3} iterations_per_s={:.0} nodes_per_s={:.0}",
         t.mv,
         t.stats.iterations,
         t.stats.nodes,
@@ -267,7 +267,11 @@ pub fn think(args: &ThinkArgs) -> Result<()> {
         seconds * 1000.0,
         t.stats.iterations as f64 / seconds,
         t.stats.nodes as f64 / seconds
-    ))
+    );
+    if let Some(value) = t.stats.value {
+        line.push_str(&format!(" value={value:.4}"));
+    }
+    print(&format!("{line}\n"))
 }
 
 /// Runs `arena play`.
