@@ -5,7 +5,7 @@ import importlib.util
 import os
 import random
 from types import ModuleType
-from typing import List, Set
+from typing import List, Set, Tuple
 
 import pytest
 
@@ -207,3 +207,59 @@ def test_paired_think_with_a_new_agent_compares_two_specs_in_one_binary(
     # Without it both sides think as --agent: the same binary is level.
     assert paired.main(args[:3] + args[5:]) == 0
     assert "median ratio new/old 1.000" in capsys.readouterr().out
+
+
+def test_value_drift_charges_each_move_the_fall_of_its_movers_value_as_worked_by_hand(
+    tmp_path: "os.PathLike[str]", capsys: pytest.CaptureFixture[str]
+) -> None:
+    drift = tool("value_drift")
+    games = os.path.join(tmp_path, "games.csv")
+    with open(games, "w") as f:
+        f.write("id,first_spec,second_spec,winner,moves\n")
+        f.write("1,mcts:mine,gtp:other,first,a b c d e f\n")  # won, moving first
+        f.write("2,gtp:other,mcts:mine,first,a b c d e\n")  # lost, moving second
+        f.write("3,gtp:other,mcts:mine,first,a b\n")  # too short
+        f.write("4,gtp:other,gtp:other,second,a b c d e f\n")  # not the player's
+    # A judge whose value for the mover after k moves is k/10, and none after a "z".
+    judge = os.path.join(tmp_path, "judge")
+    with open(judge, "w") as f:
+        f.write('#!/bin/sh\nset -- $7\ncase "$*" in *z*) echo move=x; exit 0;; esac\n'
+                'echo move=x iterations=1 value=0.$#\n')
+    os.chmod(judge, 0o755)
+    chosen = drift.games(games, "mine", 5, 5, 5)
+    assert [(g[0], g[1], g[2]) for g in chosen] == [("1", True, True), ("2", False, False)]
+    assert drift.judge((judge, "g", "s", "a b c", 1)) == 0.3
+    assert drift.judge((judge, "g", "s", "a z c", 1)) is None
+    # By hand, game 1 (the player first): its values after 2..5 moves are +0.2, -0.3, +0.4,
+    # -0.5; its moves at plies 3 and 5 cost 0.2 + 0.3 and 0.4 + 0.5, the opponent's at ply 4
+    # 0.3 + 0.4. Game 2 (second): -0.2, +0.3, -0.4; the opponent's move costs 0.5, its 0.7.
+    won = drift.player_values(True, 2, [0.2, 0.3, 0.4, 0.5])
+    assert won == {2: 0.2, 3: -0.3, 4: 0.4, 5: -0.5}
+
+    def rounded(cs: List[Tuple[int, bool, float]]) -> List[Tuple[int, bool, float]]:
+        return [(k, mine, round(c, 9)) for k, mine, c in cs]
+
+    assert rounded(drift.costs(True, won)) == [(2, True, 0.5), (3, False, 0.7), (4, True, 0.9)]
+    lost = drift.player_values(False, 2, [0.2, 0.3, 0.4])
+    assert rounded(drift.costs(False, lost)) == [(2, False, 0.5), (3, True, 0.7)]
+    # A position the judge decides at once is skipped with the moves on either side of it.
+    gap = drift.player_values(True, 2, [0.2, None, 0.4, 0.5])
+    assert [k for k, _, _ in drift.costs(True, gap)] == [4]
+    args = [judge, games, "--player", "mine", "--judge", "j", "--min-plies", "5",
+            "--from-ply", "2", "--jobs", "1"]
+    assert drift.main(args) == 0
+    out = capsys.readouterr().out
+    assert "| lost | the player | +0.700 (1) |" in out and "| lost | the opponent | +0.500 (1) |" in out
+    assert "| won | the player | +0.700 (2) |" in out and "| won | the opponent | +0.700 (1) |" in out
+    # Game 2's value stood at 0 or above last after 3 moves.
+    assert "| 2 | 5 | 3 |" in out
+    # No such game, a missing file, a failing arena: one line, exit 2.
+    assert drift.main(args[:3] + ["nobody"] + args[4:]) == 2
+    assert "no decided game of 'nobody'" in capsys.readouterr().err
+    assert drift.main([judge, os.path.join(tmp_path, "none.csv")] + args[2:]) == 2
+    broken = os.path.join(tmp_path, "broken")
+    with open(broken, "w") as f:
+        f.write("#!/bin/sh\necho 'error: bad spec' >&2\nexit 2\n")
+    os.chmod(broken, 0o755)
+    assert drift.main([broken] + args[1:]) == 2
+    assert "think failed: error: bad spec" in capsys.readouterr().err

@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""Where games were lost: a judge's value of every position, and what each move cost.
+
+    python3 tools/value_drift.py ARENA FILE.csv --player TEXT --judge SPEC \
+        [--game havannah:size=8] [--min-plies 55] [--lost 15] [--won 10] [--from-ply 10] \
+        [--jobs 2]
+
+Takes the games of FILE.csv (an `arena match` CSV) in which the agent whose spec holds TEXT
+played, at least `--min-plies` long: the first `--lost` it lost and the first `--won` it won,
+in file order. In each position from ply `--from-ply` to the last, the judge (an agent spec,
+say a longer MCTS search) thinks once through `arena think`, seeded by the ply, and its
+`value=` (its value for the mover, in [-1, 1]) is turned to the player's side. A move's
+*cost* to its mover is the fall of the mover's value over the move: `u_k - u_{k+1}` for the
+player's moves, `u_{k+1} - u_k` for the opponent's (a judge that agrees with a move sees a
+cost near zero; positions the judge decides at once, with no value, are skipped with the
+moves on either side).
+
+Prints a Markdown table: for the lost and the won games, the mean cost of the player's moves
+and of the opponent's by ply in tens, with the moves counted; then each lost game's last ply
+at which the player's value stood at zero or above. Bad input (a file without such games, an
+arena that fails): one line and exit code 2.
+"""
+
+import argparse
+import collections
+import csv
+import re
+import subprocess
+import sys
+from multiprocessing import Pool
+from typing import Dict, List, Optional, Sequence, Tuple
+
+
+class Refused(Exception):
+    """A run that cannot go on: its one-line reason."""
+
+
+#: One game: its id, whether the player moved first, whether it won, its moves.
+Game = Tuple[str, bool, bool, List[str]]
+
+
+def games(path: str, player: str, min_plies: int, lost: int, won: int) -> List[Game]:
+    """The first `lost` lost and `won` won games of `player` at least `min_plies` long."""
+    out: List[Game] = []
+    count = {True: 0, False: 0}
+    want = {True: won, False: lost}
+    try:
+        with open(path, newline="") as f:
+            for row in csv.DictReader(f):
+                first = player in row["first_spec"]
+                if first == (player in row["second_spec"]):
+                    continue
+                moves = row["moves"].split()
+                if len(moves) < min_plies or row["winner"] not in ("first", "second"):
+                    continue
+                wins = (row["winner"] == "first") == first
+                if count[wins] < want[wins]:
+                    count[wins] += 1
+                    out.append((row["id"], first, wins, moves))
+    except OSError as e:
+        raise Refused(f"cannot read {path}: {e.strerror}")
+    except KeyError as e:
+        raise Refused(f"{path} has no column {e}")
+    if not out:
+        raise Refused(f"no decided game of {player!r} in {path} is {min_plies} plies or longer")
+    return out
+
+
+def judge(job: Tuple[str, str, str, str, int]) -> Optional[float]:
+    """The judge's value for the mover after `moves`, or None when it decides at once."""
+    arena, game, spec, moves, seed = job
+    try:
+        done = subprocess.run(
+            [arena, "think", "--game", game, "--agent", spec, "--moves", moves,
+             "--seed", str(seed)],
+            capture_output=True,
+            text=True,
+        )
+    except OSError as e:
+        raise Refused(f"cannot run {arena}: {e.strerror}")
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        raise Refused(f"{arena} think failed: {last}")
+    found = re.search(r"value=(-?[0-9.]+)", done.stdout)
+    return float(found.group(1)) if found else None
+
+
+def player_values(first: bool, start: int, values: Sequence[Optional[float]]) -> Dict[int, float]:
+    """Ply k -> the player's value after k moves, from the mover's values (ply `start` on)."""
+    out = {}
+    for i, v in enumerate(values):
+        k = start + i
+        if v is None:
+            continue
+        # After k moves the first player moves when k is even.
+        player_moves = (k % 2 == 0) == first
+        out[k] = v if player_moves else -v
+    return out
+
+
+def costs(first: bool, values: Dict[int, float]) -> List[Tuple[int, bool, float]]:
+    """(ply k, the player's move?, its cost to its mover) for each move k+1 judged on both sides."""
+    out = []
+    for k, u in sorted(values.items()):
+        if k + 1 not in values:
+            continue
+        mine = (k % 2 == 0) == first
+        fall = u - values[k + 1]
+        out.append((k, mine, fall if mine else -fall))
+    return out
+
+
+def table(judged: List[Tuple[Game, Dict[int, float]]]) -> str:
+    """The Markdown report of the judged games."""
+    sums: Dict[Tuple[bool, bool, int], List[float]] = collections.defaultdict(list)
+    for (_, first, wins, _), values in judged:
+        for k, mine, cost in costs(first, values):
+            sums[(wins, mine, k // 10 * 10)].append(cost)
+    tens = sorted({t for (_, _, t) in sums})
+    head = "| games | moves of | " + " | ".join(f"plies {t}-{t + 9}" for t in tens) + " |"
+    lines = [head, "|---|---|" + "---|" * len(tens)]
+    for wins in (False, True):
+        for mine in (True, False):
+            cells = []
+            for t in tens:
+                got = sums.get((wins, mine, t), [])
+                cells.append(f"{sum(got) / len(got):+.3f} ({len(got)})" if got else "")
+            who = "the player" if mine else "the opponent"
+            lines.append(f"| {'won' if wins else 'lost'} | {who} | " + " | ".join(cells) + " |")
+    lines.append("")
+    lines.append("| lost game | plies | last ply with the player's value at 0 or above |")
+    lines.append("|---|---|---|")
+    for (gid, _, wins, moves), values in judged:
+        if not wins:
+            last = max((k for k, u in values.items() if u >= 0), default=None)
+            lines.append(f"| {gid} | {len(moves)} | {'never' if last is None else last} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("arena")
+    p.add_argument("file")
+    p.add_argument("--player", required=True, help="text in the player's agent spec")
+    p.add_argument("--judge", required=True, help="the judging agent's spec")
+    p.add_argument("--game", default="havannah:size=8")
+    p.add_argument("--min-plies", type=int, default=55)
+    p.add_argument("--lost", type=int, default=15)
+    p.add_argument("--won", type=int, default=10)
+    p.add_argument("--from-ply", type=int, default=10)
+    p.add_argument("--jobs", type=int, default=2)
+    a = p.parse_args(argv)
+    try:
+        chosen = games(a.file, a.player, a.min_plies, a.lost, a.won)
+        jobs = [
+            (a.arena, a.game, a.judge, " ".join(moves[:k]), 1 + k)
+            for _, _, _, moves in chosen
+            for k in range(a.from_ply, len(moves))
+        ]
+        if a.jobs > 1:
+            with Pool(a.jobs) as pool:
+                values = pool.map(judge, jobs, chunksize=4)
+        else:
+            values = [judge(j) for j in jobs]
+    except Refused as e:
+        print(f"value_drift: {e}", file=sys.stderr)
+        return 2
+    judged, i = [], 0
+    for g in chosen:
+        n = len(g[3]) - a.from_ply
+        judged.append((g, player_values(g[1], a.from_ply, values[i:i + n])))
+        i += n
+    print(f"{len(chosen)} games of {a.player!r} in {a.file}, judged by {a.judge}\n")
+    print(table(judged), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
