@@ -67,6 +67,7 @@ PANELS = [
         ("movenet-s8-iters2000.csv", True, "from visit 32"),
         ("movenet-s8-at512-iters2000.csv", True, "1,760 iterations"),
         ("movenet-know-s8-iters2000.csv", True, "from visit 32"),
+        ("movenet16-s8-iters2000.csv", True, "16 channels, at their cost"),
     ]),
     ("Two threads a player (size 8)", [
         ("par-s8.csv", False, ""),
@@ -226,10 +227,13 @@ def short(spec):
     text = re.sub(r",?shapes=\S*?shapes-ctx\S*?(?=,|$)", ",shapes in context", text)
     text = re.sub(r",?shapes=/tmp/ctxrun/shapes-ctx.txt", ",shapes in context", text)
     text = re.sub(r",?shapes_id=[0-9a-f]+", "", text)
+    text = re.sub(r",?movenet=\S*?movenet16/net\.rspol", ",16-channel network", text)
     text = re.sub(r",?movenet=\S*?net\.rspol", ",move network", text)
     text = re.sub(r",?movenet_id=[0-9a-f]+", "", text)
     text = text.replace("movenet_w=", "prior ").replace("movenet_know=", "knowledge ")
     text = text.replace("movenet_at=512", "from visit 512").replace("iters=1760,", "")
+    text = text.replace("iters=1320,", "").replace("iters=1700,", "")
+    text = text.replace(",16-channel network,prior 0.3,movenet_at=", ",16-channel network,prior 0.3 from visit ")
     text = re.sub(r",?movenet_at=\d+", "", text)
     text = text.replace("know.shape=", "shapes ").replace("prob.shape=", "prior ")
     # The playout shapes' panel names the plies in its tags.
