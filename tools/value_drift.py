@@ -15,8 +15,9 @@ player's moves, `u_{k+1} - u_k` for the opponent's (a judge that agrees with a m
 cost near zero; positions the judge decides at once, with no value, are skipped with the
 moves on either side).
 
-Prints a Markdown table: for the lost and the won games, the mean cost of the player's moves
-and of the opponent's by ply in tens, with the moves counted; then each lost game's last ply
+Prints a Markdown table: for the lost games, the won games and all of them, the mean cost of
+the player's moves and of the opponent's by ply in tens, with its standard error and the moves
+counted; then each lost game's last ply
 at which the player's value stood at zero or above. Bad input (a file without such games, an
 arena that fails): one line and exit code 2.
 """
@@ -110,6 +111,18 @@ def costs(first: bool, values: Dict[int, float]) -> List[Tuple[int, bool, float]
     return out
 
 
+def cell(costs: List[float]) -> str:
+    """A table cell: the mean cost, its standard error (n - 1 in the variance) and the count."""
+    if not costs:
+        return ""
+    n = len(costs)
+    mean = sum(costs) / n
+    if n < 2:
+        return f"{mean:+.3f} ({n})"
+    se = (sum((c - mean) ** 2 for c in costs) / (n - 1) / n) ** 0.5
+    return f"{mean:+.3f} ±{se:.3f} ({n})"
+
+
 def table(judged: List[Tuple[Game, Dict[int, float]]]) -> str:
     """The Markdown report of the judged games."""
     sums: Dict[Tuple[bool, bool, int], List[float]] = collections.defaultdict(list)
@@ -119,14 +132,14 @@ def table(judged: List[Tuple[Game, Dict[int, float]]]) -> str:
     tens = sorted({t for (_, _, t) in sums})
     head = "| games | moves of | " + " | ".join(f"plies {t}-{t + 9}" for t in tens) + " |"
     lines = [head, "|---|---|" + "---|" * len(tens)]
-    for wins in (False, True):
+    for games_of, outcomes in (("lost", [False]), ("won", [True]), ("all", [False, True])):
         for mine in (True, False):
             cells = []
             for t in tens:
-                got = sums.get((wins, mine, t), [])
-                cells.append(f"{sum(got) / len(got):+.3f} ({len(got)})" if got else "")
+                got = [c for w in outcomes for c in sums.get((w, mine, t), [])]
+                cells.append(cell(got))
             who = "the player" if mine else "the opponent"
-            lines.append(f"| {'won' if wins else 'lost'} | {who} | " + " | ".join(cells) + " |")
+            lines.append(f"| {games_of} | {who} | " + " | ".join(cells) + " |")
     lines.append("")
     lines.append("| lost game | plies | last ply with the player's value at 0 or above |")
     lines.append("|---|---|---|")

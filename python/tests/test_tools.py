@@ -250,7 +250,13 @@ def test_value_drift_charges_each_move_the_fall_of_its_movers_value_as_worked_by
     assert drift.main(args) == 0
     out = capsys.readouterr().out
     assert "| lost | the player | +0.700 (1) |" in out and "| lost | the opponent | +0.500 (1) |" in out
-    assert "| won | the player | +0.700 (2) |" in out and "| won | the opponent | +0.700 (1) |" in out
+    # The won game's two moves cost 0.5 and 0.9: mean 0.7, standard error sqrt(0.08 / 2) = 0.2.
+    assert "| won | the player | +0.700 ±0.200 (2) |" in out
+    assert "| won | the opponent | +0.700 (1) |" in out
+    # All games: the player's 0.5, 0.9 and 0.7 (mean 0.7, se sqrt(0.04 / 3) = 0.115), the
+    # opponent's 0.7 and 0.5 (mean 0.6, se sqrt(0.02 / 2) = 0.1).
+    assert "| all | the player | +0.700 ±0.115 (3) |" in out
+    assert "| all | the opponent | +0.600 ±0.100 (2) |" in out
     # Game 2's value stood at 0 or above last after 3 moves.
     assert "| 2 | 5 | 3 |" in out
     # No such game, a missing file, a failing arena: one line, exit 2.
