@@ -4,6 +4,7 @@
     python3 tools/value_drift.py ARENA FILE.csv --player TEXT --judge SPEC \
         [--game havannah:size=8] [--min-plies 55] [--lost 15] [--won 10] [--from-ply 10] \
         [--jobs 2]
+    python3 tools/value_drift.py CASTRO FILE.csv --player TEXT --castro "SETUP;..." ...
 
 Takes the games of FILE.csv (an `arena match` CSV) in which the agent whose spec holds TEXT
 played, at least `--min-plies` long: the first `--lost` it lost and the first `--won` it won,
@@ -14,6 +15,12 @@ say a longer MCTS search) thinks once through `arena think`, seeded by the ply, 
 player's moves, `u_{k+1} - u_k` for the opponent's (a judge that agrees with a move sees a
 cost near zero; positions the judge decides at once, with no value, are skipped with the
 moves on either side).
+
+With `--castro SETUP` the first argument is the Castro Havannah engine instead, judging over
+GTP: `boardsize` (from `--game`'s `size=`), the setup's commands (`;` between them, say
+`time -m 1 -g 0 -f 0;player_params ...`), `verbose 1`, the moves (in Castro's coordinates,
+the transpose of Ringside's) and `genmove`; its value is `2s - 1` for the `Move Score: s` it
+reports (the chosen move's share of wins for the mover).
 
 Prints a Markdown table: for the lost games, the won games and all of them, the mean cost of
 the player's moves and of the opponent's by ply in tens, with its standard error and the moves
@@ -86,6 +93,35 @@ def judge(job: Tuple[str, str, str, str, int]) -> Optional[float]:
     return float(found.group(1)) if found else None
 
 
+def castro_cell(cell: str) -> str:
+    """A Havannah cell in Castro's coordinates: the transpose of Ringside's (e3 <-> c5)."""
+    letter, number = cell[0], int(cell[1:])
+    return f"{chr(ord('a') + number - 1)}{ord(letter) - ord('a') + 1}"
+
+
+def castro_judge(job: Tuple[str, str, str, str, int]) -> Optional[float]:
+    """Castro's value for the mover after `moves` (`2s - 1` of its Move Score), or None."""
+    castro, game, setup, moves, _ = job
+    size = re.search(r"size=(\d+)", game)
+    if not size:
+        raise Refused(f"--castro needs the board size in --game (havannah:size=N), not {game!r}")
+    colours = ["white", "black"]
+    plays = [f"play {colours[i % 2]} {castro_cell(m)}" for i, m in enumerate(moves.split())]
+    lines = [f"boardsize {size.group(1)}"] + [c.strip() for c in setup.split(";") if c.strip()]
+    lines += ["verbose 1"] + plays + [f"genmove {colours[len(plays) % 2]}", "quit"]
+    try:
+        done = subprocess.run(
+            [castro], input="\n".join(lines) + "\n", capture_output=True, text=True
+        )
+    except OSError as e:
+        raise Refused(f"cannot run {castro}: {e.strerror}")
+    if done.returncode != 0 or "\n?" in "\n" + done.stdout:
+        last = (done.stdout.strip().splitlines() or ["no answer"])[-1]
+        raise Refused(f"{castro} refused a command: {last}")
+    found = re.search(r"Move Score:\s*(-?[0-9.]+)", done.stdout + done.stderr)
+    return 2 * float(found.group(1)) - 1 if found else None
+
+
 def player_values(first: bool, start: int, values: Sequence[Optional[float]]) -> Dict[int, float]:
     """Ply k -> the player's value after k moves, from the mover's values (ply `start` on)."""
     out = {}
@@ -155,7 +191,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p.add_argument("arena")
     p.add_argument("file")
     p.add_argument("--player", required=True, help="text in the player's agent spec")
-    p.add_argument("--judge", required=True, help="the judging agent's spec")
+    p.add_argument("--judge", help="the judging agent's spec")
+    p.add_argument("--castro", help="judge with Castro over GTP after these setup commands")
     p.add_argument("--game", default="havannah:size=8")
     p.add_argument("--min-plies", type=int, default=55)
     p.add_argument("--lost", type=int, default=15)
@@ -164,17 +201,20 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p.add_argument("--jobs", type=int, default=2)
     a = p.parse_args(argv)
     try:
+        if (a.judge is None) == (a.castro is None):
+            raise Refused("give one judge: --judge SPEC or --castro SETUP")
         chosen = games(a.file, a.player, a.min_plies, a.lost, a.won)
         jobs = [
-            (a.arena, a.game, a.judge, " ".join(moves[:k]), 1 + k)
+            (a.arena, a.game, a.judge or a.castro, " ".join(moves[:k]), 1 + k)
             for _, _, _, moves in chosen
             for k in range(a.from_ply, len(moves))
         ]
+        run = judge if a.castro is None else castro_judge
         if a.jobs > 1:
             with Pool(a.jobs) as pool:
-                values = pool.map(judge, jobs, chunksize=4)
+                values = pool.map(run, jobs, chunksize=4)
         else:
-            values = [judge(j) for j in jobs]
+            values = [run(j) for j in jobs]
     except Refused as e:
         print(f"value_drift: {e}", file=sys.stderr)
         return 2
@@ -183,7 +223,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         n = len(g[3]) - a.from_ply
         judged.append((g, player_values(g[1], a.from_ply, values[i:i + n])))
         i += n
-    print(f"{len(chosen)} games of {a.player!r} in {a.file}, judged by {a.judge}\n")
+    by = a.judge if a.castro is None else f"{a.arena} after {a.castro}"
+    print(f"{len(chosen)} games of {a.player!r} in {a.file}, judged by {by}\n")
     print(table(judged), end="")
     return 0
 

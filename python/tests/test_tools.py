@@ -269,3 +269,43 @@ def test_value_drift_charges_each_move_the_fall_of_its_movers_value_as_worked_by
     os.chmod(broken, 0o755)
     assert drift.main([broken] + args[1:]) == 2
     assert "think failed: error: bad spec" in capsys.readouterr().err
+
+
+def test_value_drift_asks_castro_over_gtp_in_its_transposed_coordinates(
+    tmp_path: "os.PathLike[str]", capsys: pytest.CaptureFixture[str]
+) -> None:
+    drift = tool("value_drift")
+    assert [drift.castro_cell(c) for c in ("e3", "c5", "a10", "k11")] == ["c5", "e3", "j1", "k11"]
+    # A stand-in for Castro: keeps the commands it was sent, answers each, and reports a
+    # Move Score of 0.75 on stderr (as Castro's verbose genmove does).
+    sent = os.path.join(tmp_path, "sent.txt")
+    castro = os.path.join(tmp_path, "castro")
+    with open(castro, "w") as f:
+        f.write(f'#!/bin/sh\nwhile read -r line; do echo "$line" >> {sent}; echo "= "; echo; done\n'
+                'echo "Move Score:  0.75" >&2\n')
+    os.chmod(castro, 0o755)
+    job = (castro, "havannah:size=8", "time -m 1;player_params -O 5", "e3 h10", 1)
+    assert drift.castro_judge(job) == pytest.approx(0.5)
+    with open(sent) as f:
+        assert f.read().splitlines() == [
+            "boardsize 8", "time -m 1", "player_params -O 5", "verbose 1",
+            "play white c5", "play black j8", "genmove white", "quit",
+        ]
+    # No size in the game, a command Castro refuses: one line, exit 2 through main.
+    with pytest.raises(drift.Refused, match="board size"):
+        drift.castro_judge((castro, "havannah", "", "e3", 1))
+    refusing = os.path.join(tmp_path, "refusing")
+    with open(refusing, "w") as f:
+        f.write('#!/bin/sh\nwhile read -r line; do echo "? illegal move"; echo; done\n')
+    os.chmod(refusing, 0o755)
+    games = os.path.join(tmp_path, "games.csv")
+    with open(games, "w") as f:
+        f.write("id,first_spec,second_spec,winner,moves\n1,mcts:mine,gtp:other,first,a1 b2 c3\n")
+    args = [refusing, games, "--player", "mine", "--castro", "x", "--min-plies", "3",
+            "--from-ply", "1", "--jobs", "1"]
+    assert drift.main(args) == 2
+    assert "refused a command: ? illegal move" in capsys.readouterr().err
+    # One judge, not none and not both.
+    assert drift.main(args[:4] + ["--min-plies", "3"]) == 2
+    assert "give one judge" in capsys.readouterr().err
+    assert drift.main(args + ["--judge", "mcts"]) == 2
