@@ -136,7 +136,8 @@ impl MoveNet {
 /// The buffers of one evaluator: grown to a board's size once, then reused.
 #[derive(Debug, Clone, Default)]
 pub struct MoveNetEval {
-    side: usize,
+    /// The grid cells and channels the buffers are sized for.
+    sized_for: (usize, usize),
     input: Vec<f32>,
     planes: Vec<f32>,
     h: Vec<f32>,
@@ -146,13 +147,13 @@ pub struct MoveNetEval {
 
 impl MoveNetEval {
     /// The logit of every grid cell of `state` (`x + side·y`), or `None` for a game
-    /// without a grid. Allocates only when the grid's side changes.
+    /// without a grid. Allocates only when the grid's side or the network's width changes.
     pub fn logits<G: Features>(&mut self, net: &MoveNet, state: &G) -> Option<&[f32]> {
         let side = state.grid_side()?;
         let cells = side * side;
         let c = net.channels;
-        if side != self.side || self.h.len() != cells * c {
-            self.side = side;
+        if self.sized_for != (cells, c) {
+            self.sized_for = (cells, c);
             self.input.resize(GRID_PLANES * cells, 0.0);
             self.planes.resize(GRID_PLANES * cells, 0.0);
             self.h.resize(cells * c, 0.0);
@@ -362,6 +363,65 @@ mod tests {
         let mut nan = FIXTURE.to_vec();
         nan[20..24].copy_from_slice(&f32::NAN.to_le_bytes());
         assert!(err(&nan).contains("not finite"));
+        // Layers and channels out of range are refused by the header; the largest in range
+        // pass it and fail where the file ends instead.
+        let header = |depth: u32, channels: u32| {
+            let mut h = FIXTURE[..12].to_vec();
+            h.extend_from_slice(&depth.to_le_bytes());
+            h.extend_from_slice(&channels.to_le_bytes());
+            err(&h)
+        };
+        for (depth, channels) in [(0, 16), (65, 16), (3, 0), (3, 1025)] {
+            let message = header(depth, channels);
+            assert!(
+                message.contains(&format!(
+                    "{depth} layers of {channels} channels: out of range"
+                )),
+                "{message}"
+            );
+        }
+        for (depth, channels) in [(64, 16), (1, 1024)] {
+            assert!(header(depth, channels).contains("ends inside layer 1"));
+        }
+    }
+
+    /// A network of `depth` layers of `channels` whose numbers follow a fixed pattern.
+    fn patterned(depth: u32, channels: u32) -> MoveNet {
+        let mut bytes = MAGIC.to_vec();
+        for v in [GRID_PLANES as u32, depth, channels] {
+            bytes.extend_from_slice(&v.to_le_bytes());
+        }
+        let c = channels as usize;
+        let mut count = c;
+        for l in 0..depth as usize {
+            count += c * (if l == 0 { GRID_PLANES } else { c }) * 9 + c;
+        }
+        for i in 0..count + 1 {
+            let v = ((i * 37) % 11) as f32 / 10.0 - 0.5;
+            bytes.extend_from_slice(&v.to_le_bytes());
+        }
+        MoveNet::read(&bytes).unwrap()
+    }
+
+    #[test]
+    fn one_evaluator_reused_across_boards_and_widths_gives_a_fresh_ones_logits() {
+        let nets = [patterned(3, 2), patterned(2, 3), patterned(2, 16)];
+        let boards = [
+            Havannah::new(4, false).unwrap(),
+            Havannah::new(5, false).unwrap(),
+        ];
+        let mut shared = MoveNetEval::default();
+        // Widths growing on one board, then a larger board, then back: buffers too small for
+        // the next call would fail it.
+        for round in 0..2 {
+            for board in &boards {
+                for (n, net) in nets.iter().enumerate() {
+                    let fresh = MoveNetEval::default().logits(net, board).unwrap().to_vec();
+                    let reused = shared.logits(net, board).unwrap();
+                    assert_eq!(reused, &fresh[..], "round {round}, net {n}");
+                }
+            }
+        }
     }
 
     #[test]
