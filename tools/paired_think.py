@@ -41,8 +41,8 @@ class Refused(Exception):
     """A run that cannot go on: its one-line reason."""
 
 
-def think(arena, game, agent, moves, seed):
-    """Iterations of one decision of `agent` after `moves`."""
+def think_line(arena, game, agent, moves, seed):
+    """The last line `arena think` prints for one decision of `agent` after `moves`."""
     try:
         done = subprocess.run(
             [arena, "think", "--game", game, "--agent", agent, "--moves", moves,
@@ -56,7 +56,12 @@ def think(arena, game, agent, moves, seed):
         last = (done.stderr.strip().splitlines() or ["no message"])[-1]
         raise Refused(f"{arena} think failed: {last}")
     lines = done.stdout.strip().splitlines()
-    found = re.search(r"iterations=(\d+)", lines[-1]) if lines else None
+    return lines[-1] if lines else ""
+
+
+def think(arena, game, agent, moves, seed):
+    """Iterations of one decision of `agent` after `moves`."""
+    found = re.search(r"iterations=(\d+)", think_line(arena, game, agent, moves, seed))
     if not found:
         raise Refused(f"no iterations= in {arena}'s output")
     return int(found.group(1))

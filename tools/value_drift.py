@@ -32,15 +32,16 @@ arena that fails): one line and exit code 2.
 import argparse
 import collections
 import csv
+import os
 import re
 import subprocess
 import sys
 from multiprocessing import Pool
 from typing import Dict, List, Optional, Sequence, Tuple
 
-
-class Refused(Exception):
-    """A run that cannot go on: its one-line reason."""
+# `arena think` is run as paired_think.py runs it, with its one-line refusals.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from paired_think import Refused, think_line  # noqa: E402
 
 
 #: One game: its id, whether the player moved first, whether it won, its moves.
@@ -76,20 +77,7 @@ def games(path: str, player: str, min_plies: int, lost: int, won: int) -> List[G
 
 def judge(job: Tuple[str, str, str, str, int]) -> Optional[float]:
     """The judge's value for the mover after `moves`, or None when it decides at once."""
-    arena, game, spec, moves, seed = job
-    try:
-        done = subprocess.run(
-            [arena, "think", "--game", game, "--agent", spec, "--moves", moves,
-             "--seed", str(seed)],
-            capture_output=True,
-            text=True,
-        )
-    except OSError as e:
-        raise Refused(f"cannot run {arena}: {e.strerror}")
-    if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
-        raise Refused(f"{arena} think failed: {last}")
-    found = re.search(r"value=(-?[0-9.]+)", done.stdout)
+    found = re.search(r"value=(-?[0-9.]+)", think_line(*job))
     return float(found.group(1)) if found else None
 
 
