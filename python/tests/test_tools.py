@@ -144,12 +144,21 @@ def test_pooled_elo_pools_colour_swapped_pairs_as_worked_by_hand(
     assert pooled.elo_text(1.0) == "+inf" and pooled.elo_text(0.0) == "-inf"
 
 
-def fake_arena(path: str, iterations: int) -> str:
-    """An executable standing in for `arena`: its `think` prints `iterations=N` last."""
+def script(path: str, body: str) -> str:
+    """An executable shell script at `path` that runs `body`: a stand-in for a program."""
     with open(path, "w") as f:
-        f.write(f"#!/bin/sh\necho thinking\necho move=a1 iterations={iterations} nodes=9\n")
+        f.write("#!/bin/sh\n" + body)
     os.chmod(path, 0o755)
     return path
+
+
+#: A program that fails as `arena` does on bad input: one line on stderr, exit code 2.
+BROKEN = "echo 'error: bad spec' >&2\nexit 2\n"
+
+
+def fake_arena(path: str, iterations: int) -> str:
+    """An executable standing in for `arena`: its `think` prints `iterations=N` last."""
+    return script(path, f"echo thinking\necho move=a1 iterations={iterations} nodes=9\n")
 
 
 def test_paired_think_pairs_decisions_and_reads_the_speed_up(
@@ -175,10 +184,7 @@ def test_paired_think_pairs_decisions_and_reads_the_speed_up(
     assert "positions 4, repeats 2, decisions 8 each" in out
     assert "old 200, new 300" in out and "median ratio new/old 1.500 [1.500, 1.500]" in out
     # A binary that fails, one that is missing and a file with no long game: one line, exit 2.
-    broken = os.path.join(tmp_path, "broken")
-    with open(broken, "w") as f:
-        f.write("#!/bin/sh\necho 'error: bad spec' >&2\nexit 2\n")
-    os.chmod(broken, 0o755)
+    broken = script(os.path.join(tmp_path, "broken"), BROKEN)
     assert paired.main([old, broken, "--agent", "x", "--games", games, "--plies", "2"]) == 2
     assert "broken think failed: error: bad spec" in capsys.readouterr().err
     assert paired.main([old, os.path.join(tmp_path, "none"), "--agent", "x", "--games", games]) == 2
@@ -194,11 +200,8 @@ def test_paired_think_with_a_new_agent_compares_two_specs_in_one_binary(
     with open(games, "w") as f:
         f.write("id,moves\n0,a1 b2 c3 d4 e5\n")
     # One binary whose iterations follow the spec it is given (`--agent` is its 5th argument).
-    one = os.path.join(tmp_path, "one")
-    with open(one, "w") as f:
-        f.write('#!/bin/sh\ncase "$5" in *net*) n=150;; *) n=600;; esac\n'
-                'echo move=a1 iterations=$n nodes=9\n')
-    os.chmod(one, 0o755)
+    one = script(os.path.join(tmp_path, "one"), 'case "$5" in *net*) n=150;; *) n=600;; esac\n'
+                 'echo move=a1 iterations=$n nodes=9\n')
     args = [one, one, "--agent", "mcts", "--new-agent", "mcts:net", "--games", games,
             "--plies", "2,4"]
     assert paired.main(args) == 0
@@ -221,11 +224,9 @@ def test_value_drift_charges_each_move_the_fall_of_its_movers_value_as_worked_by
         f.write("3,gtp:other,mcts:mine,first,a b\n")  # too short
         f.write("4,gtp:other,gtp:other,second,a b c d e f\n")  # not the player's
     # A judge whose value for the mover after k moves is k/10, and none after a "z".
-    judge = os.path.join(tmp_path, "judge")
-    with open(judge, "w") as f:
-        f.write('#!/bin/sh\nset -- $7\ncase "$*" in *z*) echo move=x; exit 0;; esac\n'
-                'echo move=x iterations=1 value=0.$#\n')
-    os.chmod(judge, 0o755)
+    judge = script(os.path.join(tmp_path, "judge"),
+                   'set -- $7\ncase "$*" in *z*) echo move=x; exit 0;; esac\n'
+                   'echo move=x iterations=1 value=0.$#\n')
     chosen = drift.games(games, "mine", 5, 5, 5)
     assert [(g[0], g[1], g[2]) for g in chosen] == [("1", True, True), ("2", False, False)]
     assert drift.judge((judge, "g", "s", "a b c", 1)) == 0.3
@@ -263,10 +264,7 @@ def test_value_drift_charges_each_move_the_fall_of_its_movers_value_as_worked_by
     assert drift.main(args[:3] + ["nobody"] + args[4:]) == 2
     assert "no decided game of 'nobody'" in capsys.readouterr().err
     assert drift.main([judge, os.path.join(tmp_path, "none.csv")] + args[2:]) == 2
-    broken = os.path.join(tmp_path, "broken")
-    with open(broken, "w") as f:
-        f.write("#!/bin/sh\necho 'error: bad spec' >&2\nexit 2\n")
-    os.chmod(broken, 0o755)
+    broken = script(os.path.join(tmp_path, "broken"), BROKEN)
     assert drift.main([broken] + args[1:]) == 2
     assert "think failed: error: bad spec" in capsys.readouterr().err
 
@@ -279,11 +277,9 @@ def test_value_drift_asks_castro_over_gtp_in_its_transposed_coordinates(
     # A stand-in for Castro: keeps the commands it was sent, answers each, and reports a
     # Move Score of 0.75 on stderr (as Castro's verbose genmove does).
     sent = os.path.join(tmp_path, "sent.txt")
-    castro = os.path.join(tmp_path, "castro")
-    with open(castro, "w") as f:
-        f.write(f'#!/bin/sh\nwhile read -r line; do echo "$line" >> {sent}; echo "= "; echo; done\n'
-                'echo "Move Score:  0.75" >&2\n')
-    os.chmod(castro, 0o755)
+    castro = script(os.path.join(tmp_path, "castro"),
+                    f'while read -r line; do echo "$line" >> {sent}; echo "= "; echo; done\n'
+                    'echo "Move Score:  0.75" >&2\n')
     job = (castro, "havannah:size=8", "time -m 1;player_params -O 5", "e3 h10", 1)
     assert drift.castro_judge(job) == pytest.approx(0.5)
     with open(sent) as f:
@@ -294,10 +290,8 @@ def test_value_drift_asks_castro_over_gtp_in_its_transposed_coordinates(
     # No size in the game, a command Castro refuses: one line, exit 2 through main.
     with pytest.raises(drift.Refused, match="board size"):
         drift.castro_judge((castro, "havannah", "", "e3", 1))
-    refusing = os.path.join(tmp_path, "refusing")
-    with open(refusing, "w") as f:
-        f.write('#!/bin/sh\nwhile read -r line; do echo "? illegal move"; echo; done\n')
-    os.chmod(refusing, 0o755)
+    refusing = script(os.path.join(tmp_path, "refusing"),
+                      'while read -r line; do echo "? illegal move"; echo; done\n')
     games = os.path.join(tmp_path, "games.csv")
     with open(games, "w") as f:
         f.write("id,first_spec,second_spec,winner,moves\n1,mcts:mine,gtp:other,first,a1 b2 c3\n")
