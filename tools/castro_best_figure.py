@@ -69,6 +69,9 @@ PANELS = [
         ("movenet-know-s8-iters2000.csv", True, "from visit 32"),
         ("movenet16-s8-iters2000.csv", True, "16 channels, at their cost"),
     ]),
+    ("Four times the work at 2,000 iterations, on the shapes in context (size 8, exploratory)", [
+        ("leaf-s8-iters2000.csv", True, ""),
+    ]),
     ("Two threads a player (size 8)", [
         ("par-s8.csv", False, ""),
         ("ctx-par-s8.csv", False, ""),
@@ -311,7 +314,8 @@ def main():
            f'font-family="sans-serif" font-size="12">',
            f'<rect width="{width}" height="{height}" fill="white"/>',
            f'<text x="{width / 2}" y="20" text-anchor="middle" font-size="14">Elo of the first '
-           'named (95% interval), 0.25 s a move, 200 games a comparison</text>']
+           'named (95% interval); 0.25 s a move unless the panel names iterations; '
+           'games as each file holds</text>']
     y = 40
     for title, rs in panels:
         top = y + head_h
