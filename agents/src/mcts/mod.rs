@@ -191,7 +191,10 @@
 //! seeded at its descent from the agent's, so with an iteration budget the search is the
 //! same tree and the same move at any thread count (`parallel=tree,threads=1` is the batched
 //! search on one thread). `policy=mast` and `reply=` are refused with it: their tables learn
-//! from each playout before the next.
+//! from each playout before the next. With RAVE a young node's value is mostly its AMAF
+//! mean, which a virtual loss on the node's own statistics barely moves, so a round's
+//! descents crowd into the same young lines; `vloss=amaf` also lays each virtual loss on the
+//! AMAF statistics of the path's moves (a visit and a lost reward, lifted with the rest).
 //!
 //! # Several playouts a leaf (`rollouts=K`)
 //! Each iteration descends the tree once and then plays `K` playouts from the new leaf, each

@@ -261,10 +261,14 @@ impl<G: Game + Features> Mcts<G> {
     }
 
     /// Puts a virtual loss on every node of the path (a visit and a lost reward for its
-    /// mover), or lifts it: later descents of the round turn to other lines.
-    fn virtual_loss(&mut self, put: bool) {
+    /// mover), or lifts it: later descents of the round turn to other lines. With
+    /// `vloss=amaf` each node below the root also gets one on its move's AMAF statistics,
+    /// which RAVE's value weighs most while the node is young.
+    pub(super) fn virtual_loss(&mut self, put: bool) {
+        let amaf = self.spec.vloss_amaf;
         for &i in &self.path {
-            let n = &mut self.nodes[i as usize];
+            let i = i as usize;
+            let n = &mut self.nodes[i];
             if put {
                 n.visits += 1;
             } else {
@@ -272,6 +276,16 @@ impl<G: Game + Features> Mcts<G> {
             }
             if n.mover_into != NOBODY {
                 n.reward += if put { -1.0 } else { 1.0 };
+                if amaf {
+                    let a = &mut self.amaf[i];
+                    if put {
+                        a.visits += 1;
+                        a.reward -= 1.0;
+                    } else {
+                        a.visits -= 1;
+                        a.reward += 1.0;
+                    }
+                }
             }
         }
     }

@@ -1579,6 +1579,85 @@ fn tree_parallelism_searches_the_same_tree_however_a_round_is_dealt() {
 }
 
 #[test]
+fn tree_parallelism_lifts_every_amaf_virtual_loss_and_searches_otherwise() {
+    // vloss=amaf: the AMAF statistics a search leaves are what the same descents' playouts
+    // credited, with no virtual loss left on them, while the search itself differs (young
+    // nodes' RAVE values saw the losses).
+    let start = Havannah::new(5, false).unwrap();
+    let base = "mcts:iters=300,parallel=tree,threads=2,batch=16,rollouts=3,rave=500,know=1";
+    let mut amaf = agent(&format!("{base},vloss=amaf"), &start, 21);
+    assert_eq!(amaf.choose(&start).stats.iterations, 300);
+    visits_add_up(&amaf, 900);
+    // Every AMAF sum is whole playouts' credits: visits within what was played and each
+    // mean a reward in [-1, 1]; a lost virtual visit would leave a mean below -1 or a
+    // count no playout made.
+    let root = amaf.nodes[0];
+    let first = root.first_child as usize;
+    for a in &amaf.amaf[first..first + usize::from(root.children)] {
+        assert!(a.visits <= 900, "{a:?}");
+        assert!(a.mean().is_none_or(|q| (-1.0..=1.0).contains(&q)), "{a:?}");
+    }
+    let mut node = agent(base, &start, 21);
+    node.choose(&start);
+    let visits = |m: &Mcts<Havannah>| m.nodes.iter().map(|n| n.visits).collect::<Vec<_>>();
+    assert_ne!(
+        visits(&amaf),
+        visits(&node),
+        "the AMAF losses change the search"
+    );
+    // And the same tree at one thread as at two.
+    let mut alone = agent(
+        &format!("{base},vloss=amaf").replace("threads=2", "threads=1"),
+        &start,
+        21,
+    );
+    alone.choose(&start);
+    assert_eq!(visits(&alone), visits(&amaf));
+    assert_eq!(
+        alone
+            .amaf
+            .iter()
+            .map(|a| (a.visits, a.reward))
+            .collect::<Vec<_>>(),
+        amaf.amaf
+            .iter()
+            .map(|a| (a.visits, a.reward))
+            .collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn tree_parallelism_virtual_loss_on_amaf_is_lifted_bit_for_bit() {
+    // Laying a descent's virtual loss and lifting it restores the nodes' and the AMAF
+    // statistics exactly.
+    let start = Havannah::new(5, false).unwrap();
+    let mut m = agent(
+        "mcts:iters=200,parallel=tree,threads=1,rave=500,vloss=amaf",
+        &start,
+        5,
+    );
+    m.choose(&start);
+    let mut state = m.root.clone().expect("a root");
+    m.descend(&mut state);
+    assert!(m.path.len() > 2, "a path below the root's children");
+    let before = (m.nodes.clone(), m.amaf.clone());
+    m.virtual_loss(true);
+    let leaf = *m.path.last().expect("a path") as usize;
+    assert_eq!(m.amaf[leaf].visits, before.1[leaf].visits + 1);
+    assert_eq!(m.amaf[leaf].reward, before.1[leaf].reward - 1.0);
+    m.virtual_loss(false);
+    let same =
+        |a: &Amaf, b: &Amaf| a.visits == b.visits && a.reward.to_bits() == b.reward.to_bits();
+    assert!(m.amaf.iter().zip(&before.1).all(|(a, b)| same(a, b)));
+    assert!(
+        m.nodes
+            .iter()
+            .zip(&before.0)
+            .all(|(a, b)| a.visits == b.visits && a.reward == b.reward)
+    );
+}
+
+#[test]
 fn tree_parallelism_takes_the_win_in_one_without_decisive_moves() {
     let h = bridge_threat(true);
     let mut m = havannah_agent("mcts:iters=3000,parallel=tree,threads=2,rave=300");
@@ -1594,10 +1673,19 @@ fn tree_parallelism_options_print_only_when_set_and_refuse_learnt_tables() {
     let tree = spec("mcts:threads=2,parallel=tree,batch=8").unwrap();
     assert!(tree.contains("threads=2,") && tree.contains("parallel=tree,batch=8"));
     assert_eq!(spec(&tree).unwrap(), tree);
+    let amaf = spec("mcts:threads=2,parallel=tree,rave=500,vloss=amaf").unwrap();
+    assert!(
+        amaf.contains("vloss=amaf") && !tree.contains("vloss"),
+        "{amaf}"
+    );
+    assert_eq!(spec(&amaf).unwrap(), amaf);
     for bad in [
         "mcts:parallel=tree,policy=mast",
         "mcts:parallel=tree,reply=lgrf",
         "mcts:batch=8",
+        "mcts:vloss=amaf,rave=500",
+        "mcts:vloss=amaf,parallel=tree",
+        "mcts:vloss=ring,parallel=tree,rave=500",
     ] {
         assert!(spec(bad).is_err(), "{bad}");
     }

@@ -60,6 +60,7 @@ impl Default for MctsSpec {
                 threads: 0,
                 parallel: Parallelism::Root,
                 batch: 0,
+                vloss_amaf: false,
                 order: ChildOrder::Random,
                 per_move: false,
                 rollouts: 0,
@@ -560,6 +561,15 @@ pub const OPTIONS: &[OptionDef<MctsSpec>] = &[
         print: |s| (s.batch != 32).then(|| format!("batch={}", s.batch)),
     },
     OptionDef {
+        key: "vloss",
+        takes: Takes::Choice(&["node", "amaf"]),
+        default: Fallback::Value("node"),
+        help: "with parallel=tree: a descent's virtual loss on its path's nodes, or also on their moves' AMAF statistics (RAVE's value sees it)",
+        source: "",
+        set: |s, v| s.vloss_amaf = v.word() == "amaf",
+        print: |s| s.vloss_amaf.then(|| "vloss=amaf".to_string()),
+    },
+    OptionDef {
         key: "shapes",
         takes: Takes::Text("FILE"),
         default: Fallback::Unset("the game's shipped shapes"),
@@ -806,6 +816,11 @@ pub(super) fn finish(spec: &mut MctsSpec) -> Result<(), super::SpecError> {
     if spec.parallel == Parallelism::Root && spec.batch != default.batch {
         return Err(super::error("mcts: batch needs parallel=tree".into()));
     }
+    if spec.vloss_amaf && (spec.parallel == Parallelism::Root || spec.rave.is_none()) {
+        return Err(super::error(
+            "mcts: vloss=amaf needs parallel=tree and rave=K".into(),
+        ));
+    }
     Ok(())
 }
 
@@ -846,6 +861,7 @@ mod tests {
             threads: 1,
             parallel: Parallelism::Root,
             batch: 32,
+            vloss_amaf: false,
             order: ChildOrder::Random,
             per_move: false,
             rollouts: 1,

@@ -411,6 +411,10 @@ pub struct MctsSpec {
     pub parallel: Parallelism,
     /// Tree parallelism: descents a round, whose playouts the threads share.
     pub batch: u32,
+    /// Tree parallelism: a descent's virtual loss is also laid on the AMAF statistics of
+    /// its path's moves (`vloss=amaf`), so RAVE's blended value sees it, not only the
+    /// nodes' own statistics (`vloss=node`, the default).
+    pub vloss_amaf: bool,
     /// The order of a node's children: random (the default), or the move list's.
     pub order: ChildOrder,
     /// `iters` counts a legal move: the search runs `iters` × the legal moves at the root
