@@ -151,6 +151,12 @@
 #   ctxpar8  size 8, two threads each, one game at a time: the context player with tree
 #            parallelism (the faster of 7e84a59..) against itself with root parallelism
 #            (seed 4710, fixed before play), into ctx-par-s8
+#   ctx8t2kb8 size 8, two threads each, one game at a time: the context player with tree
+#            parallelism at batch=8 (an exploratory screen at 4,000 iterations a move,
+#            batch-s8-iters4000, found the default batch=32 lost 63 Elo a search to one thread's
+#            order and batch=8 none) against Castro user-d0-know -t 2 (seed 4713, fixed before
+#            play), into ctx-s8t2b8-user-d0-know; ctx8t2kb8b its replication on a fresh seed
+#            (4714, fixed before play), into ctx-s8t2b8b-user-d0-know
 #   ctx8k01  size 8: ctx8k's player at know.shape=0.1 (the better weight of an exploratory
 #            screen at 2,000 iterations, ctxweight-s8-iters2000) against Castro user-d0-know
 #            (seed 4707, fixed before play), into ctx01-s8-user-d0-know
@@ -197,7 +203,7 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|castroknow8c|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|final6s4b|final8s4|final8t2s4|final8t2s4b|final8s4k|final8t2s4k|fast8s4k|know8s4|reply6s4|pool8s4|pool6s4|spsa6|spsa6b|spsa6c|spsa8|spsa8b|shape8s4|shape8s4b|shape8k|shape8kb|shape8kc|shape6|shape6b|shape6c|shape6s4|shape6s4b|shape8t2k|shape8t2kb|prob8k|ctx8k|ctx8kb|ctx8t2k|ctx8t2kt|ctx8t2ktb|ctx8t2ktc|ctxpar8|ctx8k01"
+usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|castroknow8c|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|final6s4b|final8s4|final8t2s4|final8t2s4b|final8s4k|final8t2s4k|fast8s4k|know8s4|reply6s4|pool8s4|pool6s4|spsa6|spsa6b|spsa6c|spsa8|spsa8b|shape8s4|shape8s4b|shape8k|shape8kb|shape8kc|shape6|shape6b|shape6c|shape6s4|shape6s4b|shape8t2k|shape8t2kb|prob8k|ctx8k|ctx8kb|ctx8t2k|ctx8t2kt|ctx8t2ktb|ctx8t2ktc|ctxpar8|ctx8t2kb8|ctx8t2kb8b|ctx8k01|movenet8x|movenet8k|movenet8kb"
 out=${1:?$usage}
 step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -387,6 +393,12 @@ case $step in
         "$(castro user-d0-know 2)" ;;
     ctx8t2ktc) GAMES_AT_ONCE=1 match ctx-s8t2tc-user-d0-know 8 4709 \
         "mcts:time_ms=250,$ctx,threads=2,parallel=tree" \
+        "$(castro user-d0-know 2)" ;;
+    ctx8t2kb8) GAMES_AT_ONCE=1 match ctx-s8t2b8-user-d0-know 8 4713 \
+        "mcts:time_ms=250,$ctx,threads=2,parallel=tree,batch=8" \
+        "$(castro user-d0-know 2)" ;;
+    ctx8t2kb8b) GAMES_AT_ONCE=1 match ctx-s8t2b8b-user-d0-know 8 4714 \
+        "mcts:time_ms=250,$ctx,threads=2,parallel=tree,batch=8" \
         "$(castro user-d0-know 2)" ;;
     ctxpar8) GAMES_AT_ONCE=1 match ctx-par-s8 8 4710 \
         "mcts:time_ms=250,$ctx,threads=2,parallel=tree" "mcts:time_ms=250,$ctx,threads=2" ;;
