@@ -72,6 +72,9 @@ PANELS = [
     ("Four times the work at 2,000 iterations, on the shapes in context (size 8, exploratory)", [
         ("leaf-s8-iters2000.csv", True, ""),
     ]),
+    ("Tree parallelism's round against one thread's order, 4,000 iterations (size 8, exploratory)", [
+        ("batch-s8-iters4000.csv", True, ""),
+    ]),
     ("Two threads a player (size 8)", [
         ("par-s8.csv", False, ""),
         ("ctx-par-s8.csv", False, ""),
@@ -184,6 +187,8 @@ PANELS = [
         ("ctx-s8t2t-user-d0-know.csv", False, "tree parallelism"),
         ("ctx-s8t2tb-user-d0-know.csv", False, "tree parallelism, replication"),
         ("ctx-s8t2tc-user-d0-know.csv", False, "tree parallelism 1.35x faster"),
+        ("ctx-s8t2b8-user-d0-know.csv", False, "tree parallelism, batch 8"),
+        ("ctx-s8t2b8b-user-d0-know.csv", False, "tree parallelism, batch 8, replication"),
     ]),
 ]
 
