@@ -74,6 +74,7 @@ PANELS = [
     ]),
     ("Tree parallelism's round against one thread's order, 4,000 iterations (size 8, exploratory)", [
         ("batch-s8-iters4000.csv", True, ""),
+        ("vloss-s8-iters4000.csv", True, ""),
     ]),
     ("Two threads a player (size 8)", [
         ("par-s8.csv", False, ""),
