@@ -739,7 +739,7 @@ fn read_shapes(spec: &mut MctsSpec) -> Result<(), super::SpecError> {
             ringside_engine::shapes::parse_shape_weights(&text)
         },
     )?;
-    shapes.weights = weights.map(Into::into);
+    shapes.weights = weights.map(|w| super::ShapeWeights::new(&w).into());
     Ok(())
 }
 

@@ -203,9 +203,29 @@ pub struct ShapesRef {
     pub file: String,
     /// Its content id, once read (or as a recorded spec names it).
     pub id: Option<u64>,
-    /// The shapes and their weights (`ln γ`), sorted by shape; `None` while unread (a
-    /// recorded spec read where its file is not: it prints, but does not play).
-    pub weights: Option<std::sync::Arc<[(u32, f32)]>>,
+    /// The shapes' weights (`ln γ`) by key; `None` while unread (a recorded spec read where
+    /// its file is not: it prints, but does not play).
+    pub weights: Option<std::sync::Arc<ShapeWeights>>,
+}
+
+/// A shapes file's weights as a player reads them: by key, in a hash table
+/// ([`ringside_engine::shapes::WeightTable`]), and whether the file was fitted in context.
+#[derive(Debug)]
+pub struct ShapeWeights {
+    table: ringside_engine::shapes::WeightTable,
+    in_context: bool,
+}
+
+impl ShapeWeights {
+    /// The weights of a shapes file, as [`ringside_engine::shapes::parse_shape_weights`]
+    /// returns them (sorted by key).
+    #[must_use]
+    pub fn new(sorted: &[(u32, f32)]) -> Self {
+        ShapeWeights {
+            table: ringside_engine::shapes::WeightTable::new(sorted),
+            in_context: ringside_engine::shapes::in_context(sorted),
+        }
+    }
 }
 
 impl PartialEq for ShapesRef {
@@ -219,18 +239,16 @@ impl ShapesRef {
     /// Whether the file was fitted in context ([`ringside_engine::shapes::in_context`]): its
     /// keys then carry [`ringside_engine::Features::shape_context`].
     pub fn in_context(&self) -> bool {
-        ringside_engine::shapes::in_context(self.weights.as_deref().unwrap_or_default())
+        self.weights.as_ref().is_some_and(|w| w.in_context)
     }
 
     /// The weight of shape `key` (a [`ringside_engine::Features::move_shape`] number, with
     /// its context in a file fitted in context); 0, the average candidate, for a shape the
     /// file lacks.
     pub fn weight(&self, key: u32) -> f64 {
-        let weights = self.weights.as_deref().unwrap_or_default();
-        match weights.binary_search_by_key(&key, |&(k, _)| k) {
-            Ok(i) => f64::from(weights[i].1),
-            Err(_) => 0.0,
-        }
+        (self.weights.as_ref())
+            .and_then(|w| w.table.get(key))
+            .map_or(0.0, f64::from)
     }
 }
 

@@ -4,6 +4,8 @@
 
 use std::sync::OnceLock;
 
+use crate::shapes::WeightTable;
+
 use super::{EMPTY, Havannah, OFF, OFFSETS};
 
 /// The twelve places of a shape: the six neighbours in [`OFFSETS`]' order, then the six
@@ -140,50 +142,26 @@ fn lowest_turn(key: u32) -> u32 {
 /// strong players (`arena tune shapes`; the command and the games are in the file's header).
 const SHAPES: &str = include_str!("shapes.txt");
 
-/// A slot no shape holds (shapes have 24 bits).
-const FREE: u32 = u32::MAX;
-
-/// The weights by shape as it lies: every symmetry of each shipped shape, in an
-/// open-addressed table at most half full, probed linearly (the shipped 14,152 shapes lie at
-/// most 169,824 ways: 2¹⁹ slots of 8 bytes, 4 MiB, a third full or less).
-struct ShapeTable {
-    slots: Vec<(u32, f32)>,
-    /// 32 less the log₂ of the slots: a multiplicative hash's top bits pick the first slot.
-    shift: u32,
-}
+/// The weights by shape as it lies: every symmetry of each shipped shape, in a
+/// [`WeightTable`] (the shipped 14,152 shapes lie at most 169,824 ways: 2¹⁹ slots of 8 bytes,
+/// 4 MiB, a third full or less).
+struct ShapeTable(WeightTable);
 
 impl ShapeTable {
     /// The table of `shapes` (each as its smallest number) and all their symmetries.
     fn new(shapes: &[(u32, f32)]) -> ShapeTable {
-        let size = (shapes.len() * SYMMETRIES.len() * 2)
-            .next_power_of_two()
-            .max(16);
-        let mut table = ShapeTable {
-            slots: vec![(FREE, 0.0); size],
-            shift: 32 - size.trailing_zeros(),
-        };
-        for &(key, weight) in shapes {
-            for to in &SYMMETRIES {
-                let at = table.find(turned(key, to));
-                table.slots[at] = (turned(key, to), weight);
-            }
-        }
-        table
-    }
-
-    /// The slot holding `key`, or the free slot where it would go.
-    fn find(&self, key: u32) -> usize {
-        let mask = self.slots.len() - 1;
-        let mut at = (key.wrapping_mul(0x9E37_79B1) >> self.shift) as usize;
-        while self.slots[at].0 != key && self.slots[at].0 != FREE {
-            at = (at + 1) & mask;
-        }
-        at
+        let turns = shapes
+            .iter()
+            .flat_map(|&(key, weight)| SYMMETRIES.iter().map(move |to| (turned(key, to), weight)));
+        ShapeTable(WeightTable::with_entries(
+            shapes.len() * SYMMETRIES.len(),
+            turns,
+        ))
     }
 
     /// The weight of shape `key` as it lies (0 when no symmetry of it was shipped).
     fn weight(&self, key: u32) -> f64 {
-        f64::from(self.slots[self.find(key)].1)
+        self.0.get(key).map_or(0.0, f64::from)
     }
 }
 
