@@ -181,13 +181,15 @@
 //! results are backed up in descent order, each lifting its virtual loss first. Rounds are
 //! pipelined: round `k + 1` is descended before round `k` is backed up. Selection, expansion
 //! and backing up write the tree and stay on one thread, which also plays out the first
-//! descents of each round (its home share); the other `N − 1` threads play out the rest (dealt
-//! to them in turn) while it works. The home share grows by one descent a round when that
-//! thread waited for the others' playouts and shrinks by one when it did not, so the
-//! threads' loads meet whether playouts are cheap beside a descent (one playout a leaf) or
-//! dear (`rollouts=5`). A descent's `rollouts=K` playouts are backed up one after another,
-//! their AMAF credits summed in one pass as on one tree (below), and the copies of the
-//! leaf they start from are made by the thread that plays them. Each playout's generator is
+//! playouts of each round (its home share); the other `N − 1` threads play out the rest (a
+//! descent's to one of them, in turn) while it works. The home share grows by one playout a
+//! round when that thread waited for the others' playouts and shrinks by one when it did
+//! not, so the threads' loads meet whether playouts are cheap beside a descent (one playout
+//! a leaf) or dear (`rollouts=5`); counted in playouts, it may split a descent's. A
+//! descent's `rollouts=K` playouts are backed up one after another, their AMAF credits
+//! summed in one pass as on one tree (below), and the copies of the leaf they start from are
+//! made by the thread that plays them (by the searching thread for the other thread's part of
+//! a split descent). Each playout's generator is
 //! seeded at its descent from the agent's, so with an iteration budget the search is the
 //! same tree and the same move at any thread count (`parallel=tree,threads=1` is the batched
 //! search on one thread). `policy=mast` and `reply=` are refused with it: their tables learn
@@ -654,7 +656,7 @@ pub struct Mcts<G: Game> {
     round: [Vec<(usize, usize)>; 2],
     /// Tree parallelism: the search's root position, the start of every descent.
     round_root: Option<G>,
-    /// Tree parallelism: the descents of a round this thread plays out itself, as the last
+    /// Tree parallelism: the playouts of a round this thread plays out itself, as the last
     /// search left it (scheduling only: it never changes what is searched).
     home_share: Option<u64>,
 }

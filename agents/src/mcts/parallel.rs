@@ -55,11 +55,13 @@ impl<G: Game + Features> Mcts<G> {
     /// iteration budget), each leaving a virtual loss on its path, played out by every
     /// thread and backed up in descent order, each lifting its virtual loss first. The rounds
     /// are pipelined: round `k + 1` is descended before round `k` is backed up. This thread
-    /// descends, plays out the first descents of each round itself (its *home share*) and
-    /// backs up, while the other threads play out the rest (dealt to them in turn); the home
-    /// share grows by one when this thread had to wait for the others' playouts and shrinks
-    /// by one when it did not, so the threads' loads meet whatever a playout costs beside a
-    /// descent. Every playout is seeded at its descent, so with an iteration budget the
+    /// descends, plays out the first playouts of each round itself (its *home share*) and
+    /// backs up, while the other threads play out the rest (a descent's to one of them, in
+    /// turn); the home share grows by one playout when this thread had to wait for the
+    /// others' and shrinks by one when it did not, so the threads' loads meet whatever a
+    /// playout costs beside a descent. Counted in playouts, not descents, the share can
+    /// split a descent's `rollouts=K`: a step of one descent (K playouts) left the threads
+    /// taking turns to wait. Every playout is seeded at its descent, so with an iteration budget the
     /// search is the same whatever the thread count and however the leaves were dealt.
     /// Returns the iterations (descents) run.
     pub(super) fn search_tree(
@@ -77,7 +79,9 @@ impl<G: Game + Features> Mcts<G> {
         }
         self.round_root.clone_from(&self.root);
         let batch = u64::from(self.spec.batch);
-        let mut home = self.home_share.unwrap_or(batch / (2 * threads as u64));
+        // The home share, in playouts: a round's are `batch · rollouts`.
+        let playouts = batch * u64::from(self.spec.rollouts);
+        let mut home = self.home_share.unwrap_or(playouts / (2 * threads as u64));
         let mut rollers = std::mem::take(&mut self.rollers);
         let descended = std::thread::scope(|scope| {
             // One thread a worker, alive for this search; a roller (a round's share of
@@ -109,7 +113,7 @@ impl<G: Game + Features> Mcts<G> {
                 };
                 if n > 0 {
                     let share = &mut rollers[set * threads..(set + 1) * threads];
-                    self.descend_round(share, set, n, home.min(n) as usize);
+                    self.descend_round(share, set, n, home as usize);
                     descended += n;
                     let (own, others) = share.split_first_mut().expect("a roller a thread");
                     for (roller, (go, _)) in others.iter_mut().zip(&links) {
@@ -130,7 +134,7 @@ impl<G: Game + Features> Mcts<G> {
                     }
                     if !links.is_empty() {
                         home = if waited {
-                            (home + 1).min(batch)
+                            (home + 1).min(playouts)
                         } else {
                             home.saturating_sub(1)
                         };
@@ -155,10 +159,12 @@ impl<G: Game + Features> Mcts<G> {
         descended
     }
 
-    /// `n` descents from the root into the rollers of round `set`: the first `mine` into
-    /// the first roller (this thread's), the rest into the others in turn (all into the
-    /// first when it is the only one), each descent leaving virtual loss on its path;
-    /// `rollouts=K` gives a descent K slots of its roller.
+    /// `n` descents from the root into the rollers of round `set`, each leaving virtual loss
+    /// on its path. Their playouts (`rollouts=K` a descent, one slot each) are dealt in
+    /// descent order: the first `mine` to the first roller (this thread's), the rest to the
+    /// others, a descent's to one of them in turn (all to the first when it is the only one).
+    /// A descent whose playouts the boundary splits has its leaf copied here into the other
+    /// thread's roller; every other copy of a leaf is made by the thread that plays it.
     fn descend_round(
         &mut self,
         rollers: &mut [Option<Roller<G>>],
@@ -173,12 +179,18 @@ impl<G: Game + Features> Mcts<G> {
         let mut order = std::mem::take(&mut self.round[set]);
         order.clear();
         let root = self.round_root.take().expect("a search has a root");
-        for k in 0..n as usize {
-            let t = if k < mine || others == 0 {
+        // The roller of the round's next playout, descent `k`'s.
+        let mut dealt = 0;
+        let mut deal = |k: usize| {
+            dealt += 1;
+            if dealt <= mine || others == 0 {
                 0
             } else {
-                1 + (k - mine) % others
-            };
+                1 + k % others
+            }
+        };
+        for k in 0..n as usize {
+            let t = deal(k);
             let roller = rollers[t].as_mut().expect("every roller is home");
             let j = roller.claim();
             let slot = &mut roller.slots[j];
@@ -205,20 +217,36 @@ impl<G: Game + Features> Mcts<G> {
             }
             slot.pending = Some(depth);
             slot.seed = self.rng.random();
+            // The slot the descent's next playout starts from: in its roller, the playing
+            // thread copies the leaf from it.
+            let mut from = (t, j);
             for _ in 1..self.spec.rollouts {
-                let j2 = roller.claim();
-                let (done, fresh) = roller.slots.split_at_mut(j2);
-                let (from, to) = (&mut done[j], &mut fresh[0]);
-                // The leaf's position is copied by the thread that plays it out.
-                from.copies += 1;
-                to.path.clone_from(&from.path);
-                to.line.clone_from(&from.line);
-                to.tree_line = from.tree_line;
+                let t2 = deal(k);
+                let j2 = rollers[t2].as_mut().expect("home").claim();
+                if t2 == from.0 {
+                    rollers[t2].as_mut().expect("home").slots[from.1].copies += 1;
+                } else {
+                    // Dealing leaves this thread's roller only once: the leaf is copied
+                    // across here, and the other roller's playouts copy it from there.
+                    debug_assert!(from.0 == 0 && t2 > 0);
+                    let (home, away) = rollers.split_at_mut(1);
+                    let leaf = home[0].as_ref().expect("home").slots[from.1].state.as_ref();
+                    let leaf = leaf.expect("a pending slot holds its leaf");
+                    match &mut away[t2 - 1].as_mut().expect("home").slots[j2].state {
+                        Some(state) => state.clone_from(leaf),
+                        none => *none = Some(leaf.clone()),
+                    }
+                    from = (t2, j2);
+                }
+                let to = &mut rollers[t2].as_mut().expect("home").slots[j2];
+                to.path.clone_from(&self.path);
+                to.line.clone_from(&self.line);
+                to.tree_line = self.line.len();
                 to.lifts_loss = false;
                 to.copies = 0;
                 to.pending = Some(depth);
                 to.seed = self.rng.random();
-                order.push((t, j2));
+                order.push((t2, j2));
             }
         }
         self.round_root = Some(root);

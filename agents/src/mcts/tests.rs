@@ -1559,11 +1559,12 @@ fn tree_parallelism_credits_every_playout_of_a_descent_to_amaf() {
 
 #[test]
 fn tree_parallelism_searches_the_same_tree_however_a_round_is_dealt() {
-    // The searching thread's home share (0, part or all of a round of 16 descents, each
-    // with three playouts) decides only which thread plays a leaf out.
+    // The searching thread's home share (none, part or all of a round's 48 playouts, 16
+    // descents of three; 7 and 26 split a descent between the threads) decides only which
+    // thread plays a leaf out.
     let spec = "mcts:iters=400,parallel=tree,threads=2,batch=16,rollouts=3,rave=500,know=1";
     let start = Havannah::new(5, false).unwrap();
-    let trees: Vec<Vec<(u32, f64)>> = [0, 5, 16]
+    let trees: Vec<Vec<(u32, f64)>> = [0, 7, 15, 26, 48]
         .map(|home| {
             let mut m = agent(spec, &start, 13);
             m.home_share = Some(home);
