@@ -156,7 +156,12 @@
 #            batch-s8-iters4000, found the default batch=32 lost 63 Elo a search to one thread's
 #            order and batch=8 none) against Castro user-d0-know -t 2 (seed 4713, fixed before
 #            play), into ctx-s8t2b8-user-d0-know; ctx8t2kb8b its replication on a fresh seed
-#            (4714, fixed before play), into ctx-s8t2b8b-user-d0-know
+#            (4714, fixed before play), into ctx-s8t2b8b-user-d0-know; ctx8t2kb8c and
+#            ctx8t2kb8d the same player a third and fourth time (seeds 4715 and 4716, fixed
+#            before play in the commit that added them) with the 1.08x faster two-thread search
+#            of 6e4ed84..5d36042 (same play at equal iterations), into ctx-s8t2b8c-user-d0-know
+#            and ctx-s8t2b8d-user-d0-know; the test of the two-thread target, fixed before
+#            play, is the four batch=8 runs pooled (800 games)
 #   ctx8k01  size 8: ctx8k's player at know.shape=0.1 (the better weight of an exploratory
 #            screen at 2,000 iterations, ctxweight-s8-iters2000) against Castro user-d0-know
 #            (seed 4707, fixed before play), into ctx01-s8-user-d0-know
@@ -203,7 +208,7 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|castroknow8c|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|final6s4b|final8s4|final8t2s4|final8t2s4b|final8s4k|final8t2s4k|fast8s4k|know8s4|reply6s4|pool8s4|pool6s4|spsa6|spsa6b|spsa6c|spsa8|spsa8b|shape8s4|shape8s4b|shape8k|shape8kb|shape8kc|shape6|shape6b|shape6c|shape6s4|shape6s4b|shape8t2k|shape8t2kb|prob8k|ctx8k|ctx8kb|ctx8t2k|ctx8t2kt|ctx8t2ktb|ctx8t2ktc|ctxpar8|ctx8t2kb8|ctx8t2kb8b|ctx8k01|movenet8x|movenet8k|movenet8kb"
+usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|castroknow8c|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|final6s4b|final8s4|final8t2s4|final8t2s4b|final8s4k|final8t2s4k|fast8s4k|know8s4|reply6s4|pool8s4|pool6s4|spsa6|spsa6b|spsa6c|spsa8|spsa8b|shape8s4|shape8s4b|shape8k|shape8kb|shape8kc|shape6|shape6b|shape6c|shape6s4|shape6s4b|shape8t2k|shape8t2kb|prob8k|ctx8k|ctx8kb|ctx8t2k|ctx8t2kt|ctx8t2ktb|ctx8t2ktc|ctxpar8|ctx8t2kb8|ctx8t2kb8b|ctx8t2kb8c|ctx8t2kb8d|ctx8k01|movenet8x|movenet8k|movenet8kb"
 out=${1:?$usage}
 step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -398,6 +403,12 @@ case $step in
         "mcts:time_ms=250,$ctx,threads=2,parallel=tree,batch=8" \
         "$(castro user-d0-know 2)" ;;
     ctx8t2kb8b) GAMES_AT_ONCE=1 match ctx-s8t2b8b-user-d0-know 8 4714 \
+        "mcts:time_ms=250,$ctx,threads=2,parallel=tree,batch=8" \
+        "$(castro user-d0-know 2)" ;;
+    ctx8t2kb8c) GAMES_AT_ONCE=1 match ctx-s8t2b8c-user-d0-know 8 4715 \
+        "mcts:time_ms=250,$ctx,threads=2,parallel=tree,batch=8" \
+        "$(castro user-d0-know 2)" ;;
+    ctx8t2kb8d) GAMES_AT_ONCE=1 match ctx-s8t2b8d-user-d0-know 8 4716 \
         "mcts:time_ms=250,$ctx,threads=2,parallel=tree,batch=8" \
         "$(castro user-d0-know 2)" ;;
     ctxpar8) GAMES_AT_ONCE=1 match ctx-par-s8 8 4710 \
