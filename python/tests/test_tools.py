@@ -303,3 +303,33 @@ def test_value_drift_asks_castro_over_gtp_in_its_transposed_coordinates(
     assert drift.main(args[:4] + ["--min-plies", "3"]) == 2
     assert "give one judge" in capsys.readouterr().err
     assert drift.main(args + ["--judge", "mcts"]) == 2
+
+
+def test_ingame_speed_gives_each_agent_its_median_and_the_paired_ratio_by_hand(
+    tmp_path: "os.PathLike[str]", capsys: pytest.CaptureFixture[str],
+) -> None:
+    speed = tool("ingame_speed")
+    games = os.path.join(tmp_path, "games.csv")
+    with open(games, "w") as f:
+        f.write("first_spec,second_spec,first_time_ms,second_time_ms,"
+                "first_iterations,second_iterations\n")
+        # Three games of `one` and `two,batch=8`, seats swapped; one against a GTP engine,
+        # which reports no iterations.
+        f.write("one,two batch=8,100,200,2000,6000\n")   # 20 and 30 a ms: ratio 1.5
+        f.write("two batch=8,one,100,100,4000,2000\n")   # 40 and 20: ratio 2
+        f.write("one,two batch=8,50,50,1500,1500\n")     # 30 and 30: ratio 1
+        f.write("one,gtp:castro,100,100,1000,0\n")       # 10 a ms; the engine left out
+    found = speed.game_speeds([games])
+    assert found[3] == {"one": 10.0}
+    # By hand: `one` searched 20, 20, 30, 10 a ms (median 20), `two` 30, 40, 30 (median 30).
+    assert speed.medians(found) == {"one": (20.0, 4), "two batch=8": (30.0, 3)}
+    assert sorted(speed.ratios(found, "batch=8")) == [1.0, 1.5, 2.0]
+    # Both or neither spec holding the text: no ratio.
+    assert speed.ratios(found, "o") == [] and speed.ratios(found, "zzz") == []
+    low, high = speed.bootstrap_median([1.0, 1.5, 2.0])
+    assert 1.0 <= low <= 1.5 <= high <= 2.0
+    assert speed.main([games, "--new", "batch=8"]) == 0
+    assert "median ratio 1.500" in capsys.readouterr().out
+    assert speed.main([games, "--new", "zzz"]) == 2
+    assert speed.main([os.path.join(tmp_path, "none.csv")]) == 2
+    assert "cannot read the games" in capsys.readouterr().err
