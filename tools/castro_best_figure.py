@@ -190,6 +190,8 @@ PANELS = [
         ("ctx-s8t2tc-user-d0-know.csv", False, "tree parallelism 1.35x faster"),
         ("ctx-s8t2b8-user-d0-know.csv", False, "tree parallelism, batch 8"),
         ("ctx-s8t2b8b-user-d0-know.csv", False, "tree parallelism, batch 8, replication"),
+        ("ctx-s8t2b8c-user-d0-know.csv", False, "batch 8, third run, 1.08x faster"),
+        ("ctx-s8t2b8d-user-d0-know.csv", False, "batch 8, fourth run, 1.08x faster"),
     ]),
 ]
 
