@@ -8,17 +8,21 @@ iterations over its think time (`*_iterations` / `*_time_ms`; agents that report
 iterations, such as a GTP engine, are left out). With `--new TEXT`, in every game between
 two searching agents, one of whose specs contains TEXT, the ratio of that agent's speed to
 the other's in the same game (both searched the same game's positions, on the same machine,
-at the same moment): their median, with a seeded 95% bootstrap interval. That ratio is the
+at the same moment): their median, with a seeded 95% bootstrap interval (paired_think.py's). That ratio is the
 only in-game comparison that holds across machines: iterations a millisecond from runs made
 on different days can differ by a third on the same hardware type.
 """
 
 import argparse
 import csv
-import random
+import os
 import statistics
 import sys
 from typing import Dict, List, Optional, Tuple
+
+# The median ratio and its bootstrap interval are paired_think.py's.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from paired_think import median_ratio  # noqa: E402
 
 
 def game_speeds(paths: List[str]) -> List[Dict[str, float]]:
@@ -61,15 +65,6 @@ def ratios(games: List[Dict[str, float]], new: str) -> List[float]:
     return out
 
 
-def bootstrap_median(values: List[float], seed: int = 1, draws: int = 2000) -> Tuple[float, float]:
-    """A seeded 95% percentile-bootstrap interval of the median of `values`."""
-    rng = random.Random(seed)
-    meds = sorted(
-        statistics.median(rng.choices(values, k=len(values))) for _ in range(draws)
-    )
-    return meds[int(0.025 * draws)], meds[int(0.975 * draws) - 1]
-
-
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="+")
@@ -88,8 +83,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             print(f"ingame_speed: no game of two searching agents, one spec with {args.new!r}",
                   file=sys.stderr)
             return 2
-        low, high = bootstrap_median(found)
-        print(f"{args.new} over the other: median ratio {statistics.median(found):.3f} "
+        mid, low, high = median_ratio(found)
+        print(f"{args.new} over the other: median ratio {mid:.3f} "
               f"[{low:.3f}, {high:.3f}] (95% bootstrap) over {len(found)} games")
     return 0
 

@@ -61,8 +61,9 @@ impl<G: Game + Features> Mcts<G> {
     /// others' and shrinks by one when it did not, so the threads' loads meet whatever a
     /// playout costs beside a descent. Counted in playouts, not descents, the share can
     /// split a descent's `rollouts=K`: a step of one descent (K playouts) left the threads
-    /// taking turns to wait. Every playout is seeded at its descent, so with an iteration budget the
-    /// search is the same whatever the thread count and however the leaves were dealt.
+    /// taking turns to wait. Every playout is seeded at its descent, so with an iteration
+    /// budget the search is the same whatever the thread count and however the leaves were
+    /// dealt.
     /// Returns the iterations (descents) run.
     pub(super) fn search_tree(
         &mut self,
