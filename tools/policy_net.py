@@ -118,6 +118,15 @@ def held_out(file: str, row_id: str, seed: int, share: float) -> bool:
     return int.from_bytes(h[:8], "little") / 2**64 < share
 
 
+def read_rows(file: str) -> List[Dict[str, str]]:
+    """A games CSV's rows, by column; one clear line (`InputError`) if it cannot be read."""
+    try:
+        with open(file, newline="") as f:
+            return list(csv.DictReader(f))
+    except OSError as e:
+        raise InputError(f"{file}: {e}") from e
+
+
 def base_of(game: str) -> int:
     """The board size a sidecar's game spec names (`havannah`, `havannah:size=6`)."""
     name, _, options = game.partition(":")
@@ -149,11 +158,7 @@ def read_games(
         except (OSError, ValueError, KeyError, TypeError) as e:
             raise InputError(f"{file}: no readable settings sidecar ({e})") from e
         board = Board(base)
-        try:
-            with open(file, newline="") as f:
-                rows = list(csv.DictReader(f))
-        except OSError as e:
-            raise InputError(f"{file}: {e}") from e
+        rows = read_rows(file)
         for row in rows:
             try:
                 moves = [board.cell(m) for m in row["moves"].split()]
@@ -400,19 +405,25 @@ def raw_logits(net: PolicyNet, base: int, moves: Sequence[str]) -> List[float]:
     return [float(v) for v in net(x)[0]]
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("files", nargs="+")
-    parser.add_argument("--learn", default="castro", help="learn agents whose label holds this")
-    parser.add_argument("--skip", type=int, default=2, help="learn from this ply on")
+def training_options(parser: argparse.ArgumentParser, lr: float) -> None:
+    """The options of a training run this trainer and `value_net.py` share: the held-out
+    share, the seed, the net's shape, the epochs, batches, learning rate `lr` and threads."""
     parser.add_argument("--holdout", type=float, default=0.1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--layers", type=int, default=6)
     parser.add_argument("--channels", type=int, default=32)
     parser.add_argument("--epochs", type=int, default=6)
     parser.add_argument("--batch", type=int, default=256)
-    parser.add_argument("--lr", type=float, default=0.002)
+    parser.add_argument("--lr", type=float, default=lr)
     parser.add_argument("--threads", type=int, default=2)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("files", nargs="+")
+    parser.add_argument("--learn", default="castro", help="learn agents whose label holds this")
+    parser.add_argument("--skip", type=int, default=2, help="learn from this ply on")
+    training_options(parser, lr=0.002)
     parser.add_argument("--out", required=True)
     args = parser.parse_args(argv)
     try:

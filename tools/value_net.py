@@ -30,7 +30,6 @@ OUT/net.pt (PyTorch's weights). Bad input: one line on standard error and exit c
 """
 
 import argparse
-import csv
 import hashlib
 import json
 import math
@@ -56,6 +55,8 @@ from policy_net import (  # noqa: E402
     encode,
     held_out,
     planes,
+    read_rows,
+    training_options,
 )
 
 
@@ -94,11 +95,7 @@ def read_games(
         if base != size:
             continue
         used.append(file)
-        try:
-            with open(file, newline="") as f:
-                rows = list(csv.DictReader(f))
-        except OSError as e:
-            raise InputError(f"{file}: {e}") from e
+        rows = read_rows(file)
         for row in rows:
             try:
                 names = row["moves"].split()
@@ -202,14 +199,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--size", type=int, default=8)
     parser.add_argument("--skip", type=int, default=2, help="positions from this ply on")
     parser.add_argument("--per-game", type=int, default=10)
-    parser.add_argument("--holdout", type=float, default=0.1)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--layers", type=int, default=6)
-    parser.add_argument("--channels", type=int, default=32)
-    parser.add_argument("--epochs", type=int, default=6)
-    parser.add_argument("--batch", type=int, default=256)
-    parser.add_argument("--lr", type=float, default=0.0005)
-    parser.add_argument("--threads", type=int, default=2)
+    training_options(parser, lr=0.0005)
     parser.add_argument("--arena", help="the arena binary the judges think with")
     parser.add_argument("--judge", action="append", default=[], help="an agent spec")
     parser.add_argument("--judged", type=int, default=300)
@@ -286,24 +276,27 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         table.append(f"| {name} | " + " | ".join(f"{100 * r:.1f}% / {b:.3f}" for r, b in cells) + " |")
     net_all = [(len(t.moves), q, t.won) for t, q in zip(test, net_p)]
     wide = ["| plies | positions | winner favoured | Brier |", "|---|---|---|---|"]
-    for lo in range(0, max(n for n, _, _ in net_all) + 1, 10):
-        sel = [(q, w) for n, q, w in net_all if lo <= n < lo + 10]
-        if sel:
-            r, b = scores([q for q, _ in sel], [w for _, w in sel])
-            wide.append(f"| {lo}–{lo + 9} | {len(sel)} | {100 * r:.1f}% | {b:.3f} |")
-    late = [i for i, q in enumerate(ply) if q >= 40]
+    for tens in range(0, max(n for n, _, _ in net_all) + 1, 10):
+        band = [(q, w) for n, q, w in net_all if tens <= n < tens + 10]
+        if band:
+            r, b = scores([q for q, _ in band], [w for _, w in band])
+            wide.append(f"| {tens}–{tens + 9} | {len(band)} | {100 * r:.1f}% | {b:.3f} |")
+    late = [i for i, n in enumerate(ply) if n >= 40]
     paired = ["| judge | all | plies 40 and on |", "|---|---|---|"]
     for j in args.judge:
-        q = [float(values[j][k]) for k in kept]  # type: ignore[arg-type]
-        cells = []
-        for sel in (list(range(len(kept))), late):
-            if len(sel) > 1:
-                m, lo, hi = paired_brier([predictors[1][1][i] for i in sel], [q[i] for i in sel],
-                                         [won[i] for i in sel])
-                cells.append(f"{m:+.3f} [{lo:+.3f}, {hi:+.3f}] ({len(sel)})")
+        judged = [float(values[j][k]) for k in kept]  # type: ignore[arg-type]
+        texts: List[str] = []
+        for among in (list(range(len(kept))), late):
+            if len(among) > 1:
+                m, low, high = paired_brier(
+                    [predictors[1][1][i] for i in among],
+                    [judged[i] for i in among],
+                    [won[i] for i in among],
+                )
+                texts.append(f"{m:+.3f} [{low:+.3f}, {high:+.3f}] ({len(among)})")
             else:
-                cells.append("–")
-        paired.append(f"| `{j}` | " + " | ".join(cells) + " |")
+                texts.append("–")
+        paired.append(f"| `{j}` | " + " | ".join(texts) + " |")
     summary = [
         "# A learned value beside the search's (`tools/value_net.py`)",
         "",
