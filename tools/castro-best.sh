@@ -174,6 +174,11 @@
 #            against Castro user-d0-know (seed 4711, fixed before play), into
 #            movenet-s8-user-d0-know; movenet8kb its replication on a fresh seed (4712, fixed
 #            before play), into movenet-s8b-user-d0-know
+#   dist8    size 8: Castro's distance to a win (the thesis's -D 2: know.distance=0.04, the
+#            last of the thesis's ideas built in Ringside) on the context player, against that
+#            player without it (seed 4717, fixed before play), into dist-s8
+#   dist6    size 6: the same on size 6's best player, strong4 with the shipped shapes
+#            (know.shape=0.3), against it without (seed 4718, fixed before play), into dist-s6
 #   prob8k   size 8: preset=strong4 with know.shape=0.3 and the shapes also as a prior
 #            probability (prob.shape=0.3, MoHex 2.0's W·ρ/√(n+1)) against Castro
 #            user-d0-know (seed 4699, fixed before play), into prob-s8-user-d0-know
@@ -208,7 +213,7 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|castroknow8c|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|final6s4b|final8s4|final8t2s4|final8t2s4b|final8s4k|final8t2s4k|fast8s4k|know8s4|reply6s4|pool8s4|pool6s4|spsa6|spsa6b|spsa6c|spsa8|spsa8b|shape8s4|shape8s4b|shape8k|shape8kb|shape8kc|shape6|shape6b|shape6c|shape6s4|shape6s4b|shape8t2k|shape8t2kb|prob8k|ctx8k|ctx8kb|ctx8t2k|ctx8t2kt|ctx8t2ktb|ctx8t2ktc|ctxpar8|ctx8t2kb8|ctx8t2kb8b|ctx8t2kb8c|ctx8t2kb8d|ctx8k01|movenet8x|movenet8k|movenet8kb"
+usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|castroknow8c|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|final6s4b|final8s4|final8t2s4|final8t2s4b|final8s4k|final8t2s4k|fast8s4k|know8s4|reply6s4|pool8s4|pool6s4|spsa6|spsa6b|spsa6c|spsa8|spsa8b|shape8s4|shape8s4b|shape8k|shape8kb|shape8kc|shape6|shape6b|shape6c|shape6s4|shape6s4b|shape8t2k|shape8t2kb|prob8k|ctx8k|ctx8kb|ctx8t2k|ctx8t2kt|ctx8t2ktb|ctx8t2ktc|ctxpar8|ctx8t2kb8|ctx8t2kb8b|ctx8t2kb8c|ctx8t2kb8d|ctx8k01|movenet8x|movenet8k|movenet8kb|dist8|dist6"
 out=${1:?$usage}
 step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -422,6 +427,10 @@ case $step in
     ctx8k01) match ctx01-s8-user-d0-know 8 4707 \
         "mcts:time_ms=250,preset=strong4,know.shape=0.1,shapes=results/castro-best/shapes-ctx/shapes.txt" \
         "$(castro user-d0-know)" ;;
+    dist8) match dist-s8 8 4717 "mcts:time_ms=250,$ctx,know.distance=0.04" \
+        "mcts:time_ms=250,$ctx" ;;
+    dist6) match dist-s6 6 4718 "mcts:time_ms=250,$shape,know.distance=0.04" \
+        "mcts:time_ms=250,$shape" ;;
     prob8k) match prob-s8-user-d0-know 8 4699 "mcts:time_ms=250,$shape,prob.shape=0.3" \
         "$(castro user-d0-know)" ;;
     shape8t2k) GAMES_AT_ONCE=1 match shape-s8t2-user-d0-know 8 4698 \

@@ -125,6 +125,15 @@ pub trait Features: Game {
         0.0
     }
 
+    /// Term `k` of every move in `moves` at once, into `out` (cleared first, then one value a
+    /// move, each what [`Features::knowledge_term`] would give), for a term read from the whole
+    /// position that `knowledge_term` would work out again for each move (Havannah's
+    /// `distance`, a flood of the board). Returns whether it filled `out`; `false`, the
+    /// default, means the term is read move by move. Allocates nothing once `out` has grown.
+    fn knowledge_term_all(&self, _moves: &[Self::Move], _k: usize, _out: &mut Vec<f64>) -> bool {
+        false
+    }
+
     /// The local shape around `mv` for the player to move, as a number that is the same for
     /// every symmetry of the shape: what `arena tune shapes` fits a strength to from the moves
     /// strong players chose. `None` (the default) when the game has no shapes or `mv` is not

@@ -90,9 +90,11 @@
 //! array, allocated only with `know` above 0). Games without knowledge answer 0.
 //!
 //! `know.NAME=W` weighs one of the game's named terms ([`Features::knowledge_terms`]:
-//! Havannah's are Castro's `connect`, `bridge`, `reply`, `local` and `size`, and `shape`, the
-//! learned strength `ln γ` of the shape around the move, fitted by `arena tune shapes` to
-//! Castro's moves), so a spec can set each as Castro's options do. With any named term,
+//! Havannah's are Castro's `connect`, `bridge`, `reply`, `local`, `size` and `distance`, and
+//! `shape`, the learned strength `ln γ` of the shape around the move, fitted by `arena tune
+//! shapes` to Castro's moves), so a spec can set each as Castro's options do. A term the game
+//! reads from the whole position (Havannah's `distance`, a flood from every corner and edge) is
+//! read once for all the children ([`Features::knowledge_term_all`]). With any named term,
 //! `W·K(m)` above becomes `know·K(m) + Σ W_NAME·T_NAME(m)`, read once at expansion like `K`;
 //! a name the game lacks is refused when the agent is built. `shapes=FILE` (a file `arena
 //! tune shapes` wrote) replaces the shipped weights the term `shape` reads, wherever it is
@@ -626,6 +628,9 @@ pub struct Mcts<G: Game> {
     /// `know.NAME=W`: each named term's index in the game's list and its weight, found at
     /// the first expansion.
     know_terms: Vec<(usize, f64)>,
+    /// For each of `know_terms`, whether the game read it for all the children being
+    /// expanded at once ([`Features::knowledge_term_all`]) and, if so, their values.
+    term_tables: Vec<(bool, Vec<f64>)>,
     terms_found: bool,
     /// `prob.NAME=W`: each child's prior term `Σ W·ρ(m)`, parallel to `nodes` (empty when
     /// off), each named term's index and weight (found with `know_terms`), and one term's
@@ -705,6 +710,7 @@ impl<G: Game + Features> Mcts<G> {
             know: Vec::new(),
             spare_know: Vec::new(),
             know_terms: Vec::new(),
+            term_tables: Vec::new(),
             terms_found: false,
             prob: Vec::new(),
             spare_prob: Vec::new(),

@@ -2311,6 +2311,40 @@ fn the_shipped_shapes_read_from_their_file_search_as_the_shipped_shapes_do() {
 }
 
 #[test]
+fn a_term_the_game_reads_for_all_children_at_once_gives_each_child_its_own_value() {
+    // Havannah's `distance` is read for all the children by one flood of the board; each
+    // child's knowledge and prior must be what the term gives that child alone.
+    let h = havannah_in_play();
+    let term = |name: &str, mv: Cell| {
+        let k = (h.knowledge_terms().iter())
+            .position(|&n| n == name)
+            .unwrap();
+        h.knowledge_term(mv, k)
+    };
+    let m = expanded_root(
+        "mcts:iters=10,know.distance=0.5,know.local=0.25,prob.distance=1,order=list",
+        &h,
+        1,
+    );
+    let first = m.nodes[0].first_child as usize;
+    let shares = root_shares(&m, &h, "distance");
+    let mut distinct = Vec::new();
+    for i in first..first + m.nodes[0].children as usize {
+        let mv = m.moves[i - 1];
+        let want = 0.25 * term("local", mv) + 0.5 * term("distance", mv);
+        assert_eq!(m.know[i], want as f32, "{}", h.move_text(mv));
+        assert!((f64::from(m.prob[i]) - shares[i - first]).abs() < 1e-6);
+        distinct.push(term("distance", mv) as i64);
+    }
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert!(
+        distinct.len() > 2,
+        "the cells' distances differ: {distinct:?}"
+    );
+}
+
+#[test]
 fn a_shapes_file_gives_the_term_shape_its_weights_and_0_to_shapes_it_lacks() {
     let h = havannah_in_play();
     let mut legal = Vec::new();

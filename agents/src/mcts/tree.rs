@@ -238,6 +238,15 @@ impl<G: Game + Features> Mcts<G> {
             self.legal.shuffle(&mut self.rng);
         }
         self.ranked.clear();
+        // Terms the game reads for all the moves at once (a flood of the board), read so.
+        for (i, &(term, _)) in self.know_terms.iter().enumerate() {
+            if self.term_tables.len() <= i {
+                self.term_tables.push((false, Vec::new()));
+            }
+            let (whole, values) = &mut self.term_tables[i];
+            *whole = self.shape_term != Some(term)
+                && state.knowledge_term_all(&self.legal, term, values);
+        }
         for k in 0..self.legal.len() {
             let mv = self.legal[k];
             let prior = if self.spec.bias > 0.0 {
@@ -253,15 +262,19 @@ impl<G: Game + Features> Mcts<G> {
                 }
             } else {
                 // With named terms the stored value is the whole weighted sum.
-                let mut k = if self.spec.know > 0.0 {
+                let mut sum = if self.spec.know > 0.0 {
                     self.spec.know * state.move_knowledge(mv)
                 } else {
                     0.0
                 };
-                for &(term, w) in &self.know_terms {
-                    k += w * term_value(&self.spec, self.shape_term, state, mv, term);
+                for (&(term, w), (whole, values)) in self.know_terms.iter().zip(&self.term_tables) {
+                    sum += w * if *whole {
+                        values[k]
+                    } else {
+                        term_value(&self.spec, self.shape_term, state, mv, term)
+                    };
                 }
-                k as f32
+                sum as f32
             };
             self.ranked.push(Child {
                 mv,
@@ -297,7 +310,13 @@ impl<G: Game + Features> Mcts<G> {
             let values = &mut self.prob_values;
             values.clear();
             let (spec, shape) = (&self.spec, self.shape_term);
-            values.extend((self.ranked.iter()).map(|c| term_value(spec, shape, state, c.mv, term)));
+            // `ranked` is still in `legal`'s order here.
+            if shape == Some(term) || !state.knowledge_term_all(&self.legal, term, values) {
+                values.clear();
+                values.extend(
+                    (self.ranked.iter()).map(|c| term_value(spec, shape, state, c.mv, term)),
+                );
+            }
             let top = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             let mut sum = 0.0;
             for v in values.iter_mut() {

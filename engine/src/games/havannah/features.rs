@@ -33,7 +33,7 @@ const FEATURES: [Feature; 6] = [
 ];
 
 /// A distance no path reaches.
-const FAR: u16 = u16::MAX;
+pub(super) const FAR: u16 = u16::MAX;
 
 impl Havannah {
     /// The number of steps between cells `a` and `b` on the board's grid.
@@ -164,6 +164,59 @@ impl Havannah {
         }
     }
 
+    /// Castro's distance to a win (its `LBDists`, the thesis's `-D` knowledge): for each empty
+    /// cell, the fewest empty cells `me` must fill, that cell among them, for a bridge (two
+    /// corners) or a fork (three edges) whose chains meet there, each chain counted by
+    /// [`Havannah::stones_needed`] (chains that share cells count them once a chain, as
+    /// Castro's do); [`FAR`] for a cell that is not empty or from which neither can be made.
+    /// Rings are not counted. Castro's floods go only the three ways that lead away from the
+    /// side they start at; these go every way, so they find the shorter chains Castro's miss.
+    pub(super) fn win_distances(&self, me: u8, out: &mut [u16; MAX_CELLS]) {
+        let g = self.geometry();
+        let cells = g.diameter * g.diameter;
+        let mut dist = [FAR; MAX_CELLS];
+        // The two nearest corners and the three nearest edges of each cell, nearest first.
+        let mut corners = [[FAR; 2]; MAX_CELLS];
+        let mut edges = [[FAR; 3]; MAX_CELLS];
+        fn keep<const N: usize>(best: &mut [u16; N], d: u16) {
+            if d < best[N - 1] {
+                best[N - 1] = d;
+                best.sort_unstable();
+            }
+        }
+        for k in 0..6 {
+            let corner = g.corner_cells[k] as usize;
+            self.stones_needed(me, |c| c == corner, &mut dist);
+            for c in 0..cells {
+                keep(&mut corners[c], dist[c]);
+            }
+            self.stones_needed(me, |c| g.edge[c] == 1 << k, &mut dist);
+            for c in 0..cells {
+                keep(&mut edges[c], dist[c]);
+            }
+        }
+        for c in 0..cells {
+            out[c] = FAR;
+            if !g.on_board[c] || self.owner[c] != EMPTY {
+                continue;
+            }
+            // The meeting cell is counted by each chain; it is filled once.
+            if corners[c][1] != FAR {
+                out[c] = corners[c][0] + corners[c][1] - 1;
+            }
+            if edges[c][2] != FAR {
+                out[c] = out[c].min(edges[c][0] + edges[c][1] + edges[c][2] - 2);
+            }
+        }
+    }
+
+    /// The knowledge term `distance` from a cell's [`Havannah::win_distances`]: Castro's
+    /// `max(0, diameter − d)`, 0 where no win can be made.
+    fn distance_term(&self, d: u16) -> f64 {
+        let diameter = self.geometry().diameter as u16;
+        f64::from(diameter.saturating_sub(d))
+    }
+
     /// The fewest stones `me` still needs for a bridge (two corners joined), capped at `cap`.
     fn bridge_need(&self, me: u8, cap: u16) -> u16 {
         let g = self.geometry();
@@ -286,6 +339,11 @@ impl crate::Features for Havannah {
     /// - `size`: the stones of the group a stone on `mv` would make, itself included;
     /// - `shape`: the learned weight (`ln γ`) of the shape around `mv` ([`crate::Features::move_shape`]),
     ///   0 for a shape never seen; not Castro's.
+    /// - `distance`: Castro's distance to a win, `max(0, diameter − d)` with `d` the fewest
+    ///   stones the mover would still need, `mv`'s among them, for a bridge or a fork through
+    ///   `mv` (the thesis's `-D 2` is `know.distance=0.04`). It floods the board from every
+    ///   corner and edge, so it is read for all the children at once
+    ///   ([`crate::Features::knowledge_term_all`]); in playouts (`roll.distance`) it is dear.
     fn knowledge_terms(&self) -> &'static [&'static str] {
         &KNOWLEDGE_TERMS
     }
@@ -337,8 +395,34 @@ impl crate::Features for Havannah {
                 f64::from(1 + stones)
             }
             5 => self.shape_weight(c, me),
+            DISTANCE_TERM => {
+                let mut d = [FAR; MAX_CELLS];
+                self.win_distances(me, &mut d);
+                self.distance_term(d[c])
+            }
             _ => 0.0,
         }
+    }
+
+    fn knowledge_term_all(&self, moves: &[Cell], k: usize, out: &mut Vec<f64>) -> bool {
+        if k != DISTANCE_TERM {
+            return false;
+        }
+        out.clear();
+        if self.outcome.is_some() {
+            out.resize(moves.len(), 0.0);
+            return true;
+        }
+        let mut d = [FAR; MAX_CELLS];
+        self.win_distances(self.to_move.index() as u8, &mut d);
+        out.extend(moves.iter().map(|&mv| {
+            if self.on_board(mv) {
+                self.distance_term(d[mv.0 as usize])
+            } else {
+                0.0
+            }
+        }));
+        true
     }
 
     /// The six neighbours of `mv` and the six cells a bridge away, each empty, the mover's,
@@ -436,7 +520,12 @@ impl crate::Features for Havannah {
 const NET: &[u8] = include_bytes!("net.rsnet");
 
 /// The names of Havannah's knowledge terms, in the order of `knowledge_term`'s `k`.
-const KNOWLEDGE_TERMS: [&str; 6] = ["connect", "bridge", "reply", "local", "size", "shape"];
+const KNOWLEDGE_TERMS: [&str; 7] = [
+    "connect", "bridge", "reply", "local", "size", "shape", "distance",
+];
+
+/// The index of the term `distance` in [`KNOWLEDGE_TERMS`].
+const DISTANCE_TERM: usize = 6;
 
 /// The weights of `eval=tuned` (see [`crate::Features::tuned_weights`]): Texel-fitted to
 /// alpha-beta self-play, `material` held at 1 (results/tuned/havannah/: the command, the fit and

@@ -697,7 +697,9 @@ fn knowledge_terms_measure_reach_reply_locality_and_group_size() {
     play(&mut h, "d4 a1");
     assert_eq!(
         h.knowledge_terms(),
-        ["connect", "bridge", "reply", "local", "size", "shape"]
+        [
+            "connect", "bridge", "reply", "local", "size", "shape", "distance"
+        ]
     );
     let term = |cell: &str, name: &str| {
         let k = h.knowledge_terms().iter().position(|t| *t == name).unwrap();
@@ -729,6 +731,115 @@ fn knowledge_terms_measure_reach_reply_locality_and_group_size() {
     play(&mut h, "b2 g7 c4 b3");
     let bridge = h.knowledge_term(h.parse_move("c3").unwrap(), 1);
     assert_eq!(bridge, 1.0);
+}
+
+#[test]
+fn distance_term_counts_the_stones_a_bridge_or_fork_through_the_cell_still_needs() {
+    use crate::Features;
+    // Size 4 (diameter 7), corners a1 d1 g4 g7 d7 a4; the term is 7 − d.
+    let term = |h: &Havannah, cell: &str| {
+        let k = h
+            .knowledge_terms()
+            .iter()
+            .position(|t| *t == "distance")
+            .unwrap();
+        h.knowledge_term(h.parse_move(cell).unwrap(), k)
+    };
+    let empty = Havannah::new(4, false).unwrap();
+    // The corner a1: a bridge to d1 along the top needs a1 b1 c1 d1 (4); a fork needs its
+    // two edges (b1, a2: 1 + 1 more) and the nearest third, e2 or b5, four steps off (5
+    // cells): 2 + 2 + 5 − 2 = 7. So d = 4.
+    assert_eq!(term(&empty, "a1"), 3.0);
+    // The centre: every corner 3 steps off (4 cells), a bridge 4 + 4 − 1 = 7; every edge 4
+    // cells, a fork 10. So d = 7 and the term 0.
+    assert_eq!(term(&empty, "d4"), 0.0);
+    // White b1 c1, Black far off (g7 f5), White to move: from a1 the bridge to d1 needs only
+    // a1 and d1 (2).
+    let mut h = Havannah::new(4, false).unwrap();
+    play(&mut h, "b1 g7 c1 f5");
+    assert_eq!(term(&h, "a1"), 5.0);
+    assert_eq!(term(&h, "d1"), 5.0);
+    assert_eq!(term(&h, "b1"), 0.0, "a taken cell");
+    // Black on d1 instead: the bridge from a1 goes to a4 (4); the fork takes a1 (top edge
+    // reached through b1), a2 and d2 e2 (through c1): 1 + 2 + 3 − 2 = 4. So d = 4.
+    let mut h = Havannah::new(4, false).unwrap();
+    play(&mut h, "b1 g7 c1 d1");
+    assert_eq!(term(&h, "a1"), 3.0);
+}
+
+#[test]
+fn distance_is_one_exactly_where_a_stone_wins_by_a_bridge_or_fork() {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(47);
+    let (mut cells, mut winning) = (0, 0);
+    for game in 0..200 {
+        let base = 4 + game % 3;
+        let mut h = Havannah::new(base, false).unwrap();
+        let mut moves = Vec::new();
+        while h.outcome().is_none() {
+            let me = h.to_move.index() as u8;
+            let mut d = [features::FAR; MAX_CELLS];
+            h.win_distances(me, &mut d);
+            h.legal_moves(&mut moves);
+            for &mv in &moves {
+                let c = mv.0 as usize;
+                let wins = h.joined_by(c, me).forks_or_bridges();
+                assert_eq!(d[c] == 1, wins, "game {game} cell {c}: d = {}", d[c]);
+                assert!(d[c] >= 1);
+                cells += 1;
+                winning += usize::from(wins);
+            }
+            h.try_play(moves[rng.random_range(0..moves.len())]).unwrap();
+        }
+    }
+    assert!(cells > 50_000 && winning > 200, "{cells} {winning}");
+}
+
+#[test]
+fn distance_read_for_all_moves_at_once_is_each_moves_and_the_same_on_a_turned_board() {
+    use crate::Features;
+    use rand::{RngExt, SeedableRng};
+    let base = 6;
+    let k = Havannah::new(base, false)
+        .unwrap()
+        .knowledge_terms()
+        .iter()
+        .position(|&t| t == "distance")
+        .unwrap();
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(48);
+    let (mut moves, mut all) = (Vec::new(), Vec::new());
+    let mut nonzero = 0;
+    for _ in 0..20 {
+        let mut h = Havannah::new(base, false).unwrap();
+        let mut line = Vec::new();
+        for _ in 0..rng.random_range(1..40) {
+            h.legal_moves(&mut moves);
+            let mv = moves[rng.random_range(0..moves.len())];
+            h.try_play(mv).unwrap();
+            line.push(mv);
+            if h.outcome().is_some() {
+                break;
+            }
+        }
+        h.legal_moves(&mut moves);
+        assert!(h.knowledge_term_all(&moves, k, &mut all));
+        assert_eq!(all.len(), moves.len());
+        for (turns, mirror) in [(1, false), (3, true), (5, false)] {
+            let mut t = Havannah::new(base, false).unwrap();
+            for &mv in &line {
+                t.try_play(symmetric_cell(base, mv, turns, mirror)).unwrap();
+            }
+            for (&mv, &v) in moves.iter().zip(&all) {
+                assert_eq!(v, h.knowledge_term(mv, k));
+                let there = symmetric_cell(base, mv, turns, mirror);
+                assert_eq!(v, t.knowledge_term(there, k), "{turns} {mirror}");
+                nonzero += usize::from(v != 0.0);
+            }
+        }
+        // Other terms are read move by move.
+        assert!(!h.knowledge_term_all(&moves, 0, &mut all));
+    }
+    assert!(nonzero > 500, "{nonzero}");
 }
 
 /// Size 5, White to move: five White stones round e5 (Black far off), d5 closes the ring.
@@ -883,6 +994,22 @@ fn cell_at(base: usize, x: usize, y: usize) -> Cell {
     Cell((x + (2 * base - 1) * y) as u16)
 }
 
+/// `cell` under one of the board's twelve symmetries about its centre: `turns` 60° turns
+/// (u, v) → (u − v, u) after the mirror (u, v) → (v, u) if `mirror`, on coordinates from
+/// the centre.
+fn symmetric_cell(base: usize, cell: Cell, turns: u32, mirror: bool) -> Cell {
+    let m = base as i32 - 1;
+    let d = 2 * base as i32 - 1;
+    let (mut u, mut v) = (cell.0 as i32 % d - m, cell.0 as i32 / d - m);
+    if mirror {
+        (u, v) = (v, u);
+    }
+    for _ in 0..turns {
+        (u, v) = (u - v, u);
+    }
+    cell_at(base, (u + m) as usize, (v + m) as usize)
+}
+
 #[test]
 fn a_shape_numbers_each_place_by_its_state_with_the_lowest_number_its_symmetries_give() {
     use crate::Features;
@@ -953,20 +1080,7 @@ fn a_cells_shape_and_its_weight_are_the_same_after_any_turn_or_mirror_of_the_boa
     use crate::Features;
     use rand::{RngExt, SeedableRng};
     let base = 6;
-    let m = base as i32 - 1;
-    // The board's symmetries about its centre: a 60° turn (u, v) → (u − v, u) and the
-    // mirror (u, v) → (v, u), on coordinates from the centre.
-    let map = |cell: Cell, turns: u32, mirror: bool| {
-        let d = 2 * base as i32 - 1;
-        let (mut u, mut v) = (cell.0 as i32 % d - m, cell.0 as i32 / d - m);
-        if mirror {
-            (u, v) = (v, u);
-        }
-        for _ in 0..turns {
-            (u, v) = (u - v, u);
-        }
-        cell_at(base, (u + m) as usize, (v + m) as usize)
-    };
+    let map = |cell: Cell, turns: u32, mirror: bool| symmetric_cell(base, cell, turns, mirror);
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(46);
     let (mut compared, mut weighed) = (0, 0);
     let k = Havannah::new(base, false)
