@@ -722,7 +722,7 @@ fn knowledge_terms_measure_reach_reply_locality_and_group_size() {
     assert_eq!(term("e4", "connect"), 0.0);
     // No link was broken into: no bridge answer anywhere; a taken cell knows nothing.
     assert_eq!(term("e4", "bridge"), 0.0);
-    for name in ["connect", "reply", "local", "size"] {
+    for name in ["connect", "reply", "local", "size", "distance"] {
         assert_eq!(term("d4", name), 0.0, "{name}");
     }
     // The bridge term is move_knowledge's answer to an intrusion: Black takes b3 between
