@@ -702,7 +702,7 @@ fn knowledge_terms_measure_reach_reply_locality_and_group_size() {
         ]
     );
     let term = |cell: &str, name: &str| {
-        let k = h.knowledge_terms().iter().position(|t| *t == name).unwrap();
+        let k = term_index(name);
         h.knowledge_term(h.parse_move(cell).unwrap(), k)
     };
     // reply: 4 − the distance to the last stone, a1: b2 is beside it, c3 two away, e4 four.
@@ -738,12 +738,7 @@ fn distance_term_counts_the_stones_a_bridge_or_fork_through_the_cell_still_needs
     use crate::Features;
     // Size 4 (diameter 7), corners a1 d1 g4 g7 d7 a4; the term is 7 − d.
     let term = |h: &Havannah, cell: &str| {
-        let k = h
-            .knowledge_terms()
-            .iter()
-            .position(|t| *t == "distance")
-            .unwrap();
-        h.knowledge_term(h.parse_move(cell).unwrap(), k)
+        h.knowledge_term(h.parse_move(cell).unwrap(), term_index("distance"))
     };
     let empty = Havannah::new(4, false).unwrap();
     // The corner a1: a bridge to d1 along the top needs a1 b1 c1 d1 (4); a fork needs its
@@ -800,12 +795,7 @@ fn distance_read_for_all_moves_at_once_is_each_moves_and_the_same_on_a_turned_bo
     use crate::Features;
     use rand::{RngExt, SeedableRng};
     let base = 6;
-    let k = Havannah::new(base, false)
-        .unwrap()
-        .knowledge_terms()
-        .iter()
-        .position(|&t| t == "distance")
-        .unwrap();
+    let k = term_index("distance");
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(48);
     let (mut moves, mut all) = (Vec::new(), Vec::new());
     let mut nonzero = 0;
@@ -994,6 +984,15 @@ fn cell_at(base: usize, x: usize, y: usize) -> Cell {
     Cell((x + (2 * base - 1) * y) as u16)
 }
 
+/// The index of Havannah's knowledge term `name` in `knowledge_terms` (the same on every
+/// board).
+fn term_index(name: &str) -> usize {
+    use crate::Features;
+    (Havannah::default().knowledge_terms().iter())
+        .position(|&t| t == name)
+        .unwrap()
+}
+
 /// `cell` under one of the board's twelve symmetries about its centre: `turns` 60° turns
 /// (u, v) → (u − v, u) after the mirror (u, v) → (v, u) if `mirror`, on coordinates from
 /// the centre.
@@ -1083,12 +1082,7 @@ fn a_cells_shape_and_its_weight_are_the_same_after_any_turn_or_mirror_of_the_boa
     let map = |cell: Cell, turns: u32, mirror: bool| symmetric_cell(base, cell, turns, mirror);
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(46);
     let (mut compared, mut weighed) = (0, 0);
-    let k = Havannah::new(base, false)
-        .unwrap()
-        .knowledge_terms()
-        .iter()
-        .position(|&t| t == "shape")
-        .unwrap();
+    let k = term_index("shape");
     for _ in 0..20 {
         let mut h = Havannah::new(base, false).unwrap();
         let mut line = Vec::new();
@@ -1139,11 +1133,7 @@ fn the_shipped_shape_weights_are_lowest_numbered_finite_and_read_by_the_shape_te
     // Each shipped shape is the lowest number of its symmetries: found again as the shape of
     // a cell whose surroundings are set to it.
     let h = Havannah::new(8, false).unwrap();
-    let k = h
-        .knowledge_terms()
-        .iter()
-        .position(|&t| t == "shape")
-        .unwrap();
+    let k = term_index("shape");
     let mut checked = 0;
     for &(key, weight) in table.iter().step_by(7) {
         let states: Vec<u32> = (0..12).map(|i| (key >> (2 * i)) & 3).collect();
