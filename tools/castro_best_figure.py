@@ -39,6 +39,10 @@ PANELS = [
     ("Ideas added to preset=strong2 (size 6)", [
         ("ideas-s6c.csv", True, ""),
     ]),
+    ("Castro's distance to a win (know.distance=0.04) on the best players", [
+        ("dist-s6.csv", False, "size 6"),
+        ("dist-s8.csv", False, "size 8"),
+    ]),
     ("Two of the thesis's ideas together, added to strong2 (preset=strong3)", [
         ("combo-s6.csv", False, "size 6", "strong2"),
         ("combo-s6b.csv", False, "size 6, replication"),
