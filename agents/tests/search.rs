@@ -158,6 +158,7 @@ fn mcts_solver_proves_a_forced_win_and_plays_it() {
         "mcts:iters=20000,rave=500",
         "mcts:iters=20000,rave=500,decisive=tree,fpu=0.5,bias=0.5,policy=mast",
         "mcts:iters=20000,decisive=on,policy=eval,eval=rich,threads=2",
+        "mcts:iters=20000,rave=500,decisive=tree,policy=ngram,epsilon=0.4",
         "mcts:iters=20000,rave=500,rave_form=hyp,rave_grow=200,know=1,fpu=1",
         "mcts:iters=20000,preset=strong,pattern=on,reply=lgrf",
         "mcts:iters=20000,reply=lgr,final=wins",

@@ -102,7 +102,7 @@
 //! ([`Features::move_shape`]), 0 for a shape it lacks. The shipped file read this way
 //! searches exactly as the shipped term does.
 //!
-//! # Playout policies (`policy=random|mast|eval`, `epsilon=ε`)
+//! # Playout policies (`policy=random|mast|ngram|eval`, `epsilon=ε`)
 //! - `mast`: Move-Average Sampling Technique (Finnsson and Björnsson, "Simulation-based
 //!   approach to general game playing", AAAI 2008), ε-greedy as in Tak, Winands and
 //!   Björnsson ("N-grams and the last-good-reply policy applied in general game playing",
@@ -111,6 +111,13 @@
 //!   with probability ε, else the legal move with the best average `Q_MAST(m, p)` (unseen
 //!   moves count 0; ties are broken uniformly). At the start of each search the table is
 //!   halved (sums and counts), so the last position weighs most.
+//! - `ngram`: N-gram selection (NST; Tak, Winands and Björnsson, as above, with N up to 2;
+//!   Stankiewicz, Winands and Uiterwijk, "Monte-Carlo tree search enhancements for
+//!   Havannah", ACG 2011, played N-grams in Havannah's playouts). MAST's table, and beside
+//!   it each pair's: every move of the line after another adds its mover's reward to the
+//!   pair (the move before, the move). The greedy move is the best average of the move's
+//!   `Q_MAST(m, p)` and, when the pair of the last move and `m` has at least 7 visits, the
+//!   pair's mean (both count 0 unseen). Both tables are halved at each search.
 //! - `eval`: ε-greedy on the evaluation: with probability 1 − ε the move whose resulting
 //!   position the evaluation rates best for the mover (a move that wins at once first).
 //!   One copy, move and evaluation per legal move per ply: the dearest policy.
@@ -194,7 +201,7 @@
 //! a split descent). Each playout's generator is
 //! seeded at its descent from the agent's, so with an iteration budget the search is the
 //! same tree and the same move at any thread count (`parallel=tree,threads=1` is the batched
-//! search on one thread). `policy=mast` and `reply=` are refused with it: their tables learn
+//! search on one thread). `policy=mast`, `policy=ngram` and `reply=` are refused with it: their tables learn
 //! from each playout before the next. With RAVE a young node's value is mostly its AMAF
 //! mean, which a virtual loss on the node's own statistics barely moves, so a round's
 //! descents crowd into the same young lines; `vloss=amaf` also lays each virtual loss on the
@@ -431,6 +438,21 @@ const POOL_VISITS: u32 = 50;
 /// PoolRave: the AMAF samples a child needs before its move can join the pool.
 const POOL_SAMPLES: u32 = 20;
 
+/// NST: the slots of the table of pairs of move indices, enough for every pair of a game of
+/// up to 256 move indices (Havannah to size 9); a game with more shares slots between pairs.
+const NGRAM_SLOTS: usize = 1 << 16;
+
+/// NST: the visits a pair needs before its average joins the move's (Tak, Winands and
+/// Björnsson 2012's threshold).
+const NGRAM_SEEN: u32 = 7;
+
+/// NST: the slot of the pair (the move of index `before`, then the move of index `index`)
+/// in a game of `count` move indices: `before · count + index`, folded into
+/// [`NGRAM_SLOTS`].
+fn ngram_slot(count: usize, before: u32, index: u32) -> usize {
+    (before as usize * count + index as usize) % NGRAM_SLOTS
+}
+
 /// What a scan for decisive moves found, by position in the scanned moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Threat {
@@ -603,8 +625,11 @@ pub struct Mcts<G: Game> {
     /// RAVE with `rollouts=K`: each move index's credit for each player, summed over the
     /// kept playouts; cleared after each iteration.
     credits: Vec<[amaf::Credit; 2]>,
-    /// MAST: the average reward of each move index for each player.
+    /// MAST and NST: the average reward of each move index for each player.
     mast: Vec<[Amaf; 2]>,
+    /// NST: the average reward of each pair of move indices (the move before, the move) for
+    /// the second's mover, [`NGRAM_SLOTS`] slots by [`ngram_slot`].
+    ngram: Vec<[Amaf; 2]>,
     /// Last good reply: by the previous move's index, each player's reply that last won.
     replies: Vec<[Option<G::Move>; 2]>,
     /// `pattern`: where the game's scan for a playout reply starts, turned at each call.
@@ -705,6 +730,7 @@ impl<G: Game + Features> Mcts<G> {
             rollout_rewards: Vec::new(),
             credits: Vec::new(),
             mast: Vec::new(),
+            ngram: Vec::new(),
             prior: Vec::new(),
             spare_prior: Vec::new(),
             know: Vec::new(),
@@ -902,9 +928,17 @@ impl<G: Game + Features> Mcts<G> {
 
     /// [`Mcts::back_up`] but the AMAF statistics: the path, MAST and the reply tables.
     fn back_up_but_amaf(&mut self, rewards: [f64; 2]) {
-        if self.spec.policy == Policy::Mast {
+        if self.spec.policy.learns() {
             for step in &self.line {
                 self.mast[step.index as usize][step.mover as usize]
+                    .add(rewards[step.mover as usize]);
+            }
+        }
+        if self.spec.policy == Policy::Ngram {
+            let count = self.mast.len();
+            for pair in self.line.windows(2) {
+                let (before, step) = (pair[0], pair[1]);
+                self.ngram[ngram_slot(count, before.index, step.index)][step.mover as usize]
                     .add(rewards[step.mover as usize]);
             }
         }
@@ -964,12 +998,15 @@ impl<G: Game + Features> Mcts<G> {
         self.reroot(state);
         self.wins = [LengthStats::default(); 2];
         self.deepest = 0;
-        if self.spec.policy == Policy::Mast {
+        if self.spec.policy.learns() {
             if self.mast.is_empty() {
                 self.mast = vec![[Amaf::default(); 2]; state.move_index_count()];
             }
+            if self.spec.policy == Policy::Ngram && self.ngram.is_empty() {
+                self.ngram = vec![[Amaf::default(); 2]; NGRAM_SLOTS];
+            }
             // Older positions count half as much at each new move.
-            for a in self.mast.iter_mut().flatten() {
+            for a in self.mast.iter_mut().chain(&mut self.ngram).flatten() {
                 a.visits /= 2;
                 a.reward /= 2.0;
             }

@@ -425,6 +425,7 @@ impl<G: Game + Features> Roller<G> {
                 spec: &self.spec,
                 eval: &self.eval,
                 mast: &[],
+                ngram: &[],
                 replies: &[],
                 pruned: &[],
                 pool: &[],

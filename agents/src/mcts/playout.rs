@@ -38,6 +38,7 @@ impl<G: Game + Features> Mcts<G> {
             spec: &self.spec,
             eval: &self.eval,
             mast: &self.mast,
+            ngram: &self.ngram,
             replies: &self.replies,
             pruned: &self.pruned,
             pool: &self.pool,
@@ -184,8 +185,10 @@ impl<G: Game + Features> Mcts<G> {
 pub(super) struct Roll<'a, G: Game> {
     pub(super) spec: &'a MctsSpec,
     pub(super) eval: &'a Evaluator,
-    /// MAST: the average reward of each move index for each player.
+    /// MAST and NST: the average reward of each move index for each player.
     pub(super) mast: &'a [[Amaf; 2]],
+    /// NST: the average reward of each pair of move indices for the second's mover.
+    pub(super) ngram: &'a [[Amaf; 2]],
     /// Last good reply: by the previous move's index, each player's reply that last won.
     pub(super) replies: &'a [[Option<G::Move>; 2]],
     /// Playout pruning: the move indices left out of random moves, a bit each (empty: none).
@@ -331,6 +334,7 @@ impl<G: Game + Features> Roll<'_, G> {
                 Policy::Mast => self.mast[state.move_index(mv)][mover.index()]
                     .mean()
                     .unwrap_or(0.0),
+                Policy::Ngram => self.ngram_value(state.move_index(mv), mover, before),
                 _ => {
                     let probe = Mcts::after(self.probe, state, mv);
                     match probe.outcome() {
@@ -350,6 +354,25 @@ impl<G: Game + Features> Roll<'_, G> {
             }
         }
         best
+    }
+
+    /// NST: the greedy value of the move of index `index` for `mover` after the move
+    /// `before`: its MAST mean (0 unseen), averaged with the pair's mean when the pair has
+    /// [`NGRAM_SEEN`] visits.
+    fn ngram_value(&self, index: usize, mover: Player, before: Option<&Step<G::Move>>) -> f64 {
+        let single = self
+            .mast
+            .get(index)
+            .map_or(0.0, |row| row[mover.index()].mean().unwrap_or(0.0));
+        let pair = before.and_then(|before| {
+            let slot = ngram_slot(self.mast.len(), before.index, index as u32);
+            let a = self.ngram.get(slot)?[mover.index()];
+            (a.visits >= NGRAM_SEEN).then(|| a.mean()).flatten()
+        });
+        match pair {
+            Some(pair) => (single + pair) / 2.0,
+            None => single,
+        }
     }
 
     /// `roll.NAME=W`: a draw in which each legal move weighs `exp Σ W·T(m)`, as MoHex 2.0's
@@ -447,8 +470,8 @@ pub(super) fn is_marked(bits: &[u64], i: usize) -> bool {
     bits.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
 }
 
-/// Whether iterations under `spec` keep their line of moves (for RAVE, MAST or last good
-/// reply).
+/// Whether iterations under `spec` keep their line of moves (for RAVE, MAST, NST or last
+/// good reply).
 pub(super) fn records_line(spec: &MctsSpec) -> bool {
-    spec.rave.is_some() || spec.policy == Policy::Mast || spec.reply != Reply::Off
+    spec.rave.is_some() || spec.policy.learns() || spec.reply != Reply::Off
 }

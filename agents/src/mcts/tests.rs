@@ -682,6 +682,95 @@ fn last_good_reply_keeps_the_winners_replies_and_forgets_the_losers() {
 }
 
 #[test]
+fn ngram_learns_the_lines_pairs_and_halves_them_at_each_search() {
+    // One iteration: each pair of consecutive moves of its line (tree and playout) is
+    // credited once to the second's mover, with that mover's reward; MAST's table too.
+    let h = bridge_threat(false);
+    let mut m = havannah_agent("mcts:iters=1,policy=ngram,epsilon=0.5");
+    m.choose(&h);
+    let line = m.line.clone();
+    assert!(line.len() > 5, "{line:?}");
+    assert_eq!(m.ngram.len(), NGRAM_SLOTS);
+    let count = h.move_index_count();
+    // Black moved first here (path[1] is Black's move): White's reward is its negation.
+    let black = m.nodes[m.path[1] as usize].reward;
+    let mut expected = vec![[(0u32, 0.0f64); 2]; NGRAM_SLOTS];
+    for pair in line.windows(2) {
+        let slot = &mut expected[(pair[0].index as usize) * count + pair[1].index as usize]
+            [pair[1].mover as usize];
+        slot.0 += 1;
+        slot.1 += if pair[1].mover == 1 { black } else { -black };
+    }
+    for (slot, (row, want)) in m.ngram.iter().zip(&expected).enumerate() {
+        for player in 0..2 {
+            assert_eq!(row[player].visits, want[player].0, "{slot} {player}");
+            assert_eq!(
+                f64::from(row[player].reward),
+                want[player].1,
+                "{slot} {player}"
+            );
+        }
+    }
+    let singles: u32 = m.mast.iter().flatten().map(|a| a.visits).sum();
+    assert_eq!(
+        singles,
+        line.len() as u32,
+        "MAST's table learns beside the pairs'"
+    );
+    // The next search halves the pairs (visits round down: each seen once becomes 0).
+    m.search(&h, Some(1), None);
+    let seen: u32 = m.ngram.iter().flatten().map(|a| a.visits).sum();
+    assert!(
+        seen < m.line.len() as u32,
+        "old pairs halved to 0: {seen} of {}",
+        m.line.len()
+    );
+}
+
+#[test]
+fn ngram_plays_the_best_average_of_move_and_pair_once_the_pair_is_seen_seven_times() {
+    // White played e5; Black to move. MAST: b1 at 0.6, d4 at 0.5, every other move unseen
+    // (0). The pair (e5, d4) at 1.0: seen 7 times it lifts d4 to (0.5 + 1.0) / 2 = 0.75,
+    // above b1; seen 6 times it is left out, and b1 is the best. The pair (e5, b1) at -1.0,
+    // seen 7 times, takes b1 to (0.6 - 1.0) / 2 = -0.2, below every unseen move but d4.
+    let mut h = Havannah::new(4, false).unwrap();
+    let ((e5, e5_index), (d4, d4_index), (b1, b1_index)) =
+        (cell_at(&h, "e5"), cell_at(&h, "d4"), cell_at(&h, "b1"));
+    h.play(e5);
+    let count = h.move_index_count();
+    let slot = |index: usize| e5_index * count + index;
+    let amaf = |visits: u32, mean: f32| Amaf {
+        visits,
+        reward: mean * visits as f32,
+    };
+    for (pair_d4, pair_b1, want) in [
+        (amaf(7, 1.0), Amaf::default(), d4),
+        (amaf(6, 1.0), Amaf::default(), b1),
+        (Amaf::default(), amaf(7, -1.0), d4),
+        (amaf(7, 1.0), amaf(7, -1.0), d4),
+    ] {
+        let mut m = havannah_agent("mcts:iters=1,policy=ngram,epsilon=0");
+        m.line = vec![Step {
+            index: e5_index as u32,
+            mover: 0,
+            mv: e5,
+        }];
+        m.mast = vec![[Amaf::default(); 2]; count];
+        m.mast[b1_index][1] = amaf(10, 0.6);
+        m.mast[d4_index][1] = amaf(10, 0.5);
+        // White's averages are not Black's.
+        m.mast[cell_at(&h, "a1").1][0] = amaf(10, 1.0);
+        m.ngram = vec![[Amaf::default(); 2]; NGRAM_SLOTS];
+        m.ngram[slot(d4_index)][1] = pair_d4;
+        m.ngram[slot(b1_index)][1] = pair_b1;
+        for _ in 0..5 {
+            let mv = m.playout_move(&h, Player::ONE);
+            assert_eq!(mv, want, "{pair_d4:?} {pair_b1:?}");
+        }
+    }
+}
+
+#[test]
 fn playouts_play_the_stored_reply_and_the_games_link_saving_reply() {
     // White played e5; Black's stored reply to it is d4, played while it is legal.
     let mut h = Havannah::new(4, false).unwrap();
@@ -1214,6 +1303,7 @@ fn a_playout_plays_the_policys_moves_and_records_them_when_something_learns_from
         ("pattern=on", false),
         ("policy=eval,epsilon=0", false),
         ("policy=mast", true),
+        ("policy=ngram", true),
         ("rave=100", true),
         ("reply=lgr", true),
     ] {
@@ -1682,6 +1772,7 @@ fn tree_parallelism_options_print_only_when_set_and_refuse_learnt_tables() {
     assert_eq!(spec(&amaf).unwrap(), amaf);
     for bad in [
         "mcts:parallel=tree,policy=mast",
+        "mcts:parallel=tree,policy=ngram",
         "mcts:parallel=tree,reply=lgrf",
         "mcts:batch=8",
         "mcts:vloss=amaf,rave=500",

@@ -374,13 +374,14 @@ pub const OPTIONS: &[OptionDef<MctsSpec>] = &[
     },
     OptionDef {
         key: "policy",
-        takes: Takes::Choice(&["random", "mast", "eval"]),
+        takes: Takes::Choice(&["random", "mast", "ngram", "eval"]),
         default: Fallback::Value("random"),
         help: "the playout policy",
-        source: "Finnsson and Björnsson 2008 (MAST)",
+        source: "Finnsson and Björnsson 2008 (MAST); Tak, Winands and Björnsson 2012 (NST)",
         set: |s, v| {
             s.policy = match v.word() {
                 "mast" => Policy::Mast,
+                "ngram" => Policy::Ngram,
                 "eval" => Policy::Eval,
                 _ => Policy::Random,
             }
@@ -388,6 +389,7 @@ pub const OPTIONS: &[OptionDef<MctsSpec>] = &[
         print: |s| match s.policy {
             Policy::Random => None,
             Policy::Mast => Some("policy=mast".into()),
+            Policy::Ngram => Some("policy=ngram".into()),
             Policy::Eval => Some("policy=eval".into()),
         },
     },
@@ -770,11 +772,9 @@ pub(super) fn finish(spec: &mut MctsSpec) -> Result<(), super::SpecError> {
             "mcts: rave_form and rave_grow need rave=K".into(),
         ));
     }
-    if spec.parallel == Parallelism::Tree
-        && (spec.policy == Policy::Mast || spec.reply != Reply::Off)
-    {
+    if spec.parallel == Parallelism::Tree && (spec.policy.learns() || spec.reply != Reply::Off) {
         return Err(super::error(
-            "mcts: parallel=tree does not combine with policy=mast or reply= (their tables learn from every playout in turn)".into(),
+            "mcts: parallel=tree does not combine with policy=mast, policy=ngram or reply= (their tables learn from every playout in turn)".into(),
         ));
     }
     if spec.decisive_plies.is_some() && spec.decisive != Decisive::On {

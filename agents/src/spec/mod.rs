@@ -108,8 +108,19 @@ pub enum Policy {
     Random,
     /// ε-greedy on the move averages of earlier iterations (MAST).
     Mast,
+    /// ε-greedy on the averages of the move and of the move after the one before it
+    /// (N-gram selection, NST, with N up to 2).
+    Ngram,
     /// ε-greedy on the evaluation after the move.
     Eval,
+}
+
+impl Policy {
+    /// Whether the policy learns from every iteration's line (MAST and NST keep tables).
+    #[must_use]
+    pub fn learns(self) -> bool {
+        matches!(self, Policy::Mast | Policy::Ngram)
+    }
 }
 
 /// Whether MCTS playouts answer the previous move with the reply that last won after it
@@ -1326,6 +1337,7 @@ mod tests {
             "mcts:iters=500,reply=lgr,final=wins",
             "mcts:iters=500,decisive=on,fpu=0.5,bias=2,policy=mast,epsilon=0.3,threads=2",
             "mcts:time_ms=100,decisive=tree,policy=eval,eval=rich",
+            "mcts:iters=500,rave=500,policy=ngram,epsilon=0.4,threads=2",
             "mcts:preset=strong,time_ms=250",
             "faulty:panic_at=3",
             "faulty:illegal_at=2",
