@@ -131,6 +131,9 @@ PANELS = [
     ("Playout policies added to strong4 (size 8, 2,000 iterations, exploratory)", [
         ("playout-s8-iters2000.csv", True, ""),
     ]),
+    ("N-gram playouts (NST) added to the context player (size 8, 2,000 iterations, exploratory)", [
+        ("ngram-s8-iters2000.csv", True, ""),
+    ]),
     ("Twice the search (0.5 s against 0.25 s; 4,000 against 2,000 and 8,000 against 4,000 iterations) and fewer playouts (size 8, exploratory)", [
         ("time2x-s8-shapes.csv", False, ""),
         ("time2x-s8-shapes-b.csv", False, "fresh seed"),
