@@ -301,3 +301,52 @@ fn alphabeta_asked_twice_about_one_position_answers_the_same() {
         }
     }
 }
+
+#[test]
+fn preset_strong5_plays_as_strong4_with_the_context_fit_read_from_its_file() {
+    // The built-in term `shape_ctx` is the fit of results/castro-best/shapes-ctx/: the
+    // preset searches exactly as the player of those results, which read it from the file.
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../results/castro-best/shapes-ctx/shapes.txt"
+    );
+    let from_file = format!("mcts:iters=1500,preset=strong4,know.shape=0.15,shapes={file}");
+    let searches = |text: &str, state: &Havannah| {
+        let mut agent = AgentSpec::parse(text).unwrap().build(state, 7).unwrap();
+        let mut at = state.clone();
+        let mut out = Vec::new();
+        for _ in 0..2 {
+            let d = agent.choose(&at);
+            out.push((d.mv, d.stats.value, d.stats.nodes, d.stats.depth));
+            at.play_unchecked(d.mv);
+            let mut moves = Vec::new();
+            at.legal_moves(&mut moves);
+            at.play_unchecked(moves[moves.len() / 2]);
+        }
+        out
+    };
+    let mut state = Havannah::new(8, false).unwrap();
+    let mut rng = seeded_rng(11, 0);
+    let mut moves = Vec::new();
+    let mut differs = false;
+    for _ in 0..3 {
+        let strong5 = searches("mcts:iters=1500,preset=strong5", &state);
+        assert_eq!(strong5, searches(&from_file, &state), "{}", state.ply());
+        differs |= strong5 != searches("mcts:iters=1500,preset=strong4", &state);
+        for _ in 0..12 {
+            let mv = state.random_move(&mut rng, &mut moves).unwrap();
+            state.play_unchecked(mv);
+        }
+    }
+    assert!(differs, "the shapes change strong4's searches");
+    // Another game has no such term: refused, by name.
+    let hex = ringside_engine::games::hex::Hex::new(5, false).unwrap();
+    let Err(err) = AgentSpec::parse("mcts:preset=strong5")
+        .unwrap()
+        .build(&hex, 1)
+    else {
+        panic!("Hex has no term shape_ctx")
+    };
+    let err = err.to_string();
+    assert!(err.contains("shape_ctx"), "{err}");
+}

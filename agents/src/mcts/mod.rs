@@ -356,6 +356,11 @@
 //! and, replicated, +56 Elo over `strong3` on Havannah 8 at 0.25 s a move, and level with
 //! Castro at its best (51.1% on Havannah 6 and 54.5% on Havannah 8 against Castro `user-d0`, 400
 //! games each; 48.0% against `user-d0-know`, Castro's best on Havannah 8, 200 games).
+//! `preset=strong5` ([`crate::spec::STRONG5_PRESET`], Havannah's only) adds the shapes learned
+//! from Castro's moves in the context of the last stone (`know.shape_ctx=0.15`): stronger than
+//! Castro at its best on Havannah 6 (64.2% over 400 games, replicated) and, pooled, on
+//! Havannah 8 (55.0% over 800 games with one thread, 53.8% over 800 with two, short of issue
+//! 46's 60% and 55%).
 
 //!
 //! # The modules

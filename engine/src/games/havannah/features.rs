@@ -344,6 +344,11 @@ impl crate::Features for Havannah {
     ///   `mv` (the thesis's `-D 2` is `know.distance=0.04`). It floods the board from every
     ///   corner and edge, so it is read for all the children at once
     ///   ([`crate::Features::knowledge_term_all`]); in playouts (`roll.distance`) it is dear.
+    /// - `shape_ctx`: the shipped context fit's weight (`ln γ`) of the shape around `mv` beside
+    ///   its distance to the last stone (1, 2, or 3 for 3 and more): the fit of
+    ///   `results/castro-best/shapes-ctx/`, built in, so `know.shape_ctx=W` plays as
+    ///   `know.shape=W,shapes=` that file does (the best player on size 8 there,
+    ///   `preset=strong5`); not Castro's.
     fn knowledge_terms(&self) -> &'static [&'static str] {
         &KNOWLEDGE_TERMS
     }
@@ -400,6 +405,7 @@ impl crate::Features for Havannah {
                 self.win_distances(me, &mut d);
                 self.distance_term(d[c])
             }
+            SHAPE_CTX_TERM => self.shape_ctx_weight(c, me, self.shape_context(mv)),
             _ => 0.0,
         }
     }
@@ -520,12 +526,22 @@ impl crate::Features for Havannah {
 const NET: &[u8] = include_bytes!("net.rsnet");
 
 /// The names of Havannah's knowledge terms, in the order of `knowledge_term`'s `k`.
-const KNOWLEDGE_TERMS: [&str; 7] = [
-    "connect", "bridge", "reply", "local", "size", "shape", "distance",
+const KNOWLEDGE_TERMS: [&str; 8] = [
+    "connect",
+    "bridge",
+    "reply",
+    "local",
+    "size",
+    "shape",
+    "distance",
+    "shape_ctx",
 ];
 
 /// The index of the term `distance` in [`KNOWLEDGE_TERMS`].
 const DISTANCE_TERM: usize = 6;
+
+/// The index of the term `shape_ctx` in [`KNOWLEDGE_TERMS`].
+const SHAPE_CTX_TERM: usize = 7;
 
 /// The weights of `eval=tuned` (see [`crate::Features::tuned_weights`]): Texel-fitted to
 /// alpha-beta self-play, `material` held at 1 (results/tuned/havannah/: the command, the fit and

@@ -1,6 +1,7 @@
 //! The shape around a cell: its six neighbours and the six cells a bridge away, each empty,
 //! the mover's, the opponent's or off the board, numbered the same under the board's twelve
-//! symmetries; and the weights of the shapes learned from strong play (`shapes.txt`).
+//! symmetries; and the weights of the shapes learned from strong play (`shapes.txt`; in the
+//! context of the last stone, `shapes-ctx.txt`).
 
 use std::sync::OnceLock;
 
@@ -122,6 +123,14 @@ impl Havannah {
     pub(super) fn shape_weight(&self, c: usize, me: u8) -> f64 {
         shape_table().weight(self.shape_as_placed(c, me))
     }
+
+    /// The shipped context fit's weight of the shape around cell `c` for player `me` at
+    /// distance `context` from the last stone (0 for a shape the fit lacks): what
+    /// `shapes=FILE` of the same file reads in place of `shape`.
+    pub(super) fn shape_ctx_weight(&self, c: usize, me: u8, context: u32) -> f64 {
+        let key = crate::shapes::key(self.shape_of(c, me), context);
+        context_table().get(key).map_or(0.0, f64::from)
+    }
 }
 
 /// Shape `key` with each place's state moved where symmetry `to` takes it.
@@ -195,6 +204,18 @@ impl ShapeTable {
     }
 }
 
+/// The shipped context fit: `ln γ` of each shape beside its distance to the last stone (1, 2,
+/// or 3 for 3 and more), its key [`crate::shapes::key`] of the shape and that distance, fitted
+/// to Castro's moves by `arena tune shapes --context` (`results/castro-best/shapes-ctx/`, byte
+/// for byte); read by the term `shape_ctx`.
+const SHAPES_CTX: &str = include_str!("shapes-ctx.txt");
+
+/// [`SHAPES_CTX`] read once, by key (each shape as its smallest number, with its context).
+fn context_table() -> &'static WeightTable {
+    static TABLE: OnceLock<WeightTable> = OnceLock::new();
+    TABLE.get_or_init(|| WeightTable::new(&parse_shapes(SHAPES_CTX)))
+}
+
 /// [`SHAPES`] read once.
 fn shape_table() -> &'static ShapeTable {
     static TABLE: OnceLock<ShapeTable> = OnceLock::new();
@@ -205,6 +226,12 @@ fn shape_table() -> &'static ShapeTable {
 /// line here is a build's mistake.
 fn parse_shapes(text: &str) -> Vec<(u32, f32)> {
     crate::shapes::parse_shape_weights(text).expect("the shipped shapes file reads")
+}
+
+/// The shipped context fit's shapes and weights, sorted, for the tests.
+#[cfg(test)]
+pub(super) fn shipped_context_shapes() -> Vec<(u32, f32)> {
+    parse_shapes(SHAPES_CTX)
 }
 
 /// The shipped shapes and weights, sorted, for the tests.

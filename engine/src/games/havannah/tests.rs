@@ -698,7 +698,14 @@ fn knowledge_terms_measure_reach_reply_locality_and_group_size() {
     assert_eq!(
         h.knowledge_terms(),
         [
-            "connect", "bridge", "reply", "local", "size", "shape", "distance"
+            "connect",
+            "bridge",
+            "reply",
+            "local",
+            "size",
+            "shape",
+            "distance",
+            "shape_ctx"
         ]
     );
     let term = |cell: &str, name: &str| {
@@ -1160,6 +1167,40 @@ fn the_shipped_shape_weights_are_lowest_numbered_finite_and_read_by_the_shape_te
     }
     assert!(checked > 10, "{checked}");
     let _ = h;
+}
+
+#[test]
+fn the_shape_ctx_term_reads_the_shipped_context_fit_by_shape_and_distance_to_the_last_stone() {
+    use crate::Features;
+    let table = super::shape::shipped_context_shapes();
+    assert!(crate::shapes::in_context(&table), "a fit in context");
+    assert!(table.iter().all(|&(_, w)| w.is_finite()));
+    // Looked up here by a binary search of the sorted file, the term by the hash table.
+    let weight = |key: u32| {
+        table
+            .binary_search_by_key(&key, |&(k, _)| k)
+            .map_or(0.0, |at| f64::from(table[at].1))
+    };
+    let k = term_index("shape_ctx");
+    let mut h = Havannah::new(8, false).unwrap();
+    play(&mut h, "h8 g7 i9 f8 g9 h7 e6");
+    let mut moves = Vec::new();
+    h.legal_moves(&mut moves);
+    let mut known = [0; 4];
+    for &mv in &moves {
+        let context = h.shape_context(mv);
+        let key = crate::shapes::key(h.move_shape(mv).unwrap(), context);
+        assert_eq!(h.knowledge_term(mv, k), weight(key), "{}", h.move_text(mv));
+        if weight(key) != 0.0 {
+            known[context as usize] += 1;
+        }
+    }
+    assert!(
+        known[1..].iter().all(|&n| n > 0),
+        "each distance read: {known:?}"
+    );
+    // A stone's cell has no shape: 0.
+    assert_eq!(h.knowledge_term(h.parse_move("h8").unwrap(), k), 0.0);
 }
 
 #[test]
