@@ -310,6 +310,15 @@ fn preset_strong5_plays_as_strong4_with_the_context_fit_read_from_its_file() {
         env!("CARGO_MANIFEST_DIR"),
         "/../results/castro-best/shapes-ctx/shapes.txt"
     );
+    let built_in = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../engine/src/games/havannah/shapes-ctx.txt"
+    );
+    assert_eq!(
+        std::fs::read(built_in).unwrap(),
+        std::fs::read(file).unwrap(),
+        "the built-in fit is the results' file, byte for byte"
+    );
     let from_file = format!("mcts:iters=1500,preset=strong4,know.shape=0.15,shapes={file}");
     let searches = |text: &str, state: &Havannah| {
         let mut agent = AgentSpec::parse(text).unwrap().build(state, 7).unwrap();
