@@ -116,8 +116,10 @@
 //!   Havannah", ACG 2011, played N-grams in Havannah's playouts). MAST's table, and beside
 //!   it each pair's: every move of the line after another adds its mover's reward to the
 //!   pair (the move before, the move). The greedy move is the best average of the move's
-//!   `Q_MAST(m, p)` and, when the pair of the last move and `m` has at least 7 visits, the
-//!   pair's mean (both count 0 unseen). Both tables are halved at each search.
+//!   `Q_MAST(m, p)` (0 unseen) and, when the pair of the last move and `m` has at least 7
+//!   visits, the pair's mean (a pair seen less is left out). Both tables are halved at each
+//!   search. The pairs' table has 2¹⁶ slots, one a pair for games of up to 256 move indices;
+//!   a game with more shares slots between pairs.
 //! - `eval`: ε-greedy on the evaluation: with probability 1 − ε the move whose resulting
 //!   position the evaluation rates best for the mover (a move that wins at once first).
 //!   One copy, move and evaluation per legal move per ply: the dearest policy.
