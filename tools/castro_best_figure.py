@@ -181,6 +181,8 @@ PANELS = [
         ("ctx-s8-user-d0-know.csv", False, "replication"),
         ("ctx-s8b-user-d0-know.csv", False, "third run"),
         ("ctx01-s8-user-d0-know.csv", False, "fourth run"),
+        ("ctx03-s8-user-d0-know.csv", False, ""),
+        ("ctx03-s8b-user-d0-know.csv", False, "replication"),
         ("movenet-s8x-user-d0-know.csv", False, "exploratory, stopped at 51 games"),
         ("movenet-s8-user-d0-know.csv", False, ""),
         ("movenet-s8b-user-d0-know.csv", False, "replication"),
@@ -255,10 +257,11 @@ def short(spec):
     text = text.replace("iters=1320,", "").replace("iters=1700,", "")
     text = text.replace(",16-channel network,prior 0.3,movenet_at=", ",16-channel network,prior 0.3 from visit ")
     text = re.sub(r",?movenet_at=\d+", "", text)
+    text = text.replace("know.shape_ctx=", "shapes in context ")
     text = text.replace("know.shape=", "shapes ").replace("prob.shape=", "prior ")
     # The playout shapes' panel names the plies in its tags.
     text = text.replace(",roll_plies=10", "").replace("roll.shape=", "in playouts ")
-    for preset in ("strong4,", "strong3,", "strong2,", "strong,"):
+    for preset in ("strong5,", "strong4,", "strong3,", "strong2,", "strong,"):
         if text.startswith(preset):
             return preset[:-1] + " + " + text[len(preset):].replace(",", ", ")
     return text
