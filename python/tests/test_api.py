@@ -184,7 +184,8 @@ def test_match_plays_the_rows_arena_match_plays(arena: str, tmp_path: Path) -> N
 
     assert strip(a) == strip(b)
     assert list(frame.columns) == list(a[0].keys())
-    assert len(frame) == 12 and frame["moves"].tolist() == [r["moves"] for r in a]
+    # The table in game-id order; the file as the games ended.
+    assert len(frame) == 12 and frame["moves"].tolist() == [r["moves"] for r in strip(a)]
 
 
 PAIR = ["random", "mcts:iters=5"]
@@ -242,6 +243,22 @@ def test_without_pandas_tables_are_lists_of_dicts(
     rows = ringside.match("rin:size=6", ["random", "random"], games=4, seed=2)
     assert isinstance(rows, list) and len(rows) == 4
     assert rows[0]["id"] == 0 and isinstance(rows[0]["moves"], str)
+    # In game-id order whatever order two threads finished them in: the same table again.
+    again = ringside.match("rin:size=6", ["random", "random"], games=8, seed=2, threads=2)
+    assert [row["id"] for row in again] == list(range(8))
+    one = ringside.match("rin:size=6", ["random", "random"], games=8, seed=2, threads=1)
+    def untimed(rows: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        return [{k: v for k, v in r.items() if k not in TIMES} for r in rows]
+
+    assert untimed(again) == untimed(one)
+
+
+def test_match_tables_are_in_game_id_order_whatever_the_thread_count() -> None:
+    two = ringside.match("rin:size=6", ["random", "random"], games=8, seed=3, threads=2)
+    assert list(two["id"]) == list(range(8))
+    one = ringside.match("rin:size=6", ["random", "random"], games=8, seed=3, threads=1)
+    columns = [c for c in two.columns if c not in TIMES]
+    assert two[columns].equals(one[columns])
 
 
 def test_vecenv_steps_every_game_and_restarts_finished_ones() -> None:

@@ -454,6 +454,13 @@ def _table(text: str) -> Any:
     return pd.read_csv(io.StringIO(text), keep_default_na=False, na_values=[""])
 
 
+def _by_id(rows: Any) -> Any:
+    """A games table (a DataFrame, or a list of dicts) in game-id order."""
+    if isinstance(rows, list):
+        return sorted(rows, key=lambda row: row["id"])
+    return rows.sort_values("id", kind="stable").reset_index(drop=True)
+
+
 def _value(text: str) -> Any:
     for kind in (int, float):
         try:
@@ -511,7 +518,8 @@ def match(
 ) -> Any:
     """Plays the games ``arena match`` would play with the same settings (two agents: a
     match; more: a round robin, or a gauntlet of the first) and returns the games table, with
-    the columns of games.csv (a pandas DataFrame, or a list of dicts without pandas).
+    the columns of games.csv (a pandas DataFrame, or a list of dicts without pandas), in
+    game-id order.
     A ``Game`` brings its ply cap; a spec string, like ``arena match``, has none unless
     ``ply_cap=`` gives one.
 
@@ -556,8 +564,10 @@ def match(
         if not table:
             return dict(resumed=resumed, played=played, seconds=seconds)
         # The run wrote and checked these rows itself: read them without replaying again.
+        # The file holds them as the games ended (threads finish out of turn); the table is
+        # in game-id order, the same for the same settings whatever the thread count.
         with open(path, newline="") as f:
-            return _table(f.read())
+            return _by_id(_table(f.read()))
 
     if out is not None:
         return run(os.fspath(out))
