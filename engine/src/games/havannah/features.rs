@@ -405,7 +405,9 @@ impl crate::Features for Havannah {
                 self.win_distances(me, &mut d);
                 self.distance_term(d[c])
             }
-            SHAPE_CTX_TERM => self.shape_ctx_weight(c, me, self.shape_context(mv)),
+            SHAPE_CTX_TERM => {
+                crate::shapes::move_key(self, mv, true).map_or(0.0, super::shape::context_weight)
+            }
             _ => 0.0,
         }
     }

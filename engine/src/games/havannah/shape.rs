@@ -123,14 +123,6 @@ impl Havannah {
     pub(super) fn shape_weight(&self, c: usize, me: u8) -> f64 {
         shape_table().weight(self.shape_as_placed(c, me))
     }
-
-    /// The shipped context fit's weight of the shape around cell `c` for player `me` at
-    /// distance `context` from the last stone (0 for a shape the fit lacks): what
-    /// `shapes=FILE` of the same file reads in place of `shape`.
-    pub(super) fn shape_ctx_weight(&self, c: usize, me: u8, context: u32) -> f64 {
-        let key = crate::shapes::key(self.shape_of(c, me), context);
-        context_table().get(key).map_or(0.0, f64::from)
-    }
 }
 
 /// Shape `key` with each place's state moved where symmetry `to` takes it.
@@ -214,6 +206,13 @@ const SHAPES_CTX: &str = include_str!("shapes-ctx.txt");
 fn context_table() -> &'static WeightTable {
     static TABLE: OnceLock<WeightTable> = OnceLock::new();
     TABLE.get_or_init(|| WeightTable::new(&parse_shapes(SHAPES_CTX)))
+}
+
+/// The shipped context fit's weight of shapes-file `key` ([`crate::shapes::move_key`] in
+/// context: the move's shape and its distance to the last stone), 0 for a key the fit lacks:
+/// what `shapes=FILE` of the same file reads in place of `shape`.
+pub(super) fn context_weight(key: u32) -> f64 {
+    context_table().get(key).map_or(0.0, f64::from)
 }
 
 /// [`SHAPES`] read once.
