@@ -33,21 +33,33 @@ impl<G: Game + Features> Mcts<G> {
     pub(super) fn credit_amaf(&mut self, rewards: [f64; 2]) {
         let root = self.root.as_ref().expect("a search has a root");
         size_once(&mut self.last_played, root.move_index_count(), [0; 2]);
-        mark_last_plays(&mut self.last_played, &self.line);
+        // The tree's moves are the path's, one fewer than its nodes.
+        let end = self.amaf_end(self.path.len() - 1, self.line.len());
+        mark_last_plays(&mut self.last_played, &self.line[..end]);
         let last_played = &self.last_played;
         path_children!(self).each(|depth, mover, index, a| {
             if last_played[index][mover] as usize > depth {
                 a.add(rewards[mover]);
             }
         });
-        clear_last_plays(&mut self.last_played, &self.line);
+        clear_last_plays(&mut self.last_played, &self.line[..end]);
+    }
+
+    /// Where a line of `len` moves, whose first `tree_line` are the tree's, stops crediting
+    /// AMAF: after `amaf_plies` playout moves, or at its end.
+    fn amaf_end(&self, tree_line: usize, len: usize) -> usize {
+        match self.spec.amaf_plies {
+            Some(n) => len.min(tree_line + n as usize),
+            None => len,
+        }
     }
 
     /// Keeps a playout of a `rollouts=K` iteration for [`Mcts::credit_rollouts`]: its moves
-    /// after the tree's `tree_line` and its rewards.
+    /// after the tree's `tree_line` (up to `amaf_plies` of them) and its rewards.
     pub(super) fn keep_rollout(&mut self, tree_line: usize, rewards: [f64; 2]) {
+        let end = self.amaf_end(tree_line, self.line.len());
         self.rollout_steps
-            .extend_from_slice(&self.line[tree_line..]);
+            .extend_from_slice(&self.line[tree_line..end]);
         self.rollout_ends.push(self.rollout_steps.len());
         self.rollout_rewards.push(rewards);
     }

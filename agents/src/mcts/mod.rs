@@ -27,9 +27,18 @@
 //! - `rave_form=hyp`: `β = K / (K + n)`, the hyperbolic form Castro uses (Ewalds, "Playing
 //!   and solving Havannah", MSc thesis, University of Alberta, 2012), which trusts AMAF
 //!   longer at small `n` and drops it faster at large `n` than the square root.
+//! - `rave_form=mse`: `β = ñ / (n + ñ + n·ñ/K)`, Gelly and Silver's minimum-MSE schedule
+//!   ("Monte-Carlo tree search and rapid action value estimation in computer Go", Artificial
+//!   Intelligence 175, 2011: `β = ñ/(n + ñ + 4b²nñ)`) with its bias `b` read from the same
+//!   equivalence, `4b² = 1/K`: as `ñ` grows it becomes the hyperbolic form, but a child seen
+//!   in few playouts is trusted by its AMAF mean only as far as those few support.
 //! - `rave_grow=D`: `K` becomes `K + D·m`, where `m` is the number of moves at the parent
 //!   (in a drop game, the moves left): AMAF is trusted longer early in the game, where a
 //!   cell keeps its meaning for many moves. Castro uses `K = 500 + 200·m`.
+//! - `amaf_plies=N`: only the tree's moves and a playout's first `N` plies credit AMAF
+//!   (Helmbold and Parker-Wood's cutoff-AMAF, "All-moves-as-first heuristics in Monte-Carlo
+//!   Go", IC-AI 2009): a stone dropped late in a random playout says little of the move's
+//!   worth where the tree is.
 //!
 //! A child with neither visits nor AMAF statistics is tried first, as in plain UCT (or gets
 //! the FPU value, below). The statistics take 8 more bytes a node (a parallel array,

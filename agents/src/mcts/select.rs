@@ -126,11 +126,16 @@ impl<G: Game + Features> Mcts<G> {
         } else {
             0.0
         };
-        let value = match amaf.and_then(|(k, a)| Some((k, a.mean()?))) {
-            Some((k, q_amaf)) => {
+        let value = match amaf.and_then(|(k, a)| Some((k, a, a.mean()?))) {
+            Some((k, a, q_amaf)) => {
                 let beta = match self.spec.rave_form {
                     RaveForm::Sqrt => (k / (3.0 * n + k)).sqrt(),
                     RaveForm::Hyperbolic => k / (k + n),
+                    RaveForm::MinimumMse => {
+                        // ñ/(n + ñ + nñ/K), multiplied through by K: one division.
+                        let m = f64::from(a.visits);
+                        k * m / (k * (n + m) + n * m)
+                    }
                 };
                 (1.0 - beta) * q + beta * q_amaf
             }

@@ -164,6 +164,56 @@ fn rave_credits_the_children_whose_move_their_mover_played_later_in_the_line() {
 }
 
 #[test]
+fn cutoff_amaf_credits_only_the_tree_move_and_the_playouts_first_plies() {
+    // One iteration on an empty size-4 Havannah board: the line is the tree's move, then
+    // the playout's. With amaf_plies=3 only the line's first 1 + 3 moves credit the root's
+    // children: the tree's move and the playout's first three, each by its own mover.
+    let h = Havannah::new(4, false).unwrap();
+    let m = one_iteration("mcts:iters=1,rave=500,amaf_plies=3", &h);
+    assert!(m.line.len() > 10, "the playout runs past the cutoff");
+    let first = m.nodes[0].first_child as usize;
+    let mover = m.nodes[first].mover_into;
+    let mut credited = 0;
+    for c in first..first + m.nodes[0].children as usize {
+        let index = h.move_index(m.moves[c - 1]) as u32;
+        let played_early = m.line[..4]
+            .iter()
+            .any(|s| s.index == index && s.mover == mover);
+        assert_eq!(m.amaf[c].visits, u32::from(played_early), "child {c}");
+        credited += usize::from(played_early);
+    }
+    // The tree's move and the playout's second ply are the root mover's.
+    assert_eq!(credited, 2);
+}
+
+#[test]
+fn a_cutoff_past_every_playout_changes_nothing() {
+    // amaf_plies longer than any game leaves the search as it is without it, with one
+    // playout a leaf and with several credited together.
+    let h = Havannah::new(4, false).unwrap();
+    for rollouts in [1, 3] {
+        let plain = format!("mcts:iters=200,rave=500,rollouts={rollouts}");
+        let cut = format!("{plain},amaf_plies=1000");
+        let (mut a, mut b) = (havannah_agent(&plain), havannah_agent(&cut));
+        let (da, db) = (a.choose(&h), b.choose(&h));
+        assert_eq!(da.mv, db.mv);
+        assert_eq!(a.nodes.len(), b.nodes.len());
+        let amaf = |m: &Mcts<Havannah>| {
+            m.amaf
+                .iter()
+                .map(|a| (a.visits, a.reward))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(amaf(&a), amaf(&b), "rollouts={rollouts}");
+        // A short cutoff credits less.
+        let mut c = havannah_agent(&format!("{plain},amaf_plies=2"));
+        c.choose(&h);
+        let total = |m: &Mcts<Havannah>| m.amaf.iter().map(|a| u64::from(a.visits)).sum::<u64>();
+        assert!(total(&c) < total(&a), "rollouts={rollouts}");
+    }
+}
+
+#[test]
 fn rave_search_is_seeded_and_keeps_its_statistics_across_tree_reuse() {
     let start = Rin::new(6).unwrap();
     let (mut a, mut b) = (rave_for(&start, 4), rave_for(&start, 4));
@@ -583,6 +633,50 @@ fn rave_schedules_weigh_amaf_by_their_formulas() {
         }
         let expected = if picks_b { first + 1 } else { first };
         assert_eq!(m.select(0), expected, "{options}");
+    }
+}
+
+#[test]
+fn minimum_mse_schedule_trusts_amaf_only_as_far_as_its_visits_go() {
+    // An empty size-4 board, K = 100, every root child visited 30 times. A has Q = 0.4 and
+    // no AMAF visits (its value is Q); B has Q = 0 and an AMAF mean of 1 over ñ visits; the
+    // others lose every playout. B wins exactly when β > 0.4:
+    // - hyp: β = 100 / 130 = 0.769 whatever ñ → B;
+    // - mse, ñ = 10: β = 10 / (30 + 10 + 30·10/100) = 10 / 43 = 0.233 → A;
+    // - mse, ñ = 100: β = 100 / (30 + 100 + 30) = 0.625 → B.
+    let h = Havannah::new(4, false).unwrap();
+    for (form, amaf_visits, picks_b) in [("hyp", 10, true), ("mse", 10, false), ("mse", 100, true)]
+    {
+        let options = format!("mcts:iters=1,c=0,rave=100,rave_form={form}");
+        let mut m = havannah_agent(&options);
+        m.root = Some(h.clone());
+        m.reset();
+        assert!(m.expand(0, &h));
+        let first = m.nodes[0].first_child as usize;
+        for c in first..first + m.nodes[0].children as usize {
+            let (q, amaf) = match c - first {
+                0 => (0.4, Amaf::default()),
+                1 => (
+                    0.0,
+                    Amaf {
+                        reward: amaf_visits as f32,
+                        visits: amaf_visits,
+                    },
+                ),
+                _ => (
+                    -1.0,
+                    Amaf {
+                        reward: -30.0,
+                        visits: 30,
+                    },
+                ),
+            };
+            m.nodes[c].visits = 30;
+            m.nodes[c].reward = 30.0 * q;
+            m.amaf[c] = amaf;
+        }
+        let expected = if picks_b { first + 1 } else { first };
+        assert_eq!(m.select(0), expected, "{options}, ñ = {amaf_visits}");
     }
 }
 

@@ -34,6 +34,7 @@ impl Default for MctsSpec {
                 prob_terms: std::collections::BTreeMap::new(),
                 roll_terms: std::collections::BTreeMap::new(),
                 roll_plies: None,
+                amaf_plies: None,
                 shapes: None,
                 movenet: None,
                 // From the table:
@@ -216,20 +217,21 @@ pub const OPTIONS: &[OptionDef<MctsSpec>] = &[
     },
     OptionDef {
         key: "rave_form",
-        takes: Takes::Choice(&["sqrt", "hyp"]),
+        takes: Takes::Choice(&["sqrt", "hyp", "mse"]),
         default: Fallback::Value("sqrt"),
-        help: "RAVE's schedule: √(K/(3n+K)) or K/(K+n)",
-        source: "Gelly and Silver 2007; Castro (Ewalds 2012)",
+        help: "RAVE's schedule: √(K/(3n+K)), K/(K+n) or ñ/(n+ñ+nñ/K) for ñ AMAF visits",
+        source: "Gelly and Silver 2007, 2011; Castro (Ewalds 2012)",
         set: |s, v| {
-            s.rave_form = if v.word() == "hyp" {
-                RaveForm::Hyperbolic
-            } else {
-                RaveForm::Sqrt
+            s.rave_form = match v.word() {
+                "hyp" => RaveForm::Hyperbolic,
+                "mse" => RaveForm::MinimumMse,
+                _ => RaveForm::Sqrt,
             }
         },
-        print: |s| {
-            (s.rave.is_some() && s.rave_form == RaveForm::Hyperbolic)
-                .then(|| "rave_form=hyp".to_string())
+        print: |s| match (s.rave.is_some(), s.rave_form) {
+            (true, RaveForm::Hyperbolic) => Some("rave_form=hyp".to_string()),
+            (true, RaveForm::MinimumMse) => Some("rave_form=mse".to_string()),
+            _ => None,
         },
     },
     OptionDef {
@@ -274,6 +276,19 @@ pub const OPTIONS: &[OptionDef<MctsSpec>] = &[
         source: "Ewalds 2012",
         set: |s, v| s.decisive_plies = Some(v.whole() as u32),
         print: |s| s.decisive_plies.map(|n| format!("decisive_plies={n}")),
+    },
+    OptionDef {
+        key: "amaf_plies",
+        takes: Takes::Whole {
+            min: 1,
+            max: Some(u32::MAX as u64),
+            unit: " of plies",
+        },
+        default: Fallback::Unset("every ply"),
+        help: "with rave=K: only a playout's first N plies credit AMAF (cutoff-AMAF)",
+        source: "Helmbold and Parker-Wood 2009",
+        set: |s, v| s.amaf_plies = Some(v.whole() as u32),
+        print: |s| s.amaf_plies.map(|n| format!("amaf_plies={n}")),
     },
     OptionDef {
         key: "roll_plies",
@@ -782,6 +797,9 @@ pub(super) fn finish(spec: &mut MctsSpec) -> Result<(), super::SpecError> {
             "mcts: decisive_plies needs decisive=on".into(),
         ));
     }
+    if spec.amaf_plies.is_some() && spec.rave.is_none() {
+        return Err(super::error("mcts: amaf_plies needs rave=K".into()));
+    }
     if spec.roll_plies.is_some() && !spec.rolls_by_knowledge() {
         return Err(super::error("mcts: roll_plies needs roll.NAME=W".into()));
     }
@@ -876,6 +894,7 @@ mod tests {
             prob_terms: std::collections::BTreeMap::new(),
             roll_terms: std::collections::BTreeMap::new(),
             roll_plies: None,
+            amaf_plies: None,
             shapes: None,
             movenet: None,
             movenet_w: 1.0,

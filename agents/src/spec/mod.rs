@@ -476,6 +476,9 @@ pub struct MctsSpec {
     pub roll_terms: BTreeMap<String, f64>,
     /// With `roll.NAME`: the weighed draw only in a playout's first this many plies.
     pub roll_plies: Option<u32>,
+    /// With RAVE: only a playout's first this many plies credit AMAF statistics
+    /// (Helmbold and Parker-Wood's cutoff-AMAF); the tree's moves always do.
+    pub amaf_plies: Option<u32>,
     /// The shapes read for the term `shape` in place of the game's shipped ones
     /// (`shapes=FILE`).
     pub shapes: Option<ShapesRef>,
@@ -580,13 +583,16 @@ pub const PROB_PREFIX: &str = "prob.";
 pub const ROLL_PREFIX: &str = "roll.";
 
 /// RAVE's schedule: the weight `β` of a child's AMAF mean against its own mean, for `n`
-/// visits and equivalence `K`.
+/// visits, `ñ` AMAF visits and equivalence `K`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RaveForm {
     /// `β = √(K / (3n + K))` (Gelly and Silver, 2007).
     Sqrt,
     /// `β = K / (K + n)` (Castro's).
     Hyperbolic,
+    /// `β = ñ / (n + ñ + n·ñ/K)` for `ñ` AMAF visits (Gelly and Silver's minimum-MSE
+    /// schedule, 2011, with `4b² = 1/K`).
+    MinimumMse,
 }
 
 /// The options `mcts:preset=strong` stands for (measured in `results/mcts-enhancements/`);
@@ -1351,6 +1357,7 @@ mod tests {
             "mcts:time_ms=50,playout=20,eval=rich,solver=off,reuse=off",
             "mcts:iters=500,rave=1000,c=0.3",
             "mcts:iters=500,rave=500,rave_form=hyp,rave_grow=200,know=1,fpu=1",
+            "mcts:iters=500,rave=1000,rave_form=mse,know=1,amaf_plies=40",
             "mcts:iters=500,rave=500,pattern=on,reply=lgrf",
             "mcts:iters=500,reply=lgr,final=wins",
             "mcts:iters=500,decisive=on,fpu=0.5,bias=2,policy=mast,epsilon=0.3,threads=2",
