@@ -666,6 +666,9 @@ pub struct Mcts<G: Game> {
     /// when off).
     know: Vec<f32>,
     spare_know: Vec<f32>,
+    /// `know_fade=F` other than ½: `max(n, 1)^F` for each visit count knowledge still
+    /// weighs (empty: the square roots of [`select`]'s table).
+    know_fades: Vec<f64>,
     /// `know.NAME=W`: each named term's index in the game's list and its weight, found at
     /// the first expansion.
     know_terms: Vec<(usize, f64)>,
@@ -714,7 +717,15 @@ impl<G: Game + Features> Mcts<G> {
     /// An MCTS agent with these settings, evaluation (for cut playouts) and generator.
     #[must_use]
     pub fn new(spec: MctsSpec, eval: Evaluator, rng: GameRng) -> Self {
+        let know_fades = if spec.know_fade == 0.5 {
+            Vec::new()
+        } else {
+            (0..KNOWLEDGE_VISITS)
+                .map(|n| f64::from(n.max(1)).powf(spec.know_fade))
+                .collect()
+        };
         Mcts {
+            know_fades,
             spec,
             eval,
             rng,

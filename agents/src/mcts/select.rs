@@ -169,14 +169,19 @@ impl<G: Game + Features> Mcts<G> {
     }
 
     /// Move knowledge's term for child `i` with `visits`: `W·K` while it is unvisited or
-    /// visited once, `W·K/√n` up to 1,000 visits (Castro's fading), then nothing.
+    /// visited once, `W·K/√n` up to 1,000 visits (Castro's fading; `W·K/n^F` with
+    /// `know_fade=F`), then nothing.
     pub(super) fn knowledge(&self, i: usize, visits: u32) -> f64 {
         if self.know.is_empty() || visits >= KNOWLEDGE_VISITS || self.know[i] == 0.0 {
             // Most moves know nothing: no square root for them.
             return 0.0;
         }
         // √max(n, 1) is `ROOTS[max(n, 1) − 1]`: n is below 1,000 here.
-        self.know_scale() * f64::from(self.know[i]) / ROOTS[visits.max(1) as usize - 1]
+        let fade = match self.know_fades.get(visits as usize) {
+            Some(&f) => f,
+            None => ROOTS[visits.max(1) as usize - 1],
+        };
+        self.know_scale() * f64::from(self.know[i]) / fade
     }
 
     /// The root's child whose move is `mv`, if the root is expanded.

@@ -681,6 +681,26 @@ fn minimum_mse_schedule_trusts_amaf_only_as_far_as_its_visits_go() {
 }
 
 #[test]
+fn knowledge_fades_as_the_power_know_fade_of_the_visits() {
+    // The position of the test below: c3's knowledge is 0.5. At 100 visits it is 0.5/√100
+    // = 0.05 by default, 0.5/100 = 0.005 at know_fade=1 and 0.5/100^0.25 = 0.158 at 0.25;
+    // full at one visit, none from 1,000, whatever the fade.
+    let mut h = Havannah::new(4, false).unwrap();
+    for m in "b2 g7 c4 b3".split_whitespace() {
+        h.play(h.parse_move(m).unwrap());
+    }
+    for (fade, at_100) in [(0.5, 0.05), (1.0, 0.005), (0.25, 0.5 / 10f64.sqrt())] {
+        let m = one_iteration(&format!("mcts:iters=1,fpu=0,know=1,know_fade={fade}"), &h);
+        let c3 = m.path[1] as usize;
+        assert_eq!(h.move_text(m.moves[c3 - 1]), "c3");
+        assert_eq!(m.knowledge(c3, 0), 0.5, "fade {fade}");
+        assert_eq!(m.knowledge(c3, 1), 0.5, "fade {fade}");
+        assert!((m.knowledge(c3, 100) - at_100).abs() < 1e-12, "fade {fade}");
+        assert_eq!(m.knowledge(c3, 1_000), 0.0, "fade {fade}");
+    }
+}
+
+#[test]
 fn move_knowledge_is_kept_per_child_and_steers_the_first_visits() {
     // White b2 and c4 are linked through b3 and c3; Black intrudes on b3. White's c3
     // answers (0.5), a1 b1 and the other edge cells touch an edge or a corner (0.4).

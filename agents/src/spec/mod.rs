@@ -423,6 +423,8 @@ pub struct MctsSpec {
     /// Weight of the game's cheap move knowledge ([`ringside_engine::Features::move_knowledge`]),
     /// fading as `1/√n` (0: off).
     pub know: f64,
+    /// How knowledge fades with a child's visits `n`: as `1/n^F` (Castro's `F` = ½).
+    pub know_fade: f64,
     /// The playout policy.
     pub policy: Policy,
     /// Play the game's answer to the last move in playouts
@@ -1357,7 +1359,7 @@ mod tests {
             "mcts:time_ms=50,playout=20,eval=rich,solver=off,reuse=off",
             "mcts:iters=500,rave=1000,c=0.3",
             "mcts:iters=500,rave=500,rave_form=hyp,rave_grow=200,know=1,fpu=1",
-            "mcts:iters=500,rave=1000,rave_form=mse,know=1,amaf_plies=40",
+            "mcts:iters=500,rave=1000,rave_form=mse,know=1,know_fade=0.3,amaf_plies=40",
             "mcts:iters=500,rave=500,pattern=on,reply=lgrf",
             "mcts:iters=500,reply=lgr,final=wins",
             "mcts:iters=500,decisive=on,fpu=0.5,bias=2,policy=mast,epsilon=0.3,threads=2",
