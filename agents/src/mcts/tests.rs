@@ -637,6 +637,82 @@ fn rave_schedules_weigh_amaf_by_their_formulas() {
 }
 
 #[test]
+fn the_plain_rave_selection_picks_what_the_full_formula_picks() {
+    // The strong presets' formula takes a path of its own through selection: on 3,000
+    // random sets of a size-4 root's 37 children (visits, rewards, AMAF, knowledge,
+    // proofs; some unvisited, some past the knowledge's 1,000 visits) it picks the child
+    // the general formula picks, and each spec that leaves the formula takes the general way.
+    let h = Havannah::new(4, false).unwrap();
+    for (options, plain) in [
+        ("c=0,rave=500,rave_form=hyp,decisive=tree,know=1", true),
+        ("preset=strong5", true),
+        ("c=0,rave=500,rave_form=hyp,know=1,fpu=1", false),
+        ("c=0.1,rave=500,rave_form=hyp,know=1", false),
+        ("c=0,rave=500,know=1", false),
+        ("c=0,rave=500,rave_form=hyp,know=1,know_fade=0.4", false),
+    ] {
+        let mut m = havannah_agent(&format!("mcts:iters=1,{options}"));
+        m.root = Some(h.clone());
+        m.reset();
+        assert!(m.expand(0, &h));
+        assert_eq!(
+            m.plain_rave(m.parent_terms(0)).is_some(),
+            plain,
+            "{options}"
+        );
+    }
+    let mut m = havannah_agent("mcts:iters=1,preset=strong5");
+    m.root = Some(h.clone());
+    m.reset();
+    assert!(m.expand(0, &h));
+    let first = m.nodes[0].first_child as usize;
+    let children = first..first + m.nodes[0].children as usize;
+    let mut rng = ringside_engine::seeded_rng(46, 0);
+    let (mut general_picks, mut unvisited_picks) = (0, 0);
+    for _ in 0..3_000 {
+        let sparse = rng.random_bool(0.5);
+        for c in children.clone() {
+            let visits = match rng.random_range(0..10) {
+                0 if sparse => 0,
+                1 => rng.random_range(1_000..3_000),
+                _ => rng.random_range(1..200),
+            };
+            m.nodes[c].visits = visits;
+            m.nodes[c].reward = f64::from(visits) * rng.random_range(-1.0..1.0);
+            let amaf_visits = if visits == 0 && rng.random_bool(0.5) {
+                0
+            } else {
+                rng.random_range(0..4_000)
+            };
+            m.amaf[c] = Amaf {
+                reward: amaf_visits as f32 * rng.random_range(-1.0f32..1.0),
+                visits: amaf_visits,
+            };
+            m.know[c] = match rng.random_range(0..3) {
+                0 => 0.0,
+                _ => rng.random_range(-0.5f32..0.5),
+            };
+            m.nodes[c].proven = match rng.random_range(0..200) {
+                0 => 0,
+                1 => 1,
+                2 => DRAW,
+                _ => UNPROVEN,
+            };
+        }
+        let fast = m.select(0);
+        let general = m.select_by_ucb(0, m.parent_terms(0));
+        assert_eq!(fast, general);
+        general_picks += usize::from(m.nodes[fast].visits > 0);
+        unvisited_picks += usize::from(m.nodes[fast].visits == 0);
+    }
+    // Both kinds of choice were made many times.
+    assert!(
+        general_picks > 500 && unvisited_picks > 500,
+        "{general_picks} {unvisited_picks}"
+    );
+}
+
+#[test]
 fn minimum_mse_schedule_trusts_amaf_only_as_far_as_its_visits_go() {
     // An empty size-4 board, K = 100, every root child visited 30 times. A has Q = 0.4 and
     // no AMAF visits (its value is Q); B has Q = 0 and an AMAF mean of 1 over ñ visits; the
