@@ -32,22 +32,10 @@ impl<G: Game + Features> Mcts<G> {
     /// The child UCT picks: an immediate proven win, else an unvisited child, else the best
     /// upper confidence bound, never a proven loss while something else remains.
     pub(super) fn select(&self, node: usize) -> usize {
-        let parent = self.parent_terms(node);
-        match self.plain_rave(parent) {
-            Some(k) => {
-                let n = self.nodes[node];
-                let first = n.first_child as usize;
-                self.select_plain_rave(first, first + n.children as usize, parent.mover, k)
-            }
-            None => self.select_by_ucb(node, parent),
-        }
-    }
-
-    /// [`Mcts::select`] by [`Mcts::ucb`], every option of the formula weighed.
-    pub(super) fn select_by_ucb(&self, node: usize, parent: ParentTerms) -> usize {
         let n = self.nodes[node];
         let first = n.first_child as usize;
         let end = first + n.children as usize;
+        let parent = self.parent_terms(node);
         let mut best = f64::NEG_INFINITY;
         let mut choice = first;
         let mut open = self.window(n.visits);
@@ -75,76 +63,6 @@ impl<G: Game + Features> Mcts<G> {
             if ucb > best {
                 best = ucb;
                 choice = i;
-            }
-        }
-        choice
-    }
-
-    /// RAVE's `K` when `parent`'s children are scored by the strong presets' formula alone
-    /// (Castro's): hyperbolic RAVE with knowledge fading as `1/√n`, and no exploration term,
-    /// first-play urgency, progressive bias, prior, GRAVE reference or widening; `None`
-    /// otherwise.
-    pub(super) fn plain_rave(&self, parent: ParentTerms) -> Option<f64> {
-        let plain = parent.explore.is_none()
-            && parent.grave_first.is_none()
-            && self.spec.rave_form == RaveForm::Hyperbolic
-            && self.know_fades.is_empty()
-            && self.spec.fpu.is_none()
-            && self.spec.widen == 0
-            && self.prior.is_empty()
-            && self.prob.is_empty();
-        parent.rave_k.filter(|_| plain)
-    }
-
-    /// [`Mcts::select_by_ucb`] under [`Mcts::plain_rave`]'s formula, in one pass over the
-    /// children's slices with nothing else to ask: the same choice, some 5% more iterations
-    /// a second. A child's bound is `(1 − β)·q + β·q̃ + W·K/√n` with `β = K/(K + n)`, by the
-    /// same operations in the same order as [`Mcts::ucb`], so the same bits (the zeros `ucb`
-    /// adds for the options left out change no sum's order); an unvisited child with no
-    /// AMAF visits is taken at once, as there.
-    fn select_plain_rave(&self, first: usize, end: usize, mover: u8, k: f64) -> usize {
-        let nodes = &self.nodes[first..end];
-        let amaf = &self.amaf[first..end];
-        let know = self.know.get(first..end);
-        let scale = self.know_scale();
-        let solver = self.spec.solver;
-        let mut best = f64::NEG_INFINITY;
-        let mut choice = first;
-        for (j, (child, a)) in nodes.iter().zip(amaf).enumerate() {
-            if solver && child.proven != UNPROVEN {
-                if child.proven == mover {
-                    return first + j;
-                }
-                if child.proven != DRAW {
-                    continue;
-                }
-            }
-            if child.visits == 0 && a.visits == 0 {
-                return first + j;
-            }
-            let knowledge = match know {
-                Some(know) if child.visits < KNOWLEDGE_VISITS && know[j] != 0.0 => {
-                    scale * f64::from(know[j]) / ROOTS[child.visits.max(1) as usize - 1]
-                }
-                _ => 0.0,
-            };
-            let n = f64::from(child.visits);
-            let q = if child.visits > 0 {
-                child.reward / n
-            } else {
-                0.0
-            };
-            let value = if a.visits > 0 {
-                let q_amaf = f64::from(a.reward) / f64::from(a.visits);
-                let beta = k / (k + n);
-                (1.0 - beta) * q + beta * q_amaf
-            } else {
-                q
-            };
-            let ucb = value + knowledge;
-            if ucb > best {
-                best = ucb;
-                choice = first + j;
             }
         }
         choice
