@@ -136,6 +136,7 @@ PANELS = [
     ]),
     ("RAVE's minimum-MSE schedule, cutoff-AMAF, knowledge's fade and move-count rewards added to strong5 (size 8, 2,000 iterations, exploratory)", [
         ("mse-s8-iters2000.csv", True, ""),
+        ("mse-s8b-iters2000.csv", True, "fresh seed"),
         ("cutoff-s8-iters2000.csv", True, ""),
         ("fade-s8-iters2000.csv", True, ""),
         ("moves-s8-iters2000.csv", True, ""),
