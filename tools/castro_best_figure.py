@@ -62,6 +62,7 @@ PANELS = [
         ("iters-s8-user-d0.csv", False, ""),
         ("mirror-s8-bare.csv", False, "Castro set the same"),
         ("mirror-s8-strong3.csv", False, "Castro set the same"),
+        ("ctx-s8-iters2000-user-d0-know.csv", False, "exploratory"),
     ]),
     ("SPSA's tuning of preset=strong2 (size 6)", [
         ("spsa-s6/verify.csv", False, "check"),
