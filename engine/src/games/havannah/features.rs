@@ -349,6 +349,9 @@ impl crate::Features for Havannah {
     ///   `results/castro-best/shapes-ctx/`, built in, so `know.shape_ctx=W` plays as
     ///   `know.shape=W,shapes=` that file does (the best player on size 8 there,
     ///   `preset=strong5`); not Castro's.
+    /// - `block`: `connect` for the opponent: the corners and edges the opponent's group
+    ///   through `mv` would touch, were it the opponent's stone (a cell the opponent's
+    ///   forks and bridges want); not Castro's.
     fn knowledge_terms(&self) -> &'static [&'static str] {
         &KNOWLEDGE_TERMS
     }
@@ -408,6 +411,7 @@ impl crate::Features for Havannah {
             SHAPE_CTX_TERM => {
                 crate::shapes::move_key(self, mv, true).map_or(0.0, super::shape::context_weight)
             }
+            BLOCK_TERM => f64::from(self.joined_by(c, 1 - me).reach()),
             _ => 0.0,
         }
     }
@@ -528,7 +532,7 @@ impl crate::Features for Havannah {
 const NET: &[u8] = include_bytes!("net.rsnet");
 
 /// The names of Havannah's knowledge terms, in the order of `knowledge_term`'s `k`.
-const KNOWLEDGE_TERMS: [&str; 8] = [
+const KNOWLEDGE_TERMS: [&str; 9] = [
     "connect",
     "bridge",
     "reply",
@@ -537,6 +541,7 @@ const KNOWLEDGE_TERMS: [&str; 8] = [
     "shape",
     "distance",
     "shape_ctx",
+    "block",
 ];
 
 /// The index of the term `distance` in [`KNOWLEDGE_TERMS`].
@@ -544,6 +549,9 @@ const DISTANCE_TERM: usize = 6;
 
 /// The index of the term `shape_ctx` in [`KNOWLEDGE_TERMS`].
 const SHAPE_CTX_TERM: usize = 7;
+
+/// The index of the term `block` in [`KNOWLEDGE_TERMS`].
+const BLOCK_TERM: usize = 8;
 
 /// The weights of `eval=tuned` (see [`crate::Features::tuned_weights`]): Texel-fitted to
 /// alpha-beta self-play, `material` held at 1 (results/tuned/havannah/: the command, the fit and

@@ -705,7 +705,8 @@ fn knowledge_terms_measure_reach_reply_locality_and_group_size() {
             "size",
             "shape",
             "distance",
-            "shape_ctx"
+            "shape_ctx",
+            "block"
         ]
     );
     let term = |cell: &str, name: &str| {
@@ -727,9 +728,15 @@ fn knowledge_terms_measure_reach_reply_locality_and_group_size() {
     assert_eq!(term("a4", "size"), 1.0);
     assert_eq!(term("a4", "connect"), 1.0);
     assert_eq!(term("e4", "connect"), 0.0);
+    // block: connect for Black, whose a1 touches the corner a1: b1 (beside a1, on the top
+    // edge) would join it and touch the corner and the edge; g4 would touch a corner alone;
+    // e4, inside, nothing.
+    assert_eq!(term("b1", "block"), 2.0);
+    assert_eq!(term("g4", "block"), 1.0);
+    assert_eq!(term("e4", "block"), 0.0);
     // No link was broken into: no bridge answer anywhere; a taken cell knows nothing.
     assert_eq!(term("e4", "bridge"), 0.0);
-    for name in ["connect", "reply", "local", "size", "distance"] {
+    for name in ["connect", "reply", "local", "size", "distance", "block"] {
         assert_eq!(term("d4", name), 0.0, "{name}");
     }
     // The bridge term is move_knowledge's answer to an intrusion: Black takes b3 between
