@@ -135,12 +135,13 @@ PANELS = [
     ("N-gram playouts (NST) added to the context player (size 8, 2,000 iterations, exploratory)", [
         ("ngram-s8-iters2000.csv", True, ""),
     ]),
-    ("RAVE's minimum-MSE schedule, cutoff-AMAF, knowledge's fade and move-count rewards added to strong5 (size 8, 2,000 iterations, exploratory)", [
+    ("RAVE's minimum-MSE schedule, cutoff-AMAF, knowledge's fade, move-count rewards and the opponent's connectivity added to strong5 (size 8, 2,000 iterations, exploratory)", [
         ("mse-s8-iters2000.csv", True, ""),
         ("mse-s8b-iters2000.csv", True, "fresh seed"),
         ("cutoff-s8-iters2000.csv", True, ""),
         ("fade-s8-iters2000.csv", True, ""),
         ("moves-s8-iters2000.csv", True, ""),
+        ("block-s8-iters2000.csv", True, ""),
     ]),
     ("Twice the search (0.5 s against 0.25 s; 4,000 against 2,000 and 8,000 against 4,000 iterations) and fewer playouts (size 8, exploratory)", [
         ("time2x-s8-shapes.csv", False, ""),
