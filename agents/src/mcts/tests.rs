@@ -606,17 +606,12 @@ fn rave_schedules_weigh_amaf_by_their_formulas() {
     // - sqrt, K = 10: β = √(10 / (90 + 10)) = 0.316 → B;
     // - hyp, K = 10: β = 10 / (10 + 30) = 0.25 → A;
     // - hyp, K = 10 + 1 × 37 moves = 47: β = 47 / 77 = 0.61 → B.
-    let h = Havannah::new(4, false).unwrap();
     for (options, picks_b) in [
         ("rave=10", true),
         ("rave=10,rave_form=hyp", false),
         ("rave=10,rave_form=hyp,rave_grow=1", true),
     ] {
-        let mut m = havannah_agent(&format!("mcts:iters=1,c=0,{options}"));
-        m.root = Some(h.clone());
-        m.reset();
-        assert!(m.expand(0, &h));
-        let first = m.nodes[0].first_child as usize;
+        let (mut m, first) = ucb_root(&format!("c=0,{options}"));
         assert_eq!(m.nodes[0].children, 37);
         for c in first..first + 37 {
             let (q, amaf) = match c - first {
@@ -644,15 +639,10 @@ fn minimum_mse_schedule_trusts_amaf_only_as_far_as_its_visits_go() {
     // - hyp: β = 100 / 130 = 0.769 whatever ñ → B;
     // - mse, ñ = 10: β = 10 / (30 + 10 + 30·10/100) = 10 / 43 = 0.233 → A;
     // - mse, ñ = 100: β = 100 / (30 + 100 + 30) = 0.625 → B.
-    let h = Havannah::new(4, false).unwrap();
     for (form, amaf_visits, picks_b) in [("hyp", 10, true), ("mse", 10, false), ("mse", 100, true)]
     {
-        let options = format!("mcts:iters=1,c=0,rave=100,rave_form={form}");
-        let mut m = havannah_agent(&options);
-        m.root = Some(h.clone());
-        m.reset();
-        assert!(m.expand(0, &h));
-        let first = m.nodes[0].first_child as usize;
+        let options = format!("c=0,rave=100,rave_form={form}");
+        let (mut m, first) = ucb_root(&options);
         for c in first..first + m.nodes[0].children as usize {
             let (q, amaf) = match c - first {
                 0 => (0.4, Amaf::default()),
@@ -685,10 +675,7 @@ fn knowledge_fades_as_the_power_know_fade_of_the_visits() {
     // The position of the test below: c3's knowledge is 0.5. At 100 visits it is 0.5/√100
     // = 0.05 by default, 0.5/100 = 0.005 at know_fade=1 and 0.5/100^0.25 = 0.158 at 0.25;
     // full at one visit, none from 1,000, whatever the fade.
-    let mut h = Havannah::new(4, false).unwrap();
-    for m in "b2 g7 c4 b3".split_whitespace() {
-        h.play(h.parse_move(m).unwrap());
-    }
+    let h = link_intrusion();
     for (fade, at_100) in [(0.5, 0.05), (1.0, 0.005), (0.25, 0.5 / 10f64.sqrt())] {
         let m = one_iteration(&format!("mcts:iters=1,fpu=0,know=1,know_fade={fade}"), &h);
         let c3 = m.path[1] as usize;
