@@ -421,7 +421,7 @@ pub struct MctsSpec {
     /// Weight of progressive bias from the evaluation after each move (0: off).
     pub bias: f64,
     /// Weight of the game's cheap move knowledge ([`ringside_engine::Features::move_knowledge`]),
-    /// fading as `1/√n` (0: off).
+    /// fading as `1/√n`, or as `1/n^F` with [`MctsSpec::know_fade`] (0: off).
     pub know: f64,
     /// How knowledge fades with a child's visits `n`: as `1/n^F` (Castro's `F` = ½).
     pub know_fade: f64,
