@@ -666,8 +666,9 @@ pub struct Mcts<G: Game> {
     /// when off).
     know: Vec<f32>,
     spare_know: Vec<f32>,
-    /// `know_fade=F` other than ½: `max(n, 1)^F` for each visit count knowledge still
-    /// weighs (empty: the square roots of [`select`]'s table).
+    /// What knowledge is divided by at each visit count `n` it still weighs: `max(n, 1)^F`
+    /// for `know_fade=F`; Castro's ½ as correctly rounded square roots, the bits `powf`
+    /// may not give.
     know_fades: Vec<f64>,
     /// `know.NAME=W`: each named term's index in the game's list and its weight, found at
     /// the first expansion.
@@ -717,13 +718,11 @@ impl<G: Game + Features> Mcts<G> {
     /// An MCTS agent with these settings, evaluation (for cut playouts) and generator.
     #[must_use]
     pub fn new(spec: MctsSpec, eval: Evaluator, rng: GameRng) -> Self {
-        let know_fades = if spec.know_fade == 0.5 {
-            Vec::new()
-        } else {
-            (0..KNOWLEDGE_VISITS)
-                .map(|n| f64::from(n.max(1)).powf(spec.know_fade))
-                .collect()
+        let fade = |n: u32| match spec.know_fade {
+            0.5 => f64::from(n.max(1)).sqrt(),
+            f => f64::from(n.max(1)).powf(f),
         };
+        let know_fades = (0..KNOWLEDGE_VISITS).map(fade).collect();
         Mcts {
             know_fades,
             spec,

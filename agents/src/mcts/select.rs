@@ -8,13 +8,10 @@ use super::*;
 const WIDEN_GROWTH: f64 = 1.4;
 
 /// `√(n + 1)` for the visits `n` a young child has, read rather than worked out in the
-/// selection loop (the same correctly rounded values as `sqrt`): the prior's `√(n + 1)` and
-/// knowledge's `√max(n, 1)`.
+/// selection loop (the same correctly rounded values as `sqrt`): the prior's `√(n + 1)`.
+/// Knowledge reads its own table, [`Mcts`]'s `know_fades`.
 static ROOTS: std::sync::LazyLock<[f64; 1024]> =
     std::sync::LazyLock::new(|| std::array::from_fn(|n| (n as f64 + 1.0).sqrt()));
-
-// Knowledge reads `ROOTS` for every visit count it still weighs.
-const _: () = assert!(KNOWLEDGE_VISITS <= 1024);
 
 /// A node's share of the selection formula: its children's mover, the exploration factor
 /// `c·√ln n` (`None` with c = 0) and RAVE's equivalence `K` (`None` without RAVE).
@@ -176,12 +173,8 @@ impl<G: Game + Features> Mcts<G> {
             // Most moves know nothing: no square root for them.
             return 0.0;
         }
-        // √max(n, 1) is `ROOTS[max(n, 1) − 1]`: n is below 1,000 here.
-        let fade = match self.know_fades.get(visits as usize) {
-            Some(&f) => f,
-            None => ROOTS[visits.max(1) as usize - 1],
-        };
-        self.know_scale() * f64::from(self.know[i]) / fade
+        // n is below 1,000 here, the table's length.
+        self.know_scale() * f64::from(self.know[i]) / self.know_fades[visits as usize]
     }
 
     /// The root's child whose move is `mv`, if the root is expanded.
