@@ -335,3 +335,44 @@ def test_ingame_speed_gives_each_agent_its_median_and_the_paired_ratio_by_hand(
     assert speed.main([games, "--new", "zzz"]) == 2
     assert speed.main([os.path.join(tmp_path, "none.csv")]) == 2
     assert "cannot read the games" in capsys.readouterr().err
+
+
+def test_castro_scaling_sends_castro_the_position_and_divides_each_engines_counts(
+    tmp_path: "os.PathLike[str]", capsys: pytest.CaptureFixture[str],
+) -> None:
+    scaling = tool("castro_scaling")
+    # Castro's commands: White first, cells transposed (e3 is c5, h10 is j8), one thread count.
+    assert scaling.castro_commands(8, ["e3", "h10"], "-O 5", 2, 0.25) == [
+        "boardsize 8", "verbose 1", "time -m 0.25 -g 0 -f 0", "player_params -O 5 -t 2",
+        "play white c5", "play black j8", "genmove white", "quit",
+    ]
+    # Stand-ins: Castro reports 1,000 runs with one thread and 1,800 with two (on stderr, as
+    # its verbose genmove does); arena 1,300 iterations with one and 2,080 with two.
+    castro = script(os.path.join(tmp_path, "castro"),
+                    'n=1000\nwhile read -r line; do\n'
+                    '  case "$line" in *"-t 2"*) n=1800;; esac\n  echo "= "; echo\ndone\n'
+                    'echo "Finished $n runs in 250 msec" >&2\n')
+    arena = script(os.path.join(tmp_path, "arena"),
+                   'case "$5" in *threads=2*) n=2080;; *) n=1300;; esac\n'
+                   'echo move=a1 iterations=$n nodes=9\n')
+    games = os.path.join(tmp_path, "games.csv")
+    with open(games, "w") as f:
+        f.write("id,moves\n0,e3 h10 a1 b2 c3\n")
+    args = [arena, castro, "--games", games, "--agent", "mcts", "--plies", "2,4"]
+    assert scaling.main(args) == 0
+    out = capsys.readouterr().out
+    # By hand: Castro 1800/1000 = 1.8, Ringside 2080/1300 = 1.6; Ringside over Castro 1.3 and
+    # 2080/1800 = 1.156 (every position alike, so each interval is its point).
+    assert "positions 2," in out
+    assert "castro: median iterations a decision 1000 (one thread), 1800 (two); " \
+           "two over one 1.800 [1.800, 1.800]" in out
+    assert "two over one 1.600 [1.600, 1.600]" in out
+    assert "ringside over castro, 1 thread: 1.300" in out
+    assert "ringside over castro, 2 threads: 1.156" in out
+    # A move Castro refuses, and no game long enough: one line, exit 2.
+    refusing = script(os.path.join(tmp_path, "refusing"),
+                      'while read -r line; do echo "? illegal move"; echo; done\n')
+    assert scaling.main([arena, refusing] + args[2:]) == 2
+    assert "Castro refused a command: ? illegal move" in capsys.readouterr().err
+    assert scaling.main(args[:-1] + ["9"]) == 2
+    assert "no game in" in capsys.readouterr().err
