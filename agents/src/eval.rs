@@ -3,7 +3,7 @@
 //! An evaluation from player P's view is `Σ wᵢ · (fᵢ(P) − fᵢ(opponent))` over the game's
 //! features. `eval=material` weights `material` 1 and the rest 0; `eval=rich` starts from the
 //! default weights the game gives its features ([`ringside_engine::Feature`]), `eval=tuned` from
-//! the weights tuned for the game ([`Features::tuned_weights`]); then a weights
+//! the weights tuned for the game ([`Features::tuned_fit`]); then a weights
 //! file, and after it any `w.NAME=F` option of the agent spec, override named features.
 //! `eval=net` is a network ([`crate::net`]) instead: the game's shipped net, or `net=FILE`.
 

@@ -176,7 +176,7 @@ pub enum EvalKind {
     /// Every feature the game measures, with the default weights the game gives them.
     Rich,
     /// Every feature, with the weights tuned for the game
-    /// ([`ringside_engine::Features::tuned_weights`]). A run writes them out in full in the
+    /// ([`ringside_engine::Features::tuned_fit`]). A run writes them out in full in the
     /// spec ([`AgentSpec::spell_out_weights`]), so what it played stays fixed.
     Tuned,
     /// A network ([`crate::net`]): `net=FILE`, or the game's shipped net

@@ -553,7 +553,7 @@ const SHAPE_CTX_TERM: usize = 7;
 /// The index of the term `block` in [`KNOWLEDGE_TERMS`].
 const BLOCK_TERM: usize = 8;
 
-/// The weights of `eval=tuned` (see [`crate::Features::tuned_weights`]): Texel-fitted to
+/// The weights of `eval=tuned` (see [`crate::Features::tuned_fit`]): Texel-fitted to
 /// alpha-beta self-play, `material` held at 1 (results/tuned/havannah/: the command, the fit and
 /// the checks against the default weights).
 const TUNED: [f64; 6] = [

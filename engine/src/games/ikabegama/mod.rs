@@ -393,7 +393,7 @@ const NET: &[u8] = include_bytes!("net.rsnet");
 #[cfg(test)]
 mod tests;
 
-/// The weights of `eval=tuned` (see [`crate::Features::tuned_weights`]): SPSA-tuned in
+/// The weights of `eval=tuned` (see [`crate::Features::tuned_fit`]): SPSA-tuned in
 /// alpha-beta matches on `ikabegama:distance=6,side=9` (results/ikabegama-spsa/: `growths`,
 /// `unflippable`, `nest_distance` and `nest_guard`; `material` and `jumps` kept at their
 /// defaults). Texel fits on self-play made this player weaker (results/tuned/README.md).

@@ -600,7 +600,7 @@ mod tests;
 /// format).
 const NET: &[u8] = include_bytes!("net.rsnet");
 
-/// The weights of `eval=tuned` (see [`crate::Features::tuned_weights`]): Texel-fitted to
+/// The weights of `eval=tuned` (see [`crate::Features::tuned_fit`]): Texel-fitted to
 /// alpha-beta self-play, `material` held at 1 (results/tuned/life/: the command, the fit and
 /// the checks against the default weights).
 const TUNED: [f64; 3] = [1.0, 0.6270581088715249, 0.5254529071828941];

@@ -699,7 +699,7 @@ mod tests;
 /// The bytes of `eval=net`'s network for size 10 (`agents/src/net.rs` gives the format).
 const NET: &[u8] = include_bytes!("net.rsnet");
 
-/// The weights of `eval=tuned` (see [`crate::Features::tuned_weights`]): Texel-fitted to
+/// The weights of `eval=tuned` (see [`crate::Features::tuned_fit`]): Texel-fitted to
 /// alpha-beta self-play, `material` held at 1 (results/tuned/rin/: the command, the fit and
 /// the checks against the default weights).
 const TUNED: [f64; 5] = [
