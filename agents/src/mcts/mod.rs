@@ -67,6 +67,16 @@
 //!   are paid where a playout's tactics still say something about the leaf. Added to
 //!   `preset=strong2` on Havannah 6 at 0.25 s a move (`decisive_plies=6`): −34.9 Elo
 //!   [−86.0, +14.8], no difference shown (`results/castro-best/`).
+//! - `mate_at=N` (with `decisive=tree` or `on` and the solver): Stankiewicz, Winands and
+//!   Uiterwijk's Havannah-Mate ("Monte-Carlo tree search enhancements for Havannah", ACG
+//!   2011) at its shallowest. When a node has `N` visits, and decisive moves proved none of
+//!   its children, it is searched once for a mate in three: a child after which the mover
+//!   has two moves that win at once, and wins at once after every reply, is proven won at
+//!   distance 2, so the solver proves the node. Decisive moves find such a mate only once
+//!   the child is visited and expanded (its two threats then prove every reply lost); this
+//!   finds it among children the search has not tried. Costs a test of every legal move
+//!   after each child, once a node; games whose [`Game::wins_at_once`] answers `None` are
+//!   not searched.
 //!
 //! # First-play urgency (`fpu=F`)
 //! Gelly and Wang, "Exploration exploitation in Go: UCT for Monte-Carlo Go" (NIPS workshop
@@ -493,6 +503,8 @@ struct Node {
     proven_distance: u16,
     mover_into: u8,
     proven: u8,
+    /// Whether `mate_at` has searched this node for a mate in three.
+    mate_searched: bool,
 }
 
 // The target: a node takes at most 32 bytes besides its children's edges.
@@ -508,6 +520,7 @@ impl Node {
             proven_distance: 0,
             mover_into,
             proven: UNPROVEN,
+            mate_searched: false,
         }
     }
 }
@@ -696,6 +709,11 @@ pub struct Mcts<G: Game> {
     shape_term: Option<usize>,
     /// A copy of a position for testing moves (decisive moves, priors, the eval policy).
     probe: Option<G>,
+    /// `mate_at=N`: a second copy (the position after a candidate and a reply) and the move
+    /// lists of the mate search.
+    mate_probe: Option<G>,
+    mate_replies: Vec<G::Move>,
+    mate_moves: Vec<G::Move>,
     /// Root parallelism: the other trees (`threads - 1`).
     helpers: Vec<Mcts<G>>,
     /// Tree parallelism: the playout workers of the two rounds in flight, `threads` a
@@ -774,6 +792,9 @@ impl<G: Game + Features> Mcts<G> {
             roll_terms: Vec::new(),
             shape_term: None,
             probe: None,
+            mate_probe: None,
+            mate_replies: Vec::new(),
+            mate_moves: Vec::new(),
             helpers: Vec::new(),
             rollers: Vec::new(),
             round: [Vec::new(), Vec::new()],
@@ -898,6 +919,15 @@ impl<G: Game + Features> Mcts<G> {
                 && self.nodes[node].visits >= self.spec.movenet_at
             {
                 self.add_movenet(node, state);
+            }
+            if self
+                .spec
+                .mate_at
+                .is_some_and(|at| self.nodes[node].visits >= at)
+                && !self.nodes[node].mate_searched
+            {
+                self.nodes[node].mate_searched = true;
+                self.prove_mate(node, state);
             }
             if grave {
                 self.grave_prepare(node, state);

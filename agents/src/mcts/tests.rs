@@ -548,6 +548,141 @@ fn decisive_tree_expansion_proves_a_double_threat_lost() {
     }
 }
 
+/// The legal moves of `h`.
+fn moves_of(h: &Havannah) -> Vec<Cell> {
+    let mut moves = Vec::new();
+    h.legal_moves(&mut moves);
+    moves
+}
+
+/// Whether `mover`, to move at `h`, mates in three by `mv`, found by playing every line out
+/// (not by the game's wins at once): no reply ends the game but in `mover`'s favour, and after
+/// each `mover` has a move that wins.
+fn mates_in_three(h: &Havannah, mover: Player, mv: Cell) -> bool {
+    let mut after = h.clone();
+    after.play(mv);
+    if after.outcome().is_some() {
+        return false;
+    }
+    moves_of(&after).into_iter().all(|reply| {
+        let mut next = after.clone();
+        next.play(reply);
+        match next.outcome() {
+            Some(outcome) => outcome == Outcome::Win(mover),
+            None => moves_of(&next).into_iter().any(|win| {
+                let mut last = next.clone();
+                last.play(win);
+                last.outcome() == Some(Outcome::Win(mover))
+            }),
+        }
+    })
+}
+
+#[test]
+fn a_mate_in_three_is_proven_among_children_the_search_has_not_tried() {
+    // Size 4: White's b1 c1 on the top edge and a2 a3 on the left edge, Black's stones in the
+    // middle, White to move. No move wins at once, and only a1, the corner between them,
+    // makes two bridges at once (d1 and a4): no Black stone stops both.
+    let mut h = Havannah::new(4, false).unwrap();
+    for m in "b1 d4 c1 e5 a2 f5 a3 e4".split_whitespace() {
+        h.play(h.parse_move(m).unwrap());
+    }
+    let white = h.to_move().unwrap();
+    let mates: Vec<String> = moves_of(&h)
+        .into_iter()
+        .filter(|&mv| mates_in_three(&h, white, mv))
+        .map(|mv| h.move_text(mv))
+        .collect();
+    assert_eq!(
+        mates,
+        ["a1"],
+        "the position has one mate, found by playing it out"
+    );
+    // Two iterations: the first expands the root (decisive moves prove nothing here), the
+    // second finds the root with one visit, searches it, and the solver proves it.
+    let spec = "mcts:iters=2,decisive=tree,solver=on,mate_at=1";
+    let mut m = havannah_agent(spec);
+    assert_eq!(h.move_text(m.choose(&h).mv), "a1");
+    assert_eq!(m.root_proof(), Some((Some(white), 3)));
+    let n = m.nodes[0];
+    let proven: Vec<(String, u8, u16)> = (n.first_child..n.first_child + u32::from(n.children))
+        .map(|c| (c as usize, m.nodes[c as usize]))
+        .filter(|(_, node)| node.proven != UNPROVEN)
+        .map(|(c, node)| {
+            (
+                h.move_text(m.moves[c - 1]),
+                node.proven,
+                node.proven_distance,
+            )
+        })
+        .collect();
+    assert_eq!(proven, [("a1".to_string(), white.index() as u8, 2)]);
+    // Without the mate search two iterations prove nothing, and most children are untried.
+    let mut off = havannah_agent("mcts:iters=2,decisive=tree,solver=on");
+    off.choose(&h);
+    assert_eq!(off.root_proof(), None);
+    // The reply test on its own, which two wins at once never fail in Havannah: after a1
+    // White wins against every Black reply; with one threat (d1 in `bridge_threat`) Black's
+    // block leaves none, and where the player to move wins at once itself, that reply wins.
+    let (mut probe, mut moves) = (None, Vec::new());
+    let mut every = |state: &Havannah, mover: Player| {
+        Mcts::<Havannah>::wins_after_every_reply(
+            state,
+            mover,
+            &moves_of(state),
+            &mut moves,
+            &mut probe,
+        )
+    };
+    let mut mated = h.clone();
+    mated.play(mated.parse_move("a1").unwrap());
+    assert!(every(&mated, white));
+    assert!(!every(&bridge_threat(false), white));
+    assert!(!every(&bridge_threat(true), white.other()));
+    // A node is searched only once it has mate_at visits: at 1,000, two iterations do not.
+    let mut late = havannah_agent("mcts:iters=2,decisive=tree,solver=on,mate_at=1000");
+    late.choose(&h);
+    assert_eq!(late.root_proof(), None);
+}
+
+#[test]
+fn the_mate_search_proves_only_mates_and_leaves_a_game_it_cannot_read_alone() {
+    // Along random size-4 games, a search with mate_at=1 proves children won at distance 2
+    // only where playing every line out finds a mate in three.
+    let mut rng = ringside_engine::seeded_rng(11, 0);
+    let mut found = 0;
+    for _ in 0..20 {
+        let mut h = Havannah::new(4, false).unwrap();
+        while h.outcome().is_none() {
+            let mover = h.to_move().unwrap();
+            let mut m = havannah_agent("mcts:iters=30,decisive=tree,solver=on,mate_at=1");
+            m.choose(&h);
+            let n = m.nodes[0];
+            for c in n.first_child..n.first_child + u32::from(n.children) {
+                let node = m.nodes[c as usize];
+                if node.proven == mover.index() as u8 && node.proven_distance == 2 {
+                    assert!(mates_in_three(&h, mover, m.moves[c as usize - 1]));
+                    found += 1;
+                }
+            }
+            let mv = h.random_move(&mut rng, &mut Vec::new()).unwrap();
+            h.play(mv);
+        }
+    }
+    assert!(found > 0, "some positions of random games hold a mate");
+    // Rin cannot tell a win at once without playing it: the option changes nothing there.
+    let start = Rin::new(6).unwrap();
+    let mut with = rin_agent("mcts:iters=300,decisive=tree,solver=on,mate_at=1", &start);
+    let mut without = rin_agent("mcts:iters=300,decisive=tree,solver=on", &start);
+    let (a, b) = (with.choose(&start), without.choose(&start));
+    assert_eq!((a.mv, a.stats.nodes), (b.mv, b.stats.nodes));
+    // It needs decisive moves in the tree and the solver.
+    for text in ["mcts:mate_at=8", "mcts:decisive=tree,solver=off,mate_at=8"] {
+        let err = crate::AgentSpec::parse(text).unwrap_err().to_string();
+        assert!(err.contains("mate_at needs decisive=tree"), "{err}");
+    }
+}
+
 #[test]
 fn progressive_bias_priors_rank_a_winning_move_first() {
     let h = bridge_threat(true);

@@ -212,6 +212,82 @@ impl<G: Game + Features> Mcts<G> {
         }
     }
 
+    /// Havannah-Mate at its shallowest (Stankiewicz, Winands and Uiterwijk, "Monte-Carlo
+    /// tree search enhancements for Havannah", ACG 2011): the first child of `node` that is a
+    /// mate in three for the mover, a move after which the mover wins at once against every
+    /// reply, is proven won at distance 2, and MCTS-Solver proves the node. Searched only
+    /// where decisive moves settled no child, and only among the moves after which the mover
+    /// has two wins at once (no stone blocks both, unless a reply wins or changes the
+    /// board's verdicts, which the search over every reply then finds). A game that cannot
+    /// tell a win at once without playing it ([`Game::wins_at_once`] `None`) is not searched.
+    pub(super) fn prove_mate(&mut self, node: usize, state: &G) {
+        let n = self.nodes[node];
+        if n.proven != UNPROVEN || n.first_child == UNEXPANDED {
+            return;
+        }
+        let children = n.first_child as usize..(n.first_child as usize + n.children as usize);
+        if self.nodes[children.clone()]
+            .iter()
+            .any(|c| c.proven != UNPROVEN)
+        {
+            return;
+        }
+        let mover = state.to_move().expect("an expanded node has a mover");
+        for child in children {
+            let after = Self::after(&mut self.probe, state, self.moves[child - 1]);
+            if after.outcome().is_some() {
+                continue;
+            }
+            after.legal_moves(&mut self.mate_replies);
+            let mut wins = 0;
+            for &mv in &self.mate_replies {
+                match after.wins_at_once(mover, mv) {
+                    None => return,
+                    Some(true) => wins += 1,
+                    Some(false) => {}
+                }
+                if wins == 2 {
+                    break;
+                }
+            }
+            if wins == 2
+                && Self::wins_after_every_reply(
+                    after,
+                    mover,
+                    &self.mate_replies,
+                    &mut self.mate_moves,
+                    &mut self.mate_probe,
+                )
+            {
+                return self.prove(child, Outcome::Win(mover), 2);
+            }
+        }
+    }
+
+    /// Whether `mover` (not to move at `state`) wins at once after every one of `replies`:
+    /// none of them ends the game but in `mover`'s favour, and after each `mover` has a
+    /// move that wins at once.
+    pub(super) fn wins_after_every_reply(
+        state: &G,
+        mover: Player,
+        replies: &[G::Move],
+        moves: &mut Vec<G::Move>,
+        probe: &mut Option<G>,
+    ) -> bool {
+        replies.iter().all(|&reply| {
+            let next = Self::after(probe, state, reply);
+            match next.outcome() {
+                Some(outcome) => outcome == Outcome::Win(mover),
+                None => {
+                    next.legal_moves(moves);
+                    moves
+                        .iter()
+                        .any(|&mv| next.wins_at_once(mover, mv) == Some(true))
+                }
+            }
+        })
+    }
+
     /// The children of a node at `state` (legal moves in `self.legal`), in the order they
     /// are stored, with their priors and knowledge, into `self.ranked`. With `order=random`
     /// the moves are shuffled (Fisher–Yates, from the agent's generator) and then, with

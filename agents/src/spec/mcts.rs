@@ -35,6 +35,7 @@ impl Default for MctsSpec {
                 roll_terms: std::collections::BTreeMap::new(),
                 roll_plies: None,
                 amaf_plies: None,
+                mate_at: None,
                 shapes: None,
                 movenet: None,
                 // From the table:
@@ -290,6 +291,19 @@ pub const OPTIONS: &[OptionDef<MctsSpec>] = &[
         source: "Helmbold and Parker-Wood 2009",
         set: |s, v| s.amaf_plies = Some(v.whole() as u32),
         print: |s| s.amaf_plies.map(|n| format!("amaf_plies={n}")),
+    },
+    OptionDef {
+        key: "mate_at",
+        takes: Takes::Whole {
+            min: 1,
+            max: Some(u32::MAX as u64),
+            unit: " of visits",
+        },
+        default: Fallback::Unset("off"),
+        help: "with decisive=tree and solver=on: a node with N visits is searched once for a mate in three (a move after which every reply loses at once)",
+        source: "Stankiewicz, Winands and Uiterwijk 2012 (Havannah-Mate)",
+        set: |s, v| s.mate_at = Some(v.whole() as u32),
+        print: |s| s.mate_at.map(|n| format!("mate_at={n}")),
     },
     OptionDef {
         key: "roll_plies",
@@ -807,6 +821,11 @@ pub(super) fn finish(spec: &mut MctsSpec) -> Result<(), super::SpecError> {
             "mcts: decisive_plies needs decisive=on".into(),
         ));
     }
+    if spec.mate_at.is_some() && (spec.decisive == Decisive::Off || !spec.solver) {
+        return Err(super::error(
+            "mcts: mate_at needs decisive=tree (or on) and solver=on".into(),
+        ));
+    }
     if spec.amaf_plies.is_some() && spec.rave.is_none() {
         return Err(super::error("mcts: amaf_plies needs rave=K".into()));
     }
@@ -906,6 +925,7 @@ mod tests {
             roll_terms: std::collections::BTreeMap::new(),
             roll_plies: None,
             amaf_plies: None,
+            mate_at: None,
             shapes: None,
             movenet: None,
             movenet_w: 1.0,

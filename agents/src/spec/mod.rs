@@ -481,6 +481,10 @@ pub struct MctsSpec {
     /// With RAVE: only a playout's first this many plies credit AMAF statistics
     /// (Helmbold and Parker-Wood's cutoff-AMAF); the tree's moves always do.
     pub amaf_plies: Option<u32>,
+    /// With `decisive=tree` and the solver: a node with this many visits is searched once
+    /// for a mate in three, a move after which the mover wins at once against every reply
+    /// (`mate_at=N`; [`crate::mcts`] docs).
+    pub mate_at: Option<u32>,
     /// The shapes read for the term `shape` in place of the game's shipped ones
     /// (`shapes=FILE`).
     pub shapes: Option<ShapesRef>,
@@ -1360,6 +1364,7 @@ mod tests {
             "mcts:iters=500,rave=1000,c=0.3",
             "mcts:iters=500,rave=500,rave_form=hyp,rave_grow=200,know=1,fpu=1",
             "mcts:iters=500,rave=1000,rave_form=mse,know=1,know_fade=0.3,amaf_plies=40",
+            "mcts:iters=500,solver=on,decisive=tree,mate_at=64",
             "mcts:iters=500,rave=500,pattern=on,reply=lgrf",
             "mcts:iters=500,reply=lgr,final=wins",
             "mcts:iters=500,decisive=on,fpu=0.5,bias=2,policy=mast,epsilon=0.3,threads=2",
