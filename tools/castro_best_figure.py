@@ -143,6 +143,11 @@ PANELS = [
         ("moves-s8-iters2000.csv", True, ""),
         ("block-s8-iters2000.csv", True, ""),
     ]),
+    ("Tactics added to strong5: decisive moves in the playouts, a mate-in-three search in the tree (size 8, 2,000 iterations, exploratory)", [
+        ("decisive-s8-iters2000.csv", True, ""),
+        ("mate-s8-iters2000.csv", True, ""),
+        ("mate-s8b-iters2000.csv", True, "fresh seed"),
+    ]),
     ("Twice the search (0.5 s against 0.25 s; 4,000 against 2,000 and 8,000 against 4,000 iterations) and fewer playouts (size 8, exploratory)", [
         ("time2x-s8-shapes.csv", False, ""),
         ("time2x-s8-shapes-b.csv", False, "fresh seed"),
