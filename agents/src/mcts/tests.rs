@@ -233,6 +233,15 @@ fn havannah_agent(text: &str) -> Mcts<Havannah> {
     agent(text, &Havannah::new(4, false).unwrap(), 5)
 }
 
+/// Havannah 4 after `moves` (cell names, from the start).
+fn havannah4(moves: &str) -> Havannah {
+    let mut h = Havannah::new(4, false).unwrap();
+    for m in moves.split_whitespace() {
+        h.play(h.parse_move(m).unwrap());
+    }
+    h
+}
+
 /// The agent of `text` after one iteration from `h`.
 fn one_iteration(text: &str, h: &Havannah) -> Mcts<Havannah> {
     let mut m = havannah_agent(text);
@@ -246,16 +255,11 @@ fn one_iteration(text: &str, h: &Havannah) -> Mcts<Havannah> {
 /// it: a bridge), Black d4 e5 far away. Black to move must block d1; White to move wins
 /// there.
 fn bridge_threat(white_to_move: bool) -> Havannah {
-    let mut h = Havannah::new(4, false).unwrap();
-    let moves = if white_to_move {
+    havannah4(if white_to_move {
         "a1 d4 b1 e5 c1 c4"
     } else {
         "a1 d4 b1 e5 c1"
-    };
-    for m in moves.split_whitespace() {
-        h.play(h.parse_move(m).unwrap());
-    }
-    h
+    })
 }
 
 #[test]
@@ -509,10 +513,7 @@ fn decisive_tree_expansion_proves_the_win_and_the_forced_block_in_one_iteration(
 fn decisive_tree_expansion_proves_a_double_threat_lost() {
     // Size 4: White's a1 b1 c1 a2 a3 would join corner a1 to corner d1 or to corner a4:
     // two bridges to make, one Black stone to stop them.
-    let mut h = Havannah::new(4, false).unwrap();
-    for m in "a1 d4 b1 e5 c1 e4 a2 f5 a3".split_whitespace() {
-        h.play(h.parse_move(m).unwrap());
-    }
+    let h = havannah4("a1 d4 b1 e5 c1 e4 a2 f5 a3");
     let black = h.to_move().unwrap();
     let threats = ["d1", "a4"].map(|t| h.wins_at_once(black.other(), h.parse_move(t).unwrap()));
     assert_eq!(threats, [Some(true), Some(true)]);
@@ -532,10 +533,7 @@ fn decisive_tree_expansion_proves_a_double_threat_lost() {
     // With a single threat the block is spared: d1 in the bridge_threat position (the first
     // empty cell listed), g7 when White's d7 e7 f7 threaten a bridge along the bottom edge
     // (listed last).
-    let mut bottom = Havannah::new(4, false).unwrap();
-    for m in "d7 a1 e7 b1 f7".split_whitespace() {
-        bottom.play(bottom.parse_move(m).unwrap());
-    }
+    let bottom = havannah4("d7 a1 e7 b1 f7");
     for (single, block) in [(bridge_threat(false), "d1"), (bottom, "g7")] {
         let m = one_iteration("mcts:iters=1,decisive=tree", &single);
         let n = m.nodes[0];
@@ -583,10 +581,7 @@ fn a_mate_in_three_is_proven_among_children_the_search_has_not_tried() {
     // Size 4: White's b1 c1 on the top edge and a2 a3 on the left edge, Black's stones in the
     // middle, White to move. No move wins at once, and only a1, the corner between them,
     // makes two bridges at once (d1 and a4): no Black stone stops both.
-    let mut h = Havannah::new(4, false).unwrap();
-    for m in "b1 d4 c1 e5 a2 f5 a3 e4".split_whitespace() {
-        h.play(h.parse_move(m).unwrap());
-    }
+    let h = havannah4("b1 d4 c1 e5 a2 f5 a3 e4");
     let white = h.to_move().unwrap();
     let mates: Vec<String> = moves_of(&h)
         .into_iter()
@@ -826,10 +821,7 @@ fn knowledge_fades_as_the_power_know_fade_of_the_visits() {
 fn move_knowledge_is_kept_per_child_and_steers_the_first_visits() {
     // White b2 and c4 are linked through b3 and c3; Black intrudes on b3. White's c3
     // answers (0.5), a1 b1 and the other edge cells touch an edge or a corner (0.4).
-    let mut h = Havannah::new(4, false).unwrap();
-    for m in "b2 g7 c4 b3".split_whitespace() {
-        h.play(h.parse_move(m).unwrap());
-    }
+    let mut h = havannah4("b2 g7 c4 b3");
     let mut m = one_iteration("mcts:iters=1,fpu=0,know=1", &h);
     let first = m.nodes[0].first_child as usize;
     for c in first..first + m.nodes[0].children as usize {
@@ -1033,10 +1025,7 @@ fn playouts_play_the_stored_reply_and_the_games_link_saving_reply() {
 
     // `pattern=on`: Black intruded on b3 between White's b2 and c4; White saves the link
     // on c3 in every playout, and without the option the move is random.
-    let mut h = Havannah::new(4, false).unwrap();
-    for t in "b2 g7 c4 b3".split_whitespace() {
-        h.play(h.parse_move(t).unwrap());
-    }
+    let h = havannah4("b2 g7 c4 b3");
     let c3 = h.parse_move("c3").unwrap();
     let mut p = havannah_agent("mcts:iters=1,pattern=on");
     for _ in 0..6 {
@@ -1520,11 +1509,7 @@ fn the_selection_formula_gives_hand_worked_values() {
 
 /// Havannah 4 with Black's b3 intruding between White's b2 and c4 (White's c3 saves the link).
 fn link_intrusion() -> Havannah {
-    let mut h = Havannah::new(4, false).unwrap();
-    for t in "b2 g7 c4 b3".split_whitespace() {
-        h.play(h.parse_move(t).unwrap());
-    }
-    h
+    havannah4("b2 g7 c4 b3")
 }
 
 #[test]
