@@ -634,6 +634,15 @@ fn a_mate_in_three_is_proven_among_children_the_search_has_not_tried() {
     assert!(every(&mated, white));
     assert!(!every(&bridge_threat(false), white));
     assert!(!every(&bridge_threat(true), white.other()));
+    // White's two bridges to make (d1, a4) against Black's own on the bottom edge (g7), Black
+    // to move: every reply but g7 leaves White a win, and g7 wins for Black.
+    let both = havannah4("a1 d7 b1 e7 c1 f7 a2 e4 a3");
+    assert!(both.outcome().is_none());
+    assert_eq!(
+        both.wins_at_once(white.other(), both.parse_move("g7").unwrap()),
+        Some(true)
+    );
+    assert!(!every(&both, white));
     // A node is searched only once it has mate_at visits: at 1,000, two iterations do not.
     let mut late = havannah_agent("mcts:iters=2,decisive=tree,solver=on,mate_at=1000");
     late.choose(&h);
