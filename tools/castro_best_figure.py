@@ -195,6 +195,7 @@ PANELS = [
         ("ctx-s8-user-d0-know.csv", False, "replication"),
         ("ctx-s8b-user-d0-know.csv", False, "third run"),
         ("ctx01-s8-user-d0-know.csv", False, "fourth run"),
+        ("ctx5-s8-user-d0-know.csv", False, "fifth run, main's build"),
         ("ctx03-s8-user-d0-know.csv", False, ""),
         ("ctx03-s8b-user-d0-know.csv", False, "replication"),
         ("movenet-s8x-user-d0-know.csv", False, "exploratory, stopped at 51 games"),

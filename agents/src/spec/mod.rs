@@ -658,8 +658,8 @@ pub const STRONG4_PRESET: &str = concat!(search_base!(), havannah_playouts!(), "
 /// as `know.shape=0.15,shapes=` that file does). The strongest player of
 /// `results/castro-best/` on both sizes, against Castro at its best at 0.25 s a move: on size 6
 /// 64.2%, +101.8 [+68.2, +137.5] over 400 games (two runs fixed before play, each shown); on
-/// size 8 55.0%, +34.9 [+11.5, +58.5] over 800 games with one thread (the three runs fixed
-/// before play, 600 games: +31.4 [+5.3, +57.7], shown stronger) and, with
+/// size 8 54.9%, +34.2 [+12.9, +55.7] over 1,000 games with one thread (the four runs fixed
+/// before play, 800 games: +31.4 [+8.0, +55.0], shown stronger) and, with
 /// `threads=2,parallel=tree,batch=8`, 53.8%, +26.1 [+2.5, +50.0] over 800 against Castro with
 /// two (the test fixed before play). Havannah's only: another game has no term `shape_ctx`,
 /// and is refused.
