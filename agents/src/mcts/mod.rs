@@ -505,10 +505,14 @@ struct Node {
     proven: u8,
     /// Whether `mate_at` has searched this node for a mate in three.
     mate_searched: bool,
+    /// Whether `movenet=FILE` has added the network's prior to this node's children.
+    netted: bool,
 }
 
 // The target: a node takes at most 32 bytes besides its children's edges.
 const _: () = assert!(std::mem::size_of::<Node>() <= 32);
+// The size the docs give (`Mcts::BYTES_PER_NODE`): the two marks sit in what was padding.
+const _: () = assert!(std::mem::size_of::<Node>() == 24);
 
 impl Node {
     fn new(mover_into: u8) -> Node {
@@ -521,6 +525,7 @@ impl Node {
             mover_into,
             proven: UNPROVEN,
             mate_searched: false,
+            netted: false,
         }
     }
 }
@@ -697,10 +702,8 @@ pub struct Mcts<G: Game> {
     spare_prob: Vec<f32>,
     prob_terms: Vec<(usize, f64)>,
     prob_values: Vec<f64>,
-    /// `movenet=FILE`: whether each node's children have had the network's prior added to
-    /// their `prob`, parallel to `nodes` (empty when off), and the network's buffers.
-    netted: Vec<bool>,
-    spare_netted: Vec<bool>,
+    /// `movenet=FILE`: the network's buffers (a node marks itself once the network's prior is
+    /// added to its children: `Node::netted`).
     movenet_eval: crate::movenet::MoveNetEval,
     /// `roll.NAME=W`: each named term's index and weight (found with `know_terms`).
     roll_terms: Vec<(usize, f64)>,
@@ -786,8 +789,6 @@ impl<G: Game + Features> Mcts<G> {
             spare_prob: Vec::new(),
             prob_terms: Vec::new(),
             prob_values: Vec::new(),
-            netted: Vec::new(),
-            spare_netted: Vec::new(),
             movenet_eval: crate::movenet::MoveNetEval::default(),
             roll_terms: Vec::new(),
             shape_term: None,
@@ -914,8 +915,8 @@ impl<G: Game + Features> Mcts<G> {
             if self.nodes[node].first_child == UNEXPANDED && !self.expand(node, state) {
                 break;
             }
-            if !self.netted.is_empty()
-                && !self.netted[node]
+            if self.spec.movenet.is_some()
+                && !self.nodes[node].netted
                 && self.nodes[node].visits >= self.spec.movenet_at
             {
                 self.add_movenet(node, state);

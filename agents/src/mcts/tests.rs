@@ -2822,7 +2822,7 @@ fn a_learned_prior_adds_its_softmax_share_once_a_node_has_its_visits() {
         .map(|&k| f64::from(logits[k] - top).exp())
         .sum();
     let shapes = root_shares(&m, &h, "shape");
-    assert!(m.netted[0]);
+    assert!(m.nodes[0].netted);
     for (j, c) in children.enumerate() {
         let net_share = f64::from(logits[cells[j]] - top).exp() / sum;
         let want = 0.5 * shapes[j] + 2.0 * net_share;
@@ -2836,10 +2836,9 @@ fn a_learned_prior_adds_its_softmax_share_once_a_node_has_its_visits() {
     let few = (1..m.nodes.len())
         .find(|&i| m.nodes[i].first_child != UNEXPANDED && m.nodes[i].visits < 20)
         .expect("an expanded node with few visits");
-    assert!(!m.netted[few]);
-    assert!(m.netted.iter().filter(|&&n| n).count() > 1);
-    assert_eq!(m.netted.len(), m.nodes.len());
-    assert!(!bare.prob.is_empty() && bare.netted.is_empty());
+    assert!(!m.nodes[few].netted);
+    assert!(m.nodes.iter().filter(|n| n.netted).count() > 1);
+    assert!(!bare.prob.is_empty() && !bare.nodes.iter().any(|n| n.netted));
 }
 
 #[test]
@@ -2904,7 +2903,7 @@ fn the_networks_knowledge_adds_its_logit_less_the_mean_to_each_childs_knowledge(
     let first = m.nodes[0].first_child as usize;
     let children = first..first + m.nodes[0].children as usize;
     let mean = cells.iter().map(|&k| f64::from(logits[k])).sum::<f64>() / cells.len() as f64;
-    assert!(m.netted[0]);
+    assert!(m.nodes[0].netted);
     for (j, c) in children.enumerate() {
         // The same children in the same order as the bare expansion (same seed and terms).
         assert_eq!(m.moves[c - 1], bare.moves[c - 1]);

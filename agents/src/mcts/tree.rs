@@ -14,7 +14,6 @@ impl<G: Game + Features> Mcts<G> {
         let knows = self.spec.knows();
         restart(&mut self.know, knows);
         restart(&mut self.prob, self.spec.has_prior());
-        restart(&mut self.netted, self.spec.movenet.is_some());
     }
 
     /// Keeps the subtree of `state` if the last search reached it, else starts afresh.
@@ -63,8 +62,6 @@ impl<G: Game + Features> Mcts<G> {
         let mut prior = std::mem::take(&mut self.spare_prior);
         let mut know = std::mem::take(&mut self.spare_know);
         let mut prob = std::mem::take(&mut self.spare_prob);
-        let mut netted = std::mem::take(&mut self.spare_netted);
-        netted.clear();
         nodes.clear();
         moves.clear();
         amaf.clear();
@@ -83,7 +80,6 @@ impl<G: Game + Features> Mcts<G> {
             carry(&mut prior, &self.prior, i);
             carry(&mut know, &self.know, i);
             carry(&mut prob, &self.prob, i);
-            carry(&mut netted, &self.netted, i);
             let old = self.nodes[i as usize];
             if old.first_child != UNEXPANDED {
                 nodes[next].first_child = nodes.len() as u32;
@@ -101,7 +97,6 @@ impl<G: Game + Features> Mcts<G> {
         self.spare_prior = std::mem::replace(&mut self.prior, prior);
         self.spare_know = std::mem::replace(&mut self.know, know);
         self.spare_prob = std::mem::replace(&mut self.prob, prob);
-        self.spare_netted = std::mem::replace(&mut self.netted, netted);
     }
 
     pub(super) fn prove(&mut self, node: usize, outcome: Outcome, distance: u16) {
@@ -142,9 +137,6 @@ impl<G: Game + Features> Mcts<G> {
         }
         if self.spec.has_prior() {
             self.prob.extend(self.ranked.iter().map(|c| c.prob));
-        }
-        if !self.netted.is_empty() {
-            self.netted.resize(self.nodes.len(), false);
         }
         if self.spec.decisive != Decisive::Off {
             self.prove_decisive(node, state);
@@ -411,7 +403,7 @@ impl<G: Game + Features> Mcts<G> {
     /// knowledge; once, when `node` has `movenet_at` visits. A child without a cell (a swap)
     /// gets neither.
     pub(super) fn add_movenet(&mut self, node: usize, state: &G) {
-        self.netted[node] = true;
+        self.nodes[node].netted = true;
         let Some(net) = self.spec.movenet.as_ref().and_then(|p| p.net.as_deref()) else {
             return;
         };
