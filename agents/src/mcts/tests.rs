@@ -322,8 +322,6 @@ fn pruned_cells_are_left_out_of_random_playout_moves_and_pruning_marks_low_amaf_
     let count = h.move_index_count();
     let pruned: Vec<usize> = (0..count).filter(|i| i % 2 == 0).collect();
     m.prune_indices(count, &pruned);
-    let mut legal = Vec::new();
-    h.legal_moves(&mut legal);
     let draws = 400;
     let landed = (0..draws)
         .map(|_| h.move_index(m.playout_move(&h, Player::ZERO)))
@@ -375,8 +373,7 @@ fn pruned_cells_are_left_out_of_random_playout_moves_and_pruning_marks_low_amaf_
 #[test]
 fn pool_moves_are_drawn_with_probability_pool_p_and_only_when_legal() {
     let h = Havannah::new(4, false).unwrap();
-    let mut legal = Vec::new();
-    h.legal_moves(&mut legal);
+    let legal = moves_of(&h);
     assert_eq!(legal.len(), 37);
     let pool = [legal[3], legal[10], legal[20]];
     // pool_p=1: every move is a pool move.
@@ -546,10 +543,10 @@ fn decisive_tree_expansion_proves_a_double_threat_lost() {
     }
 }
 
-/// The legal moves of `h`.
-fn moves_of(h: &Havannah) -> Vec<Cell> {
+/// The legal moves of `state`.
+fn moves_of<G: Game>(state: &G) -> Vec<G::Move> {
     let mut moves = Vec::new();
-    h.legal_moves(&mut moves);
+    state.legal_moves(&mut moves);
     moves
 }
 
@@ -1166,8 +1163,7 @@ fn root_parallelism_chooses_by_the_sums_over_every_tree_that_searched() {
 /// empty board, over `seeds` seeds.
 fn first_listed_share(text: &str, seeds: u64) -> u64 {
     let h = Havannah::new(5, false).unwrap();
-    let mut legal = Vec::new();
-    h.legal_moves(&mut legal);
+    let legal = moves_of(&h);
     (0..seeds)
         .filter(|&seed| agent(text, &h, seed).choose(&h).mv == legal[0])
         .count() as u64
@@ -1206,8 +1202,7 @@ fn the_random_order_is_seeded_and_puts_the_best_known_children_first() {
     );
     assert_eq!(stored(&a), stored(&b), "the same seed, the same order");
     assert_ne!(stored(&a), stored(&c), "another seed, another order");
-    let mut legal = Vec::new();
-    h.legal_moves(&mut legal);
+    let mut legal = moves_of(&h);
     assert_ne!(stored(&a), legal, "not the move list's order");
     assert_eq!(stored(&once("mcts:iters=1,order=list", 5)), legal);
     let mut sorted = stored(&a);
@@ -2497,8 +2492,7 @@ fn knowledge_in_playouts_draws_each_move_by_its_weight_one_drawn_cell_standing_f
     let mut m = expanded_root("mcts:iters=10,roll.shape=0.7", &h, 9);
     let mut near = Vec::new();
     let elsewhere = h.near_last_move(&mut near);
-    let mut legal = Vec::new();
-    h.legal_moves(&mut legal);
+    let legal = moves_of(&h);
     let others: Vec<Cell> = legal.into_iter().filter(|mv| !near.contains(mv)).collect();
     assert_eq!(others.len(), elsewhere);
     assert!(
@@ -2557,8 +2551,7 @@ fn roll_plies_keeps_the_weighed_draw_to_a_playouts_first_plies() {
     let first = playout_move_counts(&mut m, &h, 0, 300);
     assert!(first.keys().all(|mv| value(mv) >= top), "{first:?}");
     let later = playout_move_counts(&mut m, &h, 1, 2_000);
-    let mut legal = Vec::new();
-    h.legal_moves(&mut legal);
+    let legal = moves_of(&h);
     assert!(legal.iter().any(|mv| value(mv) < top), "weaker moves exist");
     let most = later.values().max().unwrap();
     assert!(
@@ -2668,8 +2661,7 @@ fn a_term_the_game_reads_for_all_children_at_once_gives_each_child_its_own_value
 #[test]
 fn a_shapes_file_gives_the_term_shape_its_weights_and_0_to_shapes_it_lacks() {
     let h = havannah_in_play();
-    let mut legal = Vec::new();
-    h.legal_moves(&mut legal);
+    let legal = moves_of(&h);
     let picked = legal[3];
     let key = h.move_shape(picked).unwrap();
     let file = temp_file("shapes-one", &format!("# one shape\n{key} 2.5 1 1\n"));
@@ -2696,8 +2688,7 @@ fn a_shapes_file_fitted_in_context_weighs_a_shape_only_at_its_distance_from_the_
     // One shape at one distance from the last stone: only the children with both get it, and
     // the same shape at another distance reads the average, 0.
     let h = havannah_in_play();
-    let mut legal = Vec::new();
-    h.legal_moves(&mut legal);
+    let legal = moves_of(&h);
     let seen = |mv: Cell| (h.move_shape(mv).unwrap(), h.shape_context(mv));
     // A move whose shape another move has at another distance.
     let picked = *legal
