@@ -376,3 +376,32 @@ def test_castro_scaling_sends_castro_the_position_and_divides_each_engines_count
     assert "Castro refused a command: ? illegal move" in capsys.readouterr().err
     assert scaling.main(args[:-1] + ["9"]) == 2
     assert "no game in" in capsys.readouterr().err
+
+
+#: The runs behind each headline score of results/castro-best/README.md's "Where it stands",
+#: as that table names them: (files, games they hold).
+CASTRO_BEST_HEADLINES = [
+    (["ctx-s6-user-d0.csv", "ctx-s6b-user-d0.csv"], 400),
+    ([f"{run}-user-d0-know.csv" for run in ("ctx-s8x", "ctx-s8", "ctx-s8b", "ctx01-s8", "ctx5-s8")],
+     1000),
+    ([f"{run}-user-d0-know.csv" for run in ("ctx-s8", "ctx-s8b", "ctx01-s8", "ctx5-s8")], 800),
+    ([f"ctx-s8t2{run}-user-d0-know.csv" for run in ("b8", "b8b", "b8c", "b8d")], 800),
+]
+
+
+@pytest.mark.parametrize("files,games", CASTRO_BEST_HEADLINES)
+def test_castro_best_headline_scores_are_the_committed_games_pooled(
+    files: List[str], games: int
+) -> None:
+    pooled = tool("pooled_elo")
+    folder = os.path.join(ROOT, "results", "castro-best")
+    scores = pooled.pair_scores("mcts:", "castro", [os.path.join(folder, f) for f in files])
+    assert 2 * len(scores) == games
+    mean, low, high, _ = pooled.pooled(scores)
+    figure = (f"{100 * mean:.1f}%, {pooled.elo_text(mean)} "
+              f"[{pooled.elo_text(low)}, {pooled.elo_text(high)}]").replace("-", "\u2212")
+    with open(os.path.join(folder, "README.md")) as f:
+        readme = f.read()
+    start = readme.index("## Where it stands")
+    section = readme[start:readme.index("\n## ", start + 1)]
+    assert figure in section, f"{figure} not in the README's headline"
