@@ -148,6 +148,9 @@ PANELS = [
         ("mate-s8-iters2000.csv", True, ""),
         ("mate-s8b-iters2000.csv", True, "fresh seed"),
     ]),
+    ("Early playout termination added to strong5: one playout a leaf, cut after 10 plies and scored by eval=tuned (size 8, 0.25 s, exploratory)", [
+        ("ept-s8.csv", True, ""),
+    ]),
     ("Twice the search (0.5 s against 0.25 s; 4,000 against 2,000 and 8,000 against 4,000 iterations) and fewer playouts (size 8, exploratory)", [
         ("time2x-s8-shapes.csv", False, ""),
         ("time2x-s8-shapes-b.csv", False, "fresh seed"),
