@@ -168,6 +168,14 @@
 #   ctx8k5   size 8: preset=strong5 itself (ctx8k's player as the preset names it) against
 #            Castro user-d0-know, a fourth run at the shipped weight on main's build (seed
 #            4723, fixed before play), into ctx5-s8-user-d0-know
+#   lgrf8k   size 8: preset=strong5 with last good reply with forgetting in its playouts
+#            (reply=lgrf: +17.4 and +40.1 at 2,000 iterations, replies5- and lgrf5-s8-iters2000,
+#            exploratory) against Castro user-d0-know (seed 4724, fixed before play), into
+#            lgrf-s8-user-d0-know; lgrf8kb its replication (seed 4725, fixed before play), into
+#            lgrf-s8b-user-d0-know; lgrf8 the same player against preset=strong5 itself at
+#            0.25 s (seed 4726, fixed before play), into lgrf-s8. Decided before play:
+#            reply=lgrf is kept (as a new preset) only if lgrf8 shows it stronger than strong5
+#            (Holm p at most 0.05) and the Castro runs pooled score above strong5's 54.9%.
 #   ctx8k01  size 8: ctx8k's player at know.shape=0.1 (the better weight of an exploratory
 #            screen at 2,000 iterations, ctxweight-s8-iters2000) against Castro user-d0-know
 #            (seed 4707, fixed before play), into ctx01-s8-user-d0-know
@@ -219,7 +227,7 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|castroknow8c|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|final6s4b|final8s4|final8t2s4|final8t2s4b|final8s4k|final8t2s4k|fast8s4k|know8s4|reply6s4|pool8s4|pool6s4|spsa6|spsa6b|spsa6c|spsa8|spsa8b|shape8s4|shape8s4b|shape8k|shape8kb|shape8kc|shape6|shape6b|shape6c|shape6s4|shape6s4b|shape8t2k|shape8t2kb|prob8k|ctx8k|ctx8kb|ctx8t2k|ctx8t2kt|ctx8t2ktb|ctx8t2ktc|ctxpar8|ctx8t2kb8|ctx8t2kb8b|ctx8t2kb8c|ctx8t2kb8d|ctx8k5|ctx8k01|movenet8x|movenet8k|movenet8kb|dist8|dist6|ctx6k|ctx6kb|ctx8k03|ctx8k03b|ctx8i"
+usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|castroknow8c|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|final6s4b|final8s4|final8t2s4|final8t2s4b|final8s4k|final8t2s4k|fast8s4k|know8s4|reply6s4|pool8s4|pool6s4|spsa6|spsa6b|spsa6c|spsa8|spsa8b|shape8s4|shape8s4b|shape8k|shape8kb|shape8kc|shape6|shape6b|shape6c|shape6s4|shape6s4b|shape8t2k|shape8t2kb|prob8k|ctx8k|ctx8kb|ctx8t2k|ctx8t2kt|ctx8t2ktb|ctx8t2ktc|ctxpar8|ctx8t2kb8|ctx8t2kb8b|ctx8t2kb8c|ctx8t2kb8d|ctx8k5|lgrf8k|lgrf8kb|lgrf8|ctx8k01|movenet8x|movenet8k|movenet8kb|dist8|dist6|ctx6k|ctx6kb|ctx8k03|ctx8k03b|ctx8i"
 out=${1:?$usage}
 step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -432,6 +440,12 @@ case $step in
         "mcts:time_ms=250,$ctx,$movenet,movenet_w=0.3,movenet_at=512" "$(castro user-d0-know)" ;;
     ctx8k5) match ctx5-s8-user-d0-know 8 4723 mcts:time_ms=250,preset=strong5 \
         "$(castro user-d0-know)" ;;
+    lgrf8k) match lgrf-s8-user-d0-know 8 4724 mcts:time_ms=250,preset=strong5,reply=lgrf \
+        "$(castro user-d0-know)" ;;
+    lgrf8kb) match lgrf-s8b-user-d0-know 8 4725 mcts:time_ms=250,preset=strong5,reply=lgrf \
+        "$(castro user-d0-know)" ;;
+    lgrf8) match lgrf-s8 8 4726 mcts:time_ms=250,preset=strong5,reply=lgrf \
+        mcts:time_ms=250,preset=strong5 ;;
     ctx8k01) match ctx01-s8-user-d0-know 8 4707 \
         "mcts:time_ms=250,preset=strong4,know.shape=0.1,shapes=results/castro-best/shapes-ctx/shapes.txt" \
         "$(castro user-d0-know)" ;;
