@@ -176,6 +176,7 @@
 #            0.25 s (seed 4726, fixed before play), into lgrf-s8. Decided before play:
 #            reply=lgrf is kept (as a new preset) only if lgrf8 shows it stronger than strong5
 #            (Holm p at most 0.05) and the Castro runs pooled score above strong5's 54.9%.
+#            Played: lgrf8k 51.0%, lgrf8 -13.9 (n.s.): not kept, and lgrf8kb not played.
 #   ctx8k01  size 8: ctx8k's player at know.shape=0.1 (the better weight of an exploratory
 #            screen at 2,000 iterations, ctxweight-s8-iters2000) against Castro user-d0-know
 #            (seed 4707, fixed before play), into ctx01-s8-user-d0-know

@@ -151,6 +151,11 @@ PANELS = [
     ("Early playout termination added to strong5: one playout a leaf, cut after 10 plies and scored by eval=tuned (size 8, 0.25 s, exploratory)", [
         ("ept-s8.csv", True, ""),
     ]),
+    ("Last good reply with forgetting and the link-saving reply added to strong5 (size 8)", [
+        ("replies5-s8-iters2000.csv", True, "2,000 iterations, exploratory"),
+        ("lgrf5-s8-iters2000.csv", True, "2,000 iterations, fresh seed, exploratory"),
+        ("lgrf-s8.csv", False, "0.25 s, fixed before play"),
+    ]),
     ("Twice the search (0.5 s against 0.25 s; 4,000 against 2,000 and 8,000 against 4,000 iterations) and fewer playouts (size 8, exploratory)", [
         ("time2x-s8-shapes.csv", False, ""),
         ("time2x-s8-shapes-b.csv", False, "fresh seed"),
@@ -199,6 +204,7 @@ PANELS = [
         ("ctx-s8b-user-d0-know.csv", False, "third run"),
         ("ctx01-s8-user-d0-know.csv", False, "fourth run"),
         ("ctx5-s8-user-d0-know.csv", False, "fifth run, main's build"),
+        ("lgrf-s8-user-d0-know.csv", False, "fixed before play"),
         ("ctx03-s8-user-d0-know.csv", False, ""),
         ("ctx03-s8b-user-d0-know.csv", False, "replication"),
         ("movenet-s8x-user-d0-know.csv", False, "exploratory, stopped at 51 games"),
