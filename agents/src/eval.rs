@@ -19,6 +19,8 @@ use crate::spec::{EvalKind, EvalSpec, SpecError, SpecErrorKind};
 pub struct Evaluator {
     weights: [f64; MAX_FEATURES],
     count: usize,
+    /// The features weighted other than 0, bit `i` for feature `i`: the only ones read.
+    wanted: u32,
     net: Option<NetEvaluator>,
 }
 
@@ -35,6 +37,7 @@ impl Evaluator {
             return Ok(Evaluator {
                 weights: [0.0; MAX_FEATURES],
                 count: 0,
+                wanted: 0,
                 net: Some(net),
             });
         }
@@ -62,9 +65,13 @@ impl Evaluator {
                     })?;
             weights[i] = w;
         }
+        let wanted = (0..set.len())
+            .filter(|&i| weights[i] != 0.0)
+            .fold(0, |mask, i| mask | 1 << i);
         Ok(Evaluator {
             weights,
             count: set.len(),
+            wanted,
             net: None,
         })
     }
@@ -82,9 +89,11 @@ impl Evaluator {
         if let Some(net) = &self.net {
             return net.evaluate(state, player);
         }
+        // Only the weighted features are read (the rest stay 0, and are weighted 0):
+        // `eval=material` on Havannah skips the 22 board searches of its two needs.
         let (mut mine, mut theirs) = ([0.0; MAX_FEATURES], [0.0; MAX_FEATURES]);
-        state.features(player, &mut mine);
-        state.features(player.other(), &mut theirs);
+        state.features_wanted(player, self.wanted, &mut mine);
+        state.features_wanted(player.other(), self.wanted, &mut theirs);
         (0..self.count)
             .map(|i| self.weights[i] * (mine[i] - theirs[i]))
             .sum()
@@ -209,5 +218,50 @@ mod tests {
             "the file's liberties win over the default"
         );
         assert_eq!(e.weights()[3..], defaults[3..]);
+    }
+
+    #[test]
+    fn every_evaluation_of_havannah_is_the_full_weighted_sum_though_it_reads_only_its_features() {
+        // The evaluator reads only the features it weights; its value must still be the sum
+        // over every feature, each weighted, as read in full by `features`.
+        use ringside_engine::games::havannah::Havannah;
+        let mut state = Havannah::new(6, false).unwrap();
+        let mut rng = ringside_engine::seeded_rng(3, 0);
+        let mut scratch = Vec::new();
+        let kinds = [EvalKind::Material, EvalKind::Rich, EvalKind::Tuned];
+        let evaluators: Vec<Evaluator> = kinds
+            .iter()
+            .map(|&kind| {
+                let spec = EvalSpec {
+                    kind,
+                    weights_file: None,
+                    net: None,
+                    overrides: BTreeMap::new(),
+                    weights: BTreeMap::new(),
+                };
+                Evaluator::new(&spec, &state).unwrap()
+            })
+            .collect();
+        let mut checked = 0;
+        while state.outcome().is_none() {
+            for e in &evaluators {
+                for p in [Player::ZERO, Player::ONE] {
+                    let (mut mine, mut theirs) = ([0.0; MAX_FEATURES], [0.0; MAX_FEATURES]);
+                    state.features(p, &mut mine);
+                    state.features(p.other(), &mut theirs);
+                    let full: f64 = (0..e.weights().len())
+                        .map(|i| e.weights()[i] * (mine[i] - theirs[i]))
+                        .sum();
+                    assert_eq!(e.evaluate(&state, p), full, "at ply {}", state.ply());
+                    checked += 1;
+                }
+            }
+            let mv = state.random_move(&mut rng, &mut scratch).unwrap();
+            state.play_unchecked(mv);
+        }
+        assert!(checked > 60, "a game of some length: {checked}");
+        // Material reads the stones alone; the tuned fit weights the needs too.
+        assert_eq!(evaluators[0].wanted, 1);
+        assert_eq!(evaluators[2].wanted & 0b11_0000, 0b11_0000);
     }
 }

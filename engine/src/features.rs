@@ -46,6 +46,16 @@ pub trait Features: Game {
     /// Never allocates.
     fn features(&self, player: Player, out: &mut [f64; MAX_FEATURES]);
 
+    /// Writes the features whose bit is set in `wanted` (bit `i` for feature `i` of
+    /// [`Features::feature_set`]) as [`Features::features`] does; the others may be left as
+    /// they were or written. An evaluation that weights a feature 0 need not pay for it: the
+    /// default writes them all, and a game with a dear feature skips it when it is not
+    /// wanted. Never allocates.
+    fn features_wanted(&self, player: Player, wanted: u32, out: &mut [f64; MAX_FEATURES]) {
+        let _ = wanted;
+        self.features(player, out);
+    }
+
     /// The weights `eval=tuned` gives the features, in the order of [`Features::feature_set`],
     /// when the game has a tuned fit: fitted to the game's own alpha-beta self-play and checked
     /// in matches against the default weights (each game says where; the results are in

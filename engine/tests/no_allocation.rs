@@ -87,8 +87,9 @@ fn the_counter_sees_allocations() {
     drop(v);
 }
 
-/// Allocations made by measuring the features of every position of a few random games, and
-/// checks on the feature set itself.
+/// Allocations made by measuring the features of every position of a few random games, all
+/// together and each alone; checks on the feature set itself, and that each feature read alone
+/// ([`ringside_engine::Features::features_wanted`]) is the one read with the rest.
 struct FeatureAllocations;
 
 impl GameVisitor for FeatureAllocations {
@@ -122,6 +123,12 @@ impl GameVisitor for FeatureAllocations {
                 for p in [Player::ZERO, Player::ONE] {
                     state.features(p, &mut out);
                     assert!(out.iter().all(|v| v.is_finite()), "{}", start.name());
+                    // Each feature read alone is the one read with the rest.
+                    for i in 0..set.len() {
+                        let mut alone = [f64::NAN; MAX_FEATURES];
+                        state.features_wanted(p, 1 << i, &mut alone);
+                        assert_eq!(alone[i], out[i], "{} {}", start.name(), set[i].name);
+                    }
                 }
                 let mv = state
                     .random_move(&mut rng, &mut scratch)
@@ -135,7 +142,7 @@ impl GameVisitor for FeatureAllocations {
 }
 
 #[test]
-fn features_of_every_game_are_well_formed_and_do_not_allocate() {
+fn features_of_every_game_are_well_formed_the_same_read_alone_and_do_not_allocate() {
     for info in GAMES {
         let allocations = with_game(info.name, FeatureAllocations).unwrap();
         assert_eq!(

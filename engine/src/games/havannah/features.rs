@@ -290,6 +290,12 @@ impl crate::Features for Havannah {
     ///
     /// Rings are not measured. The two needs run 11 searches of the board each.
     fn features(&self, player: Player, out: &mut [f64; crate::MAX_FEATURES]) {
+        self.features_wanted(player, u32::MAX, out);
+    }
+
+    /// The four counts always; `bridge_need` and `fork_need`, 11 searches of the board each,
+    /// only when wanted (left as they were otherwise).
+    fn features_wanted(&self, player: Player, wanted: u32, out: &mut [f64; crate::MAX_FEATURES]) {
         let g = self.geometry();
         let me = player.index() as u8;
         let (mut stones, mut groups, mut corners, mut edges) = (0, 0, 0, 0);
@@ -307,8 +313,12 @@ impl crate::Features for Havannah {
         out[1] = f64::from(groups);
         out[2] = f64::from(corners);
         out[3] = f64::from(edges);
-        out[4] = f64::from(self.bridge_need(me, cap));
-        out[5] = f64::from(self.fork_need(me, cap));
+        if wanted & (1 << 4) != 0 {
+            out[4] = f64::from(self.bridge_need(me, cap));
+        }
+        if wanted & (1 << 5) != 0 {
+            out[5] = f64::from(self.fork_need(me, cap));
+        }
     }
 
     /// Castro's knowledge (Ewalds, "Playing and solving Havannah", 2012: `add_knowledge` in

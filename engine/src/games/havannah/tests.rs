@@ -287,6 +287,22 @@ fn groups_corners_and_edges_describe_the_best_group() {
 }
 
 #[test]
+fn needs_not_wanted_are_not_searched_and_the_counts_are_still_read() {
+    // The position of the needs test: its needs are 3 and 4, so a sentinel left in their
+    // places shows the two board searches were skipped, while the counts are written.
+    let h = Havannah::new(4, false)
+        .unwrap()
+        .set_up("W W B .\n. . . . .\n. . . . . .\n. . . . . . .\n. . . . . .\n. . . . .\n. . . .")
+        .unwrap();
+    let counts = 0b1111;
+    let mut out = [-7.0; crate::MAX_FEATURES];
+    crate::Features::features_wanted(&h, Player::ZERO, counts, &mut out);
+    assert_eq!(out[..6], [2.0, 1.0, 1.0, 1.0, -7.0, -7.0]);
+    crate::Features::features_wanted(&h, Player::ZERO, counts | 1 << 5, &mut out);
+    assert_eq!(out[..6], [2.0, 1.0, 1.0, 1.0, -7.0, 4.0]);
+}
+
+#[test]
 fn bridge_and_fork_needs_count_empty_cells_and_go_around_enemy_stones() {
     // Rows of size 4 from the top, as (x, y) with y the row: White holds the corner (0, 0)
     // and the edge cell (1, 0); Black blocks (2, 0). The nearest other corners: (3, 0) now
