@@ -228,7 +228,9 @@
 # (cargo build --release; ARENA=PATH for another). `arena summary FILE` prints each table and
 # `arena verdicts FILE...` the tests.
 set -euo pipefail
-usage="usage: tools/castro-best.sh OUT s6|s6b|s8|strong6|strong8|ideas6|ideas6c|combo6|combo6b|combo8|combo8b|ring6b|final6|final6b|final8|final8b|par8|final8t2|final8t2s3|ringwalk8|ringwalk8b|castroring8|castroknow8b|castroknow8c|iters8|rave8|rave8b|rave8c|mirror8|castro3|castro3b|final6s4|final6s4b|final8s4|final8t2s4|final8t2s4b|final8s4k|final8t2s4k|fast8s4k|know8s4|reply6s4|pool8s4|pool6s4|spsa6|spsa6b|spsa6c|spsa8|spsa8b|shape8s4|shape8s4b|shape8k|shape8kb|shape8kc|shape6|shape6b|shape6c|shape6s4|shape6s4b|shape8t2k|shape8t2kb|prob8k|ctx8k|ctx8kb|ctx8t2k|ctx8t2kt|ctx8t2ktb|ctx8t2ktc|ctxpar8|ctx8t2kb8|ctx8t2kb8b|ctx8t2kb8c|ctx8t2kb8d|ctx8k5|lgrf8k|lgrf8kb|lgrf8|ctx8k01|movenet8x|movenet8k|movenet8kb|dist8|dist6|ctx6k|ctx6kb|ctx8k03|ctx8k03b|ctx8i"
+# The steps, read from the case arms at the end, so that each is named in one place.
+steps=$(sed -n 's/^    \([a-z0-9]*\))\( .*\)\{0,1\}$/\1/p' "$0" | paste -sd '|')
+usage="usage: tools/castro-best.sh OUT $steps"
 out=${1:?$usage}
 step=${2:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
