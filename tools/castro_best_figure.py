@@ -82,8 +82,9 @@ PANELS = [
         ("vloss-s8-iters4000.csv", True, ""),
         ("order-s8-iters4000.csv", True, "fresh seed"),
     ]),
-    ("UCT's exploration term added to strong5 (c=0.05, 0.15, 0.4; size 8, 4,000 iterations, exploratory)", [
+    ("UCT's exploration term and first-play urgency added to strong5 (size 8, 4,000 iterations, exploratory)", [
         ("explore-s8-iters4000.csv", True, ""),
+        ("fpu-s8-iters4000.csv", True, ""),
     ]),
     ("Two threads a player (size 8)", [
         ("par-s8.csv", False, ""),
