@@ -234,10 +234,7 @@ mod tests {
             .map(|&kind| {
                 let spec = EvalSpec {
                     kind,
-                    weights_file: None,
-                    net: None,
-                    overrides: BTreeMap::new(),
-                    weights: BTreeMap::new(),
+                    ..EvalSpec::default()
                 };
                 Evaluator::new(&spec, &state).unwrap()
             })

@@ -51,8 +51,7 @@ pub trait Features: Game {
     /// they were or written. An evaluation that weights a feature 0 need not pay for it: the
     /// default writes them all, and a game with a dear feature skips it when it is not
     /// wanted. Never allocates.
-    fn features_wanted(&self, player: Player, wanted: u32, out: &mut [f64; MAX_FEATURES]) {
-        let _ = wanted;
+    fn features_wanted(&self, player: Player, _wanted: u32, out: &mut [f64; MAX_FEATURES]) {
         self.features(player, out);
     }
 
