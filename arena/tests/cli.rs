@@ -443,3 +443,34 @@ fn a_host_agent_in_the_binary_is_refused_before_any_file_is_written() {
     assert!(!out.exists());
     assert!(!dir.join("games.csv.settings.json").exists());
 }
+
+#[test]
+fn a_match_says_when_two_agents_typed_apart_are_one_player() {
+    let dir = crate::common::scratch("one-player");
+    let out = dir.join("games.csv");
+    let o = arena(&[
+        "match",
+        "--game",
+        "rin:size=6",
+        "--agents",
+        "random",
+        "mcts:iters=4",
+        "mcts:iters=4,c=1.4",
+        "--gauntlet",
+        "--games",
+        "2",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains(
+            "note: `mcts:iters=4,c=1.4` reads as the same player as `mcts:iters=4` \
+             (its options change nothing here): they play as one agent"
+        ),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

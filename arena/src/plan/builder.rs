@@ -46,6 +46,8 @@ pub struct PlanBuilder {
     game: Result<AnyGame>,
     raw: RawPlan,
     problem: Option<Error>,
+    /// Agents typed differently that read as one player ([`PlanBuilder::merged`]).
+    merged: Vec<(String, String)>,
 }
 
 impl PlanBuilder {
@@ -80,6 +82,7 @@ impl PlanBuilder {
                 shard: None,
             },
             problem: None,
+            merged: Vec::new(),
         }
     }
 
@@ -108,7 +111,12 @@ impl PlanBuilder {
                 .iter()
                 .position(|a| a.spec == full && a.weights == weights)
             {
-                Some(i) => i,
+                Some(i) => {
+                    if agents[i].label != label {
+                        self.merged.push((label, agents[i].label.clone()));
+                    }
+                    i
+                }
                 None => {
                     agents.push(RawAgent {
                         label,
@@ -194,6 +202,15 @@ impl PlanBuilder {
     pub fn shard(mut self, shard: Option<Shard>) -> PlanBuilder {
         self.raw.shard = shard;
         self
+    }
+
+    /// Each agent typed differently from one before it that read as the same player (an
+    /// option left at its default, or one that changes nothing beside the others): the agent
+    /// as typed, then the label of the player it plays as. Such agents are one agent of the
+    /// plan, so a gauntlet or tournament that listed them as rivals pairs a player with itself.
+    #[must_use]
+    pub fn merged(&self) -> &[(String, String)] {
+        &self.merged
     }
 
     /// The checked plan.

@@ -268,6 +268,36 @@ mod tests {
     }
 
     #[test]
+    fn agents_typed_apart_that_read_alike_are_one_agent_and_are_named() {
+        // `c=1.4` is MCTS's default, so the second is the first player; the third is typed as
+        // the first was and is no news; `random` is another player.
+        let b = PlanBuilder::new("rin:size=6").tournament(
+            [
+                "mcts:iters=50",
+                "mcts:iters=50,c=1.4",
+                "mcts:iters=50",
+                "random",
+            ],
+            true,
+        );
+        assert_eq!(
+            b.merged(),
+            [(
+                "mcts:iters=50,c=1.4".to_string(),
+                "mcts:iters=50".to_string()
+            )]
+        );
+        let p = b.build().unwrap();
+        assert_eq!(p.agents.len(), 2);
+        assert_eq!(p.pairings, [(0, 0), (0, 0), (0, 1)]);
+        let same = PlanBuilder::new("rin:size=6").pairing("random", "random");
+        assert!(
+            same.merged().is_empty(),
+            "self-play typed as such is no news"
+        );
+    }
+
+    #[test]
     fn ids_map_to_slots_and_back() {
         let p = plan(6);
         assert_eq!(p.game.to_string(), "rin", "rin:size=16 is rin");

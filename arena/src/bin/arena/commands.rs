@@ -47,6 +47,11 @@ pub fn run_match(args: &MatchArgs) -> Result<()> {
         }
         agents => builder.tournament(agents, args.gauntlet),
     };
+    for (typed, first) in builder.merged() {
+        eprintln!(
+            "note: `{typed}` reads as the same player as `{first}` (its options change nothing here): they play as one agent"
+        );
+    }
     let plan = builder
         .games(args.games)
         .seed(args.seed)
