@@ -86,6 +86,9 @@ PANELS = [
         ("explore-s8-iters4000.csv", True, ""),
         ("fpu-s8-iters4000.csv", True, ""),
     ]),
+    ("Exploration at the root only (UCB of simple regret, rootc/patch.diff) added to strong5 (size 8, 8,000 iterations, exploratory)", [
+        ("rootc-s8-iters8000.csv", True, ""),
+    ]),
     ("Two threads a player (size 8)", [
         ("par-s8.csv", False, ""),
         ("ctx-par-s8.csv", False, ""),
@@ -268,6 +271,8 @@ def short(spec):
             return short(spec.replace(f"iters={iters},", "")) + f" at {iters[0]},000 iterations"
     text = spec.removeprefix("mcts:").replace("time_ms=250,", "").replace("preset=", "")
     text = text.replace("iters=2000,", "").replace(",iters=2000", "")
+    # rootc/patch.diff reads `a=` (unused with win rewards) as 0.25 + the root's exploration.
+    text = text.replace(",a=0.28", ",root exploration 0.03").replace(",a=0.35", ",root exploration 0.1")
     if text.startswith("c=0,rave=500,rave_form=hyp,decisive=tree"):
         rest = text.removeprefix("c=0,rave=500,rave_form=hyp,decisive=tree").lstrip(",")
         return "bare RAVE" + (" + " + rest.replace(",", ", ") if rest else "")
