@@ -86,8 +86,9 @@ PANELS = [
         ("explore-s8-iters4000.csv", True, ""),
         ("fpu-s8-iters4000.csv", True, ""),
     ]),
-    ("Exploration at the root only (UCB of simple regret, rootc/patch.diff) added to strong5 (size 8, 8,000 iterations, exploratory)", [
-        ("rootc-s8-iters8000.csv", True, ""),
+    ("Exploration at the root only (UCB of simple regret, rootc/patch.diff) added to strong5 (size 8, 8,000 iterations)", [
+        ("rootc-s8-iters8000.csv", True, "exploratory"),
+        ("rootc-s8b-iters8000.csv", True, "replication, fixed before play"),
     ]),
     ("Two threads a player (size 8)", [
         ("par-s8.csv", False, ""),
