@@ -177,6 +177,13 @@
 #            reply=lgrf is kept (as a new preset) only if lgrf8 shows it stronger than strong5
 #            (Holm p at most 0.05) and the Castro runs pooled score above strong5's 54.9%.
 #            Played: lgrf8k 51.0%, lgrf8 -13.9 (n.s.): not kept, and lgrf8kb not played.
+#   resid8k  size 8: strong4 with the shapes of results/castro-best/shapes18/resid (every
+#            12-cell shape in context written, and the 18-cell shapes fitted over them; +27.9
+#            and +34.9 over strong5 at 8,000 iterations, shape18-s8-iters8000 and
+#            shape18b-s8-iters8000, exploratory) against Castro user-d0-know (seed 4728, fixed
+#            before play), into resid-s8-user-d0-know. Needs the throwaway build of
+#            shapes18/patch.diff (ARENA=its arena). Decided before play: the player is worth a
+#            replication and a build in main only if this run scores above strong5's 54.9%.
 #   ctx8k01  size 8: ctx8k's player at know.shape=0.1 (the better weight of an exploratory
 #            screen at 2,000 iterations, ctxweight-s8-iters2000) against Castro user-d0-know
 #            (seed 4707, fixed before play), into ctx01-s8-user-d0-know
@@ -449,6 +456,9 @@ case $step in
         "$(castro user-d0-know)" ;;
     lgrf8) match lgrf-s8 8 4726 mcts:time_ms=250,preset=strong5,reply=lgrf \
         mcts:time_ms=250,preset=strong5 ;;
+    resid8k) match resid-s8-user-d0-know 8 4728 \
+        "mcts:time_ms=250,preset=strong4,know.shape=0.15,shapes=results/castro-best/shapes18/resid/shapes.txt" \
+        "$(castro user-d0-know)" ;;
     ctx8k01) match ctx01-s8-user-d0-know 8 4707 \
         "mcts:time_ms=250,preset=strong4,know.shape=0.1,shapes=results/castro-best/shapes-ctx/shapes.txt" \
         "$(castro user-d0-know)" ;;
