@@ -185,7 +185,8 @@
 #            shapes18/patch.diff (ARENA=its arena). Decided before play: the player is worth a
 #            replication and a build in main only if this run scores above strong5's 54.9%.
 #            resid8kb its replication on a fresh seed (4729, fixed before play), into
-#            resid-s8b-user-d0-know.
+#            resid-s8b-user-d0-know; resid8kc a third run (4730, fixed before play after the
+#            two: 56.5% and 59.5%), into resid-s8c-user-d0-know.
 #   ctx8k01  size 8: ctx8k's player at know.shape=0.1 (the better weight of an exploratory
 #            screen at 2,000 iterations, ctxweight-s8-iters2000) against Castro user-d0-know
 #            (seed 4707, fixed before play), into ctx01-s8-user-d0-know
@@ -462,6 +463,9 @@ case $step in
         "mcts:time_ms=250,preset=strong4,know.shape=0.15,shapes=results/castro-best/shapes18/resid/shapes.txt" \
         "$(castro user-d0-know)" ;;
     resid8kb) match resid-s8b-user-d0-know 8 4729 \
+        "mcts:time_ms=250,preset=strong4,know.shape=0.15,shapes=results/castro-best/shapes18/resid/shapes.txt" \
+        "$(castro user-d0-know)" ;;
+    resid8kc) match resid-s8c-user-d0-know 8 4730 \
         "mcts:time_ms=250,preset=strong4,know.shape=0.15,shapes=results/castro-best/shapes18/resid/shapes.txt" \
         "$(castro user-d0-know)" ;;
     ctx8k01) match ctx01-s8-user-d0-know 8 4707 \
