@@ -259,6 +259,9 @@ shape="preset=strong4,know.shape=0.3"
 # strong4 with the shapes fitted in the context of the last stone, at the better of two
 # exploratory weights (results/castro-best/shapes-ctx/; a path from the repository's root).
 ctx="preset=strong4,know.shape=0.15,shapes=results/castro-best/shapes-ctx/shapes.txt"
+# strong4 with the 18-cell shapes fitted over every 12-cell shape in context (results/castro-best/
+# shapes18/resid; played only by the throwaway build of shapes18/patch.diff, ARENA=its arena).
+resid="preset=strong4,know.shape=0.15,shapes=results/castro-best/shapes18/resid/shapes.txt"
 movenet="movenet=results/castro-best/movenet/net.rspol"
 spsa8_tuned="preset=strong4,know=0,know.connect=0.34,know.bridge=0.46,rave=436,ring_depth=0.72"
 
@@ -460,13 +463,13 @@ case $step in
     lgrf8) match lgrf-s8 8 4726 mcts:time_ms=250,preset=strong5,reply=lgrf \
         mcts:time_ms=250,preset=strong5 ;;
     resid8k) match resid-s8-user-d0-know 8 4728 \
-        "mcts:time_ms=250,preset=strong4,know.shape=0.15,shapes=results/castro-best/shapes18/resid/shapes.txt" \
+        "mcts:time_ms=250,$resid" \
         "$(castro user-d0-know)" ;;
     resid8kb) match resid-s8b-user-d0-know 8 4729 \
-        "mcts:time_ms=250,preset=strong4,know.shape=0.15,shapes=results/castro-best/shapes18/resid/shapes.txt" \
+        "mcts:time_ms=250,$resid" \
         "$(castro user-d0-know)" ;;
     resid8kc) match resid-s8c-user-d0-know 8 4730 \
-        "mcts:time_ms=250,preset=strong4,know.shape=0.15,shapes=results/castro-best/shapes18/resid/shapes.txt" \
+        "mcts:time_ms=250,$resid" \
         "$(castro user-d0-know)" ;;
     ctx8k01) match ctx01-s8-user-d0-know 8 4707 \
         "mcts:time_ms=250,preset=strong4,know.shape=0.1,shapes=results/castro-best/shapes-ctx/shapes.txt" \

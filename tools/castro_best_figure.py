@@ -90,6 +90,10 @@ PANELS = [
         ("rootc-s8-iters8000.csv", True, "exploratory"),
         ("rootc-s8b-iters8000.csv", True, "replication, fixed before play"),
     ]),
+    ("The shapes written in full and the 18-cell shapes (shapes18/patch.diff) in place of strong5's (size 8, 8,000 iterations, exploratory)", [
+        ("shape18-s8-iters8000.csv", True, ""),
+        ("shape18b-s8-iters8000.csv", True, "second run"),
+    ]),
     ("Two threads a player (size 8)", [
         ("par-s8.csv", False, ""),
         ("ctx-par-s8.csv", False, ""),
@@ -219,6 +223,9 @@ PANELS = [
         ("movenet-s8x-user-d0-know.csv", False, "exploratory, stopped at 51 games"),
         ("movenet-s8-user-d0-know.csv", False, ""),
         ("movenet-s8b-user-d0-know.csv", False, "replication"),
+        ("resid-s8-user-d0-know.csv", False, "throwaway build, fixed before play"),
+        ("resid-s8b-user-d0-know.csv", False, "replication"),
+        ("resid-s8c-user-d0-know.csv", False, "third run"),
     ]),
     ("Ringside against Castro at its best, size 8, two threads each", [
         ("final-s8t2-user-d0.csv", False, ""),
@@ -283,6 +290,10 @@ def short(spec):
     text = text.replace(thesis, "the thesis's knowledge")
     text = re.sub(r",?shapes=\S*?shapes-ctx\S*?(?=,|$)", ",shapes in context", text)
     text = re.sub(r",?shapes=/tmp/ctxrun/shapes-ctx.txt", ",shapes in context", text)
+    # shapes18/: the shapes in context written in full, and the 18-cell shapes fitted over a fit.
+    text = re.sub(r",?shapes=\S*?shapes18/ctx-all/shapes.txt", ",all shapes in context", text)
+    text = re.sub(r",?shapes=\S*?shapes18/resid/shapes.txt", ",18-cell shapes over all", text)
+    text = re.sub(r",?shapes=\S*?shapes18/wide/shapes.txt", ",18-cell shapes over strong5's", text)
     text = re.sub(r",?shapes_id=[0-9a-f]+", "", text)
     text = re.sub(r",?movenet=\S*?movenet16/net\.rspol", ",16-channel network", text)
     text = re.sub(r",?movenet=\S*?net\.rspol", ",move network", text)
