@@ -187,6 +187,14 @@
 #            resid8kb its replication on a fresh seed (4729, fixed before play), into
 #            resid-s8b-user-d0-know; resid8kc a third run (4730, fixed before play after the
 #            two: 56.5% and 59.5%), into resid-s8c-user-d0-know.
+#   wide8t2kb8 size 8, two threads each, one game at a time: preset=strong6 (resid8k's player
+#            as main builds it: the wide shapes keyed exactly, results/castro-best/shapes-wide)
+#            with threads=2,parallel=tree,batch=8 against Castro user-d0-know -t 2 (seed 4731,
+#            fixed before play), into wide-s8t2b8-user-d0-know; wide8t2kb8b its replication on a
+#            fresh seed (4732, fixed before play), into wide-s8t2b8b-user-d0-know. Decided
+#            before play: the two-thread target (55%) is met by strong6 only if the runs played
+#            pool to 55% or more with the pooled interval above 50%, and each run played points
+#            above 50%.
 #   ctx8k01  size 8: ctx8k's player at know.shape=0.1 (the better weight of an exploratory
 #            screen at 2,000 iterations, ctxweight-s8-iters2000) against Castro user-d0-know
 #            (seed 4707, fixed before play), into ctx01-s8-user-d0-know
@@ -471,6 +479,12 @@ case $step in
     resid8kc) match resid-s8c-user-d0-know 8 4730 \
         "mcts:time_ms=250,$resid" \
         "$(castro user-d0-know)" ;;
+    wide8t2kb8) GAMES_AT_ONCE=1 match wide-s8t2b8-user-d0-know 8 4731 \
+        mcts:time_ms=250,preset=strong6,threads=2,parallel=tree,batch=8 \
+        "$(castro user-d0-know 2)" ;;
+    wide8t2kb8b) GAMES_AT_ONCE=1 match wide-s8t2b8b-user-d0-know 8 4732 \
+        mcts:time_ms=250,preset=strong6,threads=2,parallel=tree,batch=8 \
+        "$(castro user-d0-know 2)" ;;
     ctx8k01) match ctx01-s8-user-d0-know 8 4707 \
         "mcts:time_ms=250,preset=strong4,know.shape=0.1,shapes=results/castro-best/shapes-ctx/shapes.txt" \
         "$(castro user-d0-know)" ;;

@@ -302,21 +302,22 @@ fn alphabeta_asked_twice_about_one_position_answers_the_same() {
     }
 }
 
-#[test]
-fn preset_strong5_plays_as_strong4_with_the_context_fit_read_from_its_file() {
-    // The built-in term `shape_ctx` is the fit of results/castro-best/shapes-ctx/: the
-    // preset searches exactly as the player of those results, which read it from the file.
-    let file = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../results/castro-best/shapes-ctx/shapes.txt"
-    );
-    let built_in = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../engine/src/games/havannah/shapes-ctx.txt"
-    );
+/// Checks that `preset` (strong4 and the built-in term `term` at 0.15, the fit of
+/// `results/castro-best/FOLDER/`) searches exactly as `know.shape=0.15,shapes=` that file,
+/// that the built-in file is the results' byte for byte, that the shapes change strong4's
+/// searches, and that Hex, which has no such term, is refused by name.
+fn a_preset_plays_as_strong4_with_its_fit_read_from_its_file(
+    preset: &str,
+    term: &str,
+    folder: &str,
+    built_in: &str,
+) {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let file = format!("{root}/results/castro-best/{folder}/shapes.txt");
+    let built_in = format!("{root}/engine/src/games/havannah/{built_in}");
     assert_eq!(
         std::fs::read(built_in).unwrap(),
-        std::fs::read(file).unwrap(),
+        std::fs::read(&file).unwrap(),
         "the built-in fit is the results' file, byte for byte"
     );
     let from_file = format!("mcts:iters=1500,preset=strong4,know.shape=0.15,shapes={file}");
@@ -338,10 +339,11 @@ fn preset_strong5_plays_as_strong4_with_the_context_fit_read_from_its_file() {
     let mut rng = seeded_rng(11, 0);
     let mut moves = Vec::new();
     let mut differs = false;
+    let spec = format!("mcts:iters=1500,preset={preset}");
     for _ in 0..3 {
-        let strong5 = searches("mcts:iters=1500,preset=strong5", &state);
-        assert_eq!(strong5, searches(&from_file, &state), "{}", state.ply());
-        differs |= strong5 != searches("mcts:iters=1500,preset=strong4", &state);
+        let built = searches(&spec, &state);
+        assert_eq!(built, searches(&from_file, &state), "{}", state.ply());
+        differs |= built != searches("mcts:iters=1500,preset=strong4", &state);
         for _ in 0..12 {
             let mv = state.random_move(&mut rng, &mut moves).unwrap();
             state.play_unchecked(mv);
@@ -350,12 +352,32 @@ fn preset_strong5_plays_as_strong4_with_the_context_fit_read_from_its_file() {
     assert!(differs, "the shapes change strong4's searches");
     // Another game has no such term: refused, by name.
     let hex = ringside_engine::games::hex::Hex::new(5, false).unwrap();
-    let Err(err) = AgentSpec::parse("mcts:preset=strong5")
+    let Err(err) = AgentSpec::parse(&format!("mcts:preset={preset}"))
         .unwrap()
         .build(&hex, 1)
     else {
-        panic!("Hex has no term shape_ctx")
+        panic!("Hex has no term {term}")
     };
     let err = err.to_string();
-    assert!(err.contains("shape_ctx"), "{err}");
+    assert!(err.contains(term), "{err}");
+}
+
+#[test]
+fn preset_strong5_plays_as_strong4_with_the_context_fit_read_from_its_file() {
+    a_preset_plays_as_strong4_with_its_fit_read_from_its_file(
+        "strong5",
+        "shape_ctx",
+        "shapes-ctx",
+        "shapes-ctx.txt",
+    );
+}
+
+#[test]
+fn preset_strong6_plays_as_strong4_with_the_wide_fit_read_from_its_file() {
+    a_preset_plays_as_strong4_with_its_fit_read_from_its_file(
+        "strong6",
+        "shape_wide",
+        "shapes-wide",
+        "shapes-wide.txt",
+    );
 }

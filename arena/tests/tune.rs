@@ -669,7 +669,9 @@ fn shapes_are_fitted_to_the_moves_of_the_agents_learned_from_and_written_as_hava
             "--validation",
             "0.25",
         ]);
-        args.extend(["--iterations", "10"]);
+        if !more.contains(&"--iterations") {
+            args.extend(["--iterations", "10"]);
+        }
         args.extend(more);
         ok(&args)
     };
@@ -723,6 +725,96 @@ fn shapes_are_fitted_to_the_moves_of_the_agents_learned_from_and_written_as_hava
         (sum.0, sum.1) = (sum.0 + counts.0, sum.1 + counts.1);
     }
     assert_eq!(summed, plain);
+    // Wide shapes fitted over the context fit: the file written holds the context fit's
+    // lines and the wide shapes' (keys from 2^48); each wide shape's counts add up, over the
+    // wide shapes that hold one shape, to no more than the shape's (those offered fewer
+    // times than --min-seen are not written).
+    let wide = dir.join("shapes-wide");
+    let over = in_context.join("shapes.txt");
+    let run = fit(
+        &wide,
+        &[
+            "--context",
+            "--wide",
+            "--over",
+            path(&over),
+            "--min-seen",
+            "2",
+        ],
+    );
+    let written = std::fs::read_to_string(wide.join("shapes.txt")).unwrap();
+    assert!(written.contains("\n# Wide shapes"), "{written}");
+    assert!(written.contains("\n# Fitted over "), "{written}");
+    let lines = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(str::to_string)
+            .collect()
+    };
+    let (old_lines, new_lines) = (lines(&table), lines(&written));
+    let wide_lines: Vec<&String> = new_lines
+        .iter()
+        .filter(|l| l.split(' ').next().unwrap().parse::<u64>().unwrap() >= 1 << 48)
+        .collect();
+    assert!(!wide_lines.is_empty(), "{}", text(&run.stdout));
+    assert_eq!(new_lines.len(), old_lines.len() + wide_lines.len());
+    for line in &old_lines {
+        assert!(new_lines.contains(line), "carried over: {line}");
+    }
+    for line in &wide_lines {
+        let offered: u64 = line.split(' ').nth(3).unwrap().parse().unwrap();
+        assert!(offered >= 2, "{line}");
+    }
+    // Over a file read with --iterations 0: the held-out prediction is the file's as played,
+    // the same before and after.
+    let scored = dir.join("shapes-scored");
+    fit(
+        &scored,
+        &[
+            "--context",
+            "--wide",
+            "--over",
+            path(&wide.join("shapes.txt")),
+            "--iterations",
+            "0",
+        ],
+    );
+    let header = std::fs::read_to_string(scored.join("shapes.txt")).unwrap();
+    let held = header
+        .lines()
+        .find(|l| l.starts_with("# Held out"))
+        .unwrap();
+    let numbers: Vec<&str> = held
+        .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+        .filter(|t| t.len() > 3 && t.contains('.'))
+        .collect();
+    assert_eq!(numbers[0], numbers[1], "{held}");
+    // A fit over a file in another context, or of shapes over wide shapes, is refused.
+    refused(
+        &[
+            "tune",
+            "shapes",
+            path(&games),
+            "--out",
+            path(&out),
+            "--over",
+            path(&over),
+        ],
+        "the file is fitted in context; give --context",
+    );
+    refused(
+        &[
+            "tune",
+            "shapes",
+            path(&games),
+            "--out",
+            path(&out),
+            "--context",
+            "--over",
+            path(&wide.join("shapes.txt")),
+        ],
+        "give --wide",
+    );
     // Learning from nobody, or from a game without shapes, is one line and exit code 2.
     refused(
         &[

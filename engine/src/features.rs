@@ -151,6 +151,16 @@ pub trait Features: Game {
         None
     }
 
+    /// The wide shape around `mv` for the player to move, a number below
+    /// [`crate::shapes::WIDE_CONTEXT_UNIT`] that is the same for every symmetry of the shape
+    /// and holds [`Features::move_shape`]'s places and more (Havannah's: the 18 cells within
+    /// distance 2). A shapes file's wide shapes refine its shapes ([`crate::shapes`]). `None`
+    /// (the default) when the game has no wide shapes or `mv` is not a legal move. Read
+    /// without playing: no copy, no allocation.
+    fn move_wide_shape(&self, _mv: Self::Move) -> Option<u64> {
+        None
+    }
+
     /// What `mv`'s shape ([`Features::move_shape`]) is seen beside, a number below 256 that a
     /// shapes file fitted in context keys each shape by ([`crate::shapes::key`]): Havannah,
     /// the distance from `mv` to the last stone placed, 3 for 3 and more (0 before the first

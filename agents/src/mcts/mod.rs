@@ -118,8 +118,9 @@
 //! a name the game lacks is refused when the agent is built. `shapes=FILE` (a file `arena
 //! tune shapes` wrote) replaces the shipped weights the term `shape` reads, wherever it is
 //! read (`know.`, `prob.`, `roll.`): the file's `ln γ` of the move's shape
-//! ([`Features::move_shape`]), 0 for a shape it lacks. The shipped file read this way
-//! searches exactly as the shipped term does.
+//! ([`Features::move_shape`]), 0 for a shape it lacks; where the file also holds wide shapes
+//! (`arena tune shapes --wide`), the move's wide shape's ([`Features::move_wide_shape`]) if
+//! the file has it. The shipped file read this way searches exactly as the shipped term does.
 //!
 //! # Playout policies (`policy=random|mast|ngram|eval`, `epsilon=ε`)
 //! - `mast`: Move-Average Sampling Technique (Finnsson and Björnsson, "Simulation-based
@@ -423,7 +424,8 @@ const KNOWLEDGE_VISITS: u32 = 1_000;
 
 /// Knowledge term `term` of `mv` for the player to move ([`Features::knowledge_term`]),
 /// except the term `shape` (index `shape_term`) when the spec reads a shapes file: then the
-/// file's weight of the move's shape ([`Features::move_shape`]), in its context
+/// file's weight of the move's wide shape ([`Features::move_wide_shape`]) where it has one,
+/// else of its shape ([`Features::move_shape`]), in its context
 /// ([`Features::shape_context`]) when the file was fitted in context.
 fn term_value<G: Features>(
     spec: &MctsSpec,
@@ -433,10 +435,7 @@ fn term_value<G: Features>(
     term: usize,
 ) -> f64 {
     match &spec.shapes {
-        Some(shapes) if shape_term == Some(term) => {
-            ringside_engine::shapes::move_key(state, mv, shapes.in_context())
-                .map_or(0.0, |key| shapes.weight(key))
-        }
+        Some(shapes) if shape_term == Some(term) => shapes.weight(state, mv),
         _ => state.knowledge_term(mv, term),
     }
 }

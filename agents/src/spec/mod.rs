@@ -219,23 +219,18 @@ pub struct ShapesRef {
     pub weights: Option<std::sync::Arc<ShapeWeights>>,
 }
 
-/// A shapes file's weights as a player reads them: by key, in a hash table
-/// ([`ringside_engine::shapes::WeightTable`]), and whether the file was fitted in context.
+/// A shapes file's weights as a player reads them ([`ringside_engine::shapes::ShapeReader`]:
+/// a move's wide shape where the file has it, else its shape, each in its context where the
+/// file was fitted in context).
 #[derive(Debug)]
-pub struct ShapeWeights {
-    table: ringside_engine::shapes::WeightTable,
-    in_context: bool,
-}
+pub struct ShapeWeights(ringside_engine::shapes::ShapeReader);
 
 impl ShapeWeights {
     /// The weights of a shapes file, as [`ringside_engine::shapes::parse_shape_weights`]
     /// returns them (sorted by key).
     #[must_use]
-    pub fn new(sorted: &[(u32, f32)]) -> Self {
-        ShapeWeights {
-            table: ringside_engine::shapes::WeightTable::new(sorted),
-            in_context: ringside_engine::shapes::in_context(sorted),
-        }
+    pub fn new(sorted: &[(u64, f32)]) -> Self {
+        ShapeWeights(ringside_engine::shapes::ShapeReader::new(sorted))
     }
 }
 
@@ -247,18 +242,12 @@ impl PartialEq for ShapesRef {
 }
 
 impl ShapesRef {
-    /// Whether the file was fitted in context ([`ringside_engine::shapes::in_context`]): its
-    /// keys then carry [`ringside_engine::Features::shape_context`].
-    pub fn in_context(&self) -> bool {
-        self.weights.as_ref().is_some_and(|w| w.in_context)
-    }
-
-    /// The weight of shape `key` (a [`ringside_engine::Features::move_shape`] number, with
-    /// its context in a file fitted in context); 0, the average candidate, for a shape the
-    /// file lacks.
-    pub fn weight(&self, key: u32) -> f64 {
+    /// The weight the file gives `mv` at `state`
+    /// ([`ringside_engine::shapes::ShapeReader::weight`]); 0, the average candidate, for a
+    /// move whose shapes the file lacks.
+    pub fn weight<G: ringside_engine::Features>(&self, state: &G, mv: G::Move) -> f64 {
         (self.weights.as_ref())
-            .and_then(|w| w.table.get(key))
+            .and_then(|w| w.0.weight(state, mv))
             .map_or(0.0, f64::from)
     }
 }
@@ -669,6 +658,22 @@ pub const STRONG5_PRESET: &str = concat!(
     ",final=wins,know.shape_ctx=0.15"
 );
 
+/// The options `mcts:preset=strong6` stands for: [`STRONG4_PRESET`] with Havannah's wide
+/// shapes as tree knowledge (`know.shape_wide=0.15`: the 18 cells within distance 2 fitted to
+/// Castro's moves over every 12-cell shape in the context of the last stone, the built-in fit
+/// of `results/castro-best/shapes-wide/`, so it plays as `know.shape=0.15,shapes=` that file
+/// does). The strongest size-8 player of `results/castro-best/`: against Castro at its best
+/// at 0.25 s a move, one thread each, 57.3%, +51.3 [+25.2, +78.1] over 600 games (three runs
+/// fixed before play, two shown), where `strong5` scored 54.9%; measured by the throwaway
+/// build of `results/castro-best/shapes18/`, whose wide keys were hashed (some 930 pairs of
+/// shapes shared one), where this build keys them exactly. Not measured on size 6, where
+/// `strong5` is the measured best. Havannah's only.
+pub const STRONG6_PRESET: &str = concat!(
+    search_base!(),
+    havannah_playouts!(),
+    ",final=wins,know.shape_wide=0.15"
+);
+
 /// The presets by name, each the options it stands for.
 pub const PRESETS: &[(&str, &str)] = &[
     ("strong", STRONG_PRESET),
@@ -676,10 +681,11 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("strong3", STRONG3_PRESET),
     ("strong4", STRONG4_PRESET),
     ("strong5", STRONG5_PRESET),
+    ("strong6", STRONG6_PRESET),
 ];
 
 /// The presets' names, each before the next, joined by `between` and, before the last, `last`:
-/// `strong|strong2|strong3|strong4|strong5`, `strong, strong2, strong3, strong4 or strong5`.
+/// `strong|strong2|…|strong6`, `strong, strong2, …, strong5 or strong6`.
 fn preset_names(between: &str, last: &str) -> String {
     let names: Vec<&str> = PRESETS.iter().map(|(name, _)| *name).collect();
     match names.split_last() {
@@ -1457,12 +1463,12 @@ mod tests {
         assert!(err("mcts:rave_grow=5").contains("rave_form and rave_grow need rave=K"));
         assert!(
             err("mcts:preset=weak")
-                .contains("preset must be strong, strong2, strong3, strong4 or strong5")
+                .contains("preset must be strong, strong2, strong3, strong4, strong5 or strong6")
         );
         let kinds = agent_kinds();
         let (_, mcts_keys) = kinds.iter().find(|(kind, _)| *kind == "mcts").unwrap();
         assert!(
-            mcts_keys.ends_with(", preset=strong|strong2|strong3|strong4|strong5"),
+            mcts_keys.ends_with(", preset=strong|strong2|strong3|strong4|strong5|strong6"),
             "{mcts_keys}"
         );
         assert!(err("mcts:fpu=inf").contains("fpu must be a finite number"));

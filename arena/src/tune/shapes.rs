@@ -21,6 +21,17 @@
 //! common one, so here the virtual shape is the average candidate, and a shape seen too
 //! rarely to tell stays near it. The weight written for a shape is `ln γ`: 0 is the average
 //! candidate, as is a shape never seen.
+//!
+//! `--wide` fits the wide shapes ([`Features::move_wide_shape`]: Havannah's 18 cells within
+//! distance 2) in place of the shapes. `--over FILE` fits **over** a shapes file, as a
+//! residual: each candidate's strength is `oⱼ γᵢ`, `oⱼ` the strength FILE gives the move as a
+//! player reads it ([`ringside_engine::shapes::ShapeReader`]) and `γᵢ` its own shape's, so the
+//! fit learns what FILE misses. That is Coulom's team form with one team-mate fixed: the step
+//! above counts each candidate at its offset, `Cᵢⱼ → Σ o` over shape `i`'s candidates of
+//! position `j`, and the average candidate is reckoned with the offsets. The file written is
+//! FILE's lines with each shape the fit writes (`ln(o γ)`) added, or put in place of FILE's.
+//! A player reads a wide shape where the file has one and its shape where not, so a wide fit
+//! over a file of shapes refines it, and a shape the fit does not write reads as FILE gives it.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -28,6 +39,8 @@ use std::path::{Path, PathBuf};
 
 use ringside_engine::registry::GameVisitor;
 use ringside_engine::{Features, Game, Player};
+
+use ringside_engine::shapes::ShapeReader;
 
 use crate::error::{Error, Result, Setting};
 use crate::records::durable::write_atomically;
@@ -131,24 +144,32 @@ pub struct ShapeStep {
     pub validation_top: f64,
 }
 
-/// Fits the strengths of `shapes` shapes to `train` by `iterations` steps of
+/// Fits the strengths of the shapes to `train` by `iterations` steps of
 /// minorization–maximization (see the module's docs), recording each step's prediction of
-/// `train` and `validation`. Returns `γ` by shape index.
+/// `train` and `validation`. `offsets` holds each shape's fixed team-mate `o` (1 throughout
+/// for a plain fit, a strength a fit over a file gives it otherwise; one a shape), and its
+/// length is the number of shapes. Returns `γ` by shape index; the moves' strengths are
+/// `o γ`.
 pub fn fit_shapes(
     train: &Contests,
     validation: &Contests,
-    shapes: usize,
+    offsets: &[f64],
     iterations: u32,
     mut progress: impl FnMut(&ShapeStep),
 ) -> (Vec<f64>, Vec<ShapeStep>) {
+    let shapes = offsets.len();
     let mut gamma = vec![1.0; shapes];
     let mut wins = vec![0.0f64; shapes];
     for &c in &train.chosen {
         wins[c as usize] += 1.0;
     }
-    let record = |iteration: u32, gamma: &[f64]| {
-        let (train_log_p, _) = prediction(train, gamma);
-        let (validation_log_p, validation_top) = prediction(validation, gamma);
+    let mut strength = vec![0.0; shapes];
+    let mut record = |iteration: u32, gamma: &[f64]| {
+        for ((s, g), o) in strength.iter_mut().zip(gamma).zip(offsets) {
+            *s = g * o;
+        }
+        let (train_log_p, _) = prediction(train, &strength);
+        let (validation_log_p, validation_top) = prediction(validation, &strength);
         ShapeStep {
             iteration,
             train_log_p,
@@ -159,16 +180,18 @@ pub fn fit_shapes(
     let mut steps = vec![record(0, &gamma)];
     progress(&steps[0]);
     let mut denominators = vec![0.0f64; shapes];
-    let offered: f64 = train.entries.iter().map(|&(_, c)| f64::from(c)).sum();
+    // Each entry's candidates counted at their offset's strength: Cᵢⱼ oᵢ.
+    let counted = |(i, c): (u32, u32)| f64::from(c) * offsets[i as usize];
+    let offered: f64 = train.entries.iter().map(|&e| counted(e)).sum();
     for iteration in 1..=iterations {
         denominators.fill(0.0);
         for (entries, _) in train.positions() {
             let sum: f64 = entries
                 .iter()
-                .map(|&(i, c)| f64::from(c) * gamma[i as usize])
+                .map(|&e| counted(e) * gamma[e.0 as usize])
                 .sum();
-            for &(i, c) in entries {
-                denominators[i as usize] += f64::from(c) / sum;
+            for &e in entries {
+                denominators[e.0 as usize] += counted(e) / sum;
             }
         }
         for ((g, w), d) in gamma.iter_mut().zip(&wins).zip(&denominators) {
@@ -177,7 +200,7 @@ pub fn fit_shapes(
         let mean = train
             .entries
             .iter()
-            .map(|&(i, c)| f64::from(c) * gamma[i as usize])
+            .map(|&e| counted(e) * gamma[e.0 as usize])
             .sum::<f64>()
             / offered;
         for g in &mut gamma {
@@ -206,6 +229,11 @@ pub struct ShapeRun {
     /// Fit each shape once for each context ([`Features::shape_context`]), keyed
     /// [`ringside_engine::shapes::key`]: a shapes file fitted in context.
     pub context: bool,
+    /// Fit the wide shapes ([`Features::move_wide_shape`]), keyed
+    /// [`ringside_engine::shapes::wide_key`], in place of the shapes.
+    pub wide: bool,
+    /// Fit over this shapes file (see the module's docs), and write it with the fit's shapes.
+    pub over: Option<PathBuf>,
     /// The folder for `shapes.txt` and `summary.md`.
     pub out: PathBuf,
 }
@@ -225,6 +253,10 @@ pub struct ShapeOutcome {
     pub steps: Vec<ShapeStep>,
     /// For a fit in context, what the context counts: a phrase and the number's name.
     pub context: Option<(&'static str, &'static str)>,
+    /// The held-out prediction (mean log-probability, strongest chosen) of the file written,
+    /// as a player reads it: a shape not written reads as the file fitted over gives it (the
+    /// average candidate without one), where the fit's last step counts every shape's `γ`.
+    pub as_played: (f64, f64),
 }
 
 /// What one replay gathered: at each kept position, the shapes of its legal moves and of the
@@ -233,9 +265,11 @@ pub struct ShapeOutcome {
 pub struct ShapesSeen {
     /// Whether the game is held out for validation.
     validation: bool,
-    candidates: Vec<u32>,
+    candidates: Vec<u64>,
+    /// Each candidate's weight (`ln o`) in the file fitted over (none without one).
+    offsets: Vec<f32>,
     ends: Vec<u32>,
-    chosen: Vec<u32>,
+    chosen: Vec<u64>,
 }
 
 /// Gathers [`ShapesSeen`] from the plies the filter keeps, where the mover is one of the
@@ -243,8 +277,29 @@ pub struct ShapesSeen {
 struct ShapeProbe<'a> {
     filter: &'a PositionFilter,
     learned: &'a [bool],
+    keys: Keys,
+}
+
+/// How a shapes run keys each move, and what it fits over.
+#[derive(Debug, Clone)]
+struct Keys {
     /// Whether each shape is keyed with its context.
     context: bool,
+    /// Whether the wide shapes are fitted.
+    wide: bool,
+    /// The file fitted over.
+    over: Option<std::sync::Arc<ShapeReader>>,
+}
+
+impl Keys {
+    /// The key of `mv`'s shape (or wide shape) at `state`, as the run fits it.
+    fn of<G: Features>(&self, state: &G, mv: G::Move) -> Option<u64> {
+        if self.wide {
+            ringside_engine::shapes::move_wide_key(state, mv, self.context)
+        } else {
+            ringside_engine::shapes::move_key(state, mv, self.context).map(u64::from)
+        }
+    }
 }
 
 struct ShapeWatch<G: Game> {
@@ -253,8 +308,7 @@ struct ShapeWatch<G: Game> {
     moves: Vec<String>,
     /// Which player's moves are learned from.
     learned: [bool; 2],
-    /// Whether each shape is keyed with its context.
-    context: bool,
+    keys: Keys,
     scratch: Vec<G::Move>,
     out: ShapesSeen,
 }
@@ -284,7 +338,7 @@ impl Sink for ShapeProbe<'_> {
             next: 0,
             moves: row.moves.split_whitespace().map(str::to_string).collect(),
             learned,
-            context: self.context,
+            keys: self.keys.clone(),
             scratch: Vec::new(),
             out: ShapesSeen {
                 validation,
@@ -306,8 +360,8 @@ impl<G: Game + Features> Watch<G> for ShapeWatch<G> {
         if !self.learned[mover.index()] {
             return;
         }
-        let context = self.context;
-        let keyed = |mv: G::Move| ringside_engine::shapes::move_key(state, mv, context);
+        let keys = &self.keys;
+        let keyed = |mv: G::Move| keys.of(state, mv);
         // The replay checks the move after this; a move it cannot read is its fault to report.
         let Some(played) = self
             .moves
@@ -319,9 +373,13 @@ impl<G: Game + Features> Watch<G> for ShapeWatch<G> {
         };
         state.legal_moves(&mut self.scratch);
         let before = self.out.candidates.len();
-        self.out
-            .candidates
-            .extend(self.scratch.iter().copied().filter_map(keyed));
+        for &mv in &self.scratch {
+            let Some(key) = keyed(mv) else { continue };
+            self.out.candidates.push(key);
+            if let Some(over) = &keys.over {
+                self.out.offsets.push(over.weight(state, mv).unwrap_or(0.0));
+            }
+        }
         if self.out.candidates.len() == before {
             return;
         }
@@ -340,14 +398,48 @@ struct Gathered {
     train: Contests,
     /// Held-out positions, over the same indices.
     validation: Contests,
-    /// The shapes, by index.
-    shapes: Vec<u32>,
+    /// The shapes' keys, by index.
+    shapes: Vec<u64>,
+    /// Each shape's fixed team-mate `o` (1 without a file to fit over), by index.
+    offsets: Vec<f64>,
     /// The game's name.
     game: &'static str,
     /// Games read, and games whose moves were learned from.
     games: (usize, usize),
     /// What the game's shape context counts ([`Features::shape_context_names`]).
     context_names: Option<(&'static str, &'static str)>,
+}
+
+/// The file a run fits over (`--over`), read: its text and its reader; `None` without one.
+/// Refused: a file that cannot be read, one fitted in context when the run is not or the
+/// other way round (the offsets would not be a shape's), and one holding wide shapes for a
+/// fit of shapes (a shape's offset would depend on its wide shape).
+fn read_over(run: &ShapeRun) -> Result<Option<(String, ShapeReader)>> {
+    let Some(path) = &run.over else {
+        return Ok(None);
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io("read", path, &e))?;
+    let weights = ringside_engine::shapes::parse_shape_weights(&text)
+        .map_err(|e| Error::setting(format!("--over {}: {e}", path.display())))?;
+    let reader = ShapeReader::new(&weights);
+    if reader.in_context() != run.context {
+        let (is, give) = if run.context {
+            ("not fitted in context", "drop --context")
+        } else {
+            ("fitted in context", "give --context")
+        };
+        return Err(Error::setting(format!(
+            "--over {}: the file is {is}; {give} to fit over it",
+            path.display()
+        )));
+    }
+    if reader.has_wide() && !run.wide {
+        return Err(Error::setting(format!(
+            "--over {}: the file holds wide shapes, so a fit over it must be of wide shapes (give --wide)",
+            path.display()
+        )));
+    }
+    Ok(Some((text, reader)))
 }
 
 /// Reads the files' kept positions into training and held-out contests over shape indices,
@@ -362,9 +454,16 @@ fn gather(run: &ShapeRun) -> Result<Gathered> {
             run.filter.validation_share
         )));
     }
+    let over = read_over(run)?;
+    let keys = Keys {
+        context: run.context,
+        wide: run.wide,
+        over: over.map(|(_, reader)| std::sync::Arc::new(reader)),
+    };
     let (mut train, mut validation) = (Contests::default(), Contests::default());
-    let mut index: HashMap<u32, u32> = HashMap::new();
+    let mut index: HashMap<u64, u32> = HashMap::new();
     let mut shapes = Vec::new();
+    let mut offsets = Vec::new();
     let mut game = None;
     let mut games = (0, 0);
     let mut scratch = Vec::new();
@@ -381,18 +480,24 @@ fn gather(run: &ShapeRun) -> Result<Gathered> {
         }
         struct HasShapes;
         impl GameVisitor for HasShapes {
-            type Output = (bool, Option<(&'static str, &'static str)>);
+            type Output = (bool, bool, Option<(&'static str, &'static str)>);
             fn visit<G: Game + Features>(self, start: G) -> Self::Output {
                 let mut moves = Vec::new();
                 start.legal_moves(&mut moves);
                 let shapes = moves.iter().any(|&mv| start.move_shape(mv).is_some());
-                (shapes, start.shape_context_names())
+                let wide = moves.iter().any(|&mv| start.move_wide_shape(mv).is_some());
+                (shapes, wide, start.shape_context_names())
             }
         }
-        let (has_shapes, context) = plan.game.visit(HasShapes);
+        let (has_shapes, has_wide, context) = plan.game.visit(HasShapes);
         if !has_shapes {
             return Err(Error::setting(format!(
                 "{name} has no move shapes to fit (only games that define Features::move_shape do)"
+            )));
+        }
+        if run.wide && !has_wide {
+            return Err(Error::setting(format!(
+                "{name} has no wide shapes to fit (--wide needs Features::move_wide_shape)"
             )));
         }
         if run.context && context.is_none() {
@@ -413,7 +518,7 @@ fn gather(run: &ShapeRun) -> Result<Gathered> {
         let probe = ShapeProbe {
             filter: &run.filter,
             learned: &learned,
-            context: run.context,
+            keys: keys.clone(),
         };
         read_games_with(file, &plan, &probe, &mut |chunk| {
             for r in chunk {
@@ -428,21 +533,25 @@ fn gather(run: &ShapeRun) -> Result<Gathered> {
                 } else {
                     &mut train
                 };
-                let mut number = |shape: u32| {
+                // A shape's offset is the same wherever it is met: the file fitted over is
+                // read by the shape's key (or by a wide shape's, which fixes its shape), in
+                // the same context (`read_over` checks both).
+                let mut number = |shape: u64, offset: Option<f32>| {
                     *index.entry(shape).or_insert_with(|| {
                         shapes.push(shape);
+                        offsets.push(offset.map_or(1.0, |w| f64::from(w).exp()));
                         shapes.len() as u32 - 1
                     })
                 };
                 let mut start = 0;
                 for (&end, &chosen) in seen.ends.iter().zip(&seen.chosen) {
                     scratch.clear();
-                    scratch.extend(
-                        seen.candidates[start..end as usize]
-                            .iter()
-                            .map(|&s| number(s)),
-                    );
-                    into.push(&mut scratch, number(chosen));
+                    for at in start..end as usize {
+                        let offset = seen.offsets.get(at).copied();
+                        scratch.push(number(seen.candidates[at], offset));
+                    }
+                    // The move played is one of the candidates, numbered just now.
+                    into.push(&mut scratch, number(chosen, None));
                     start = end as usize;
                 }
             }
@@ -459,6 +568,7 @@ fn gather(run: &ShapeRun) -> Result<Gathered> {
         train,
         validation,
         shapes,
+        offsets,
         game: game.expect("a file was read"),
         games,
         context_names,
@@ -479,11 +589,12 @@ pub fn run_shapes(run: &ShapeRun, progress: impl FnMut(&ShapeStep)) -> Result<Sh
         train,
         validation,
         shapes,
+        offsets,
         game,
         games,
         context_names,
     } = gather(run)?;
-    let (gamma, steps) = fit_shapes(&train, &validation, shapes.len(), run.iterations, progress);
+    let (gamma, steps) = fit_shapes(&train, &validation, &offsets, run.iterations, progress);
     let (mut chosen, mut offered) = (vec![0u64; shapes.len()], vec![0u64; shapes.len()]);
     for &c in &train.chosen {
         chosen[c as usize] += 1;
@@ -495,6 +606,10 @@ pub fn run_shapes(run: &ShapeRun, progress: impl FnMut(&ShapeStep)) -> Result<Sh
         .filter(|&i| offered[i] >= run.min_seen.max(1))
         .collect();
     rows.sort_unstable_by_key(|&i| shapes[i]);
+    let mut played: Vec<f64> = offsets.clone();
+    for &i in &rows {
+        played[i] *= gamma[i];
+    }
     let outcome = ShapeOutcome {
         game,
         games,
@@ -502,29 +617,53 @@ pub fn run_shapes(run: &ShapeRun, progress: impl FnMut(&ShapeStep)) -> Result<Sh
         shapes: (shapes.len(), rows.len()),
         steps,
         context: context_names.filter(|_| run.context),
+        as_played: prediction(&validation, &played),
     };
-    let mut text = header(run, &outcome);
-    for &i in &rows {
-        let _ = writeln!(
-            text,
-            "{} {:.4} {} {}",
-            shapes[i],
-            gamma[i].ln(),
-            chosen[i],
-            offered[i]
-        );
+    // The fit's lines, and the lines of the file fitted over whose keys the fit does not
+    // write, in the order of their keys.
+    let mut lines: Vec<(u64, String)> = rows
+        .iter()
+        .map(|&i| {
+            let weight = (offsets[i] * gamma[i]).ln();
+            let line = format!("{} {weight:.4} {} {}", shapes[i], chosen[i], offered[i]);
+            (shapes[i], line)
+        })
+        .collect();
+    let carried = match &run.over {
+        Some(path) => {
+            let written: std::collections::HashSet<u64> = lines.iter().map(|l| l.0).collect();
+            let text = std::fs::read_to_string(path).map_err(|e| Error::io("read", path, &e))?;
+            let before = lines.len();
+            lines.extend(over_lines(&text).filter(|l| !written.contains(&l.0)));
+            lines.len() - before
+        }
+        None => 0,
+    };
+    lines.sort_unstable_by_key(|l| l.0);
+    let mut text = header(run, &outcome, carried);
+    for (_, line) in &lines {
+        let _ = writeln!(text, "{line}");
     }
     std::fs::create_dir_all(&run.out).map_err(|e| Error::io("create", &run.out, &e))?;
     write_atomically(&run.out.join("shapes.txt"), text.as_bytes())?;
     write_atomically(
         &run.out.join("summary.md"),
-        summary_markdown(run, &outcome).as_bytes(),
+        summary_markdown(run, &outcome, carried).as_bytes(),
     )?;
     Ok(outcome)
 }
 
-/// The `#` lines that open `shapes.txt`: what was fitted, from what, and how well it predicts.
-fn header(run: &ShapeRun, o: &ShapeOutcome) -> String {
+/// The shape lines of a shapes file (read and checked once already), each with its key.
+fn over_lines(text: &str) -> impl Iterator<Item = (u64, String)> + '_ {
+    text.lines().map(str::trim).filter_map(|line| {
+        let key = line.split_whitespace().next()?.parse().ok()?;
+        Some((key, line.to_string()))
+    })
+}
+
+/// The `#` lines that open `shapes.txt`: what was fitted, from what, and how well it predicts;
+/// `carried` counts the lines of the file fitted over that the fit did not replace.
+fn header(run: &ShapeRun, o: &ShapeOutcome, carried: usize) -> String {
     let last = o.steps.last().expect("a fit has its start");
     let mut h = String::new();
     let _ = writeln!(
@@ -532,11 +671,33 @@ fn header(run: &ShapeRun, o: &ShapeOutcome) -> String {
         "# Shape strengths of {} (ln γ), fitted by `arena tune shapes` ({} MM steps; 0 is the average candidate).",
         o.game, run.iterations
     );
+    if run.wide {
+        let _ = writeln!(
+            h,
+            "# Wide shapes (Features::move_wide_shape): a key is {} + wide shape{}.",
+            ringside_engine::shapes::WIDE,
+            if o.context.is_some() {
+                format!(
+                    " + {} × context",
+                    ringside_engine::shapes::WIDE_CONTEXT_UNIT
+                )
+            } else {
+                String::new()
+            }
+        );
+    }
     if let Some((phrase, name)) = o.context {
         let _ = writeln!(
             h,
             "# Context: each shape seen beside {phrase}; a key is shape + {} × {name}.",
             ringside_engine::shapes::CONTEXT_UNIT
+        );
+    }
+    if let Some(over) = &run.over {
+        let _ = writeln!(
+            h,
+            "# Fitted over {}: each move's strength is that file's (as a player reads it) times its shape's γ; the weights written are ln of the product, with that file's {carried} other lines.",
+            over.display()
         );
     }
     let names: Vec<String> = run.files.iter().map(|f| file_name(f).to_string()).collect();
@@ -554,10 +715,26 @@ fn header(run: &ShapeRun, o: &ShapeOutcome) -> String {
     );
     let _ = writeln!(
         h,
-        "# Held out: mean log-probability of the chosen move {:.4} (uniform: {:.4}), chosen move the strongest shape {:.1}%.",
+        "# Held out: mean log-probability of the chosen move {:.4} ({}: {:.4}), chosen move the strongest shape {:.1}%.",
         last.validation_log_p,
+        if run.over.is_some() {
+            "the file fitted over, as played"
+        } else {
+            "uniform"
+        },
         o.steps[0].validation_log_p,
         100.0 * last.validation_top
+    );
+    let _ = writeln!(
+        h,
+        "# As played (a shape not written reads as {}): held-out mean log-probability {:.4}, strongest chosen {:.1}%.",
+        if run.over.is_some() {
+            "the file fitted over gives it"
+        } else {
+            "the average candidate"
+        },
+        o.as_played.0,
+        100.0 * o.as_played.1
     );
     let _ = writeln!(h, "# shape ln_gamma chosen offered");
     h
@@ -567,11 +744,11 @@ fn file_name(path: &Path) -> &str {
     path.file_name().and_then(|n| n.to_str()).unwrap_or("?")
 }
 
-fn summary_markdown(run: &ShapeRun, o: &ShapeOutcome) -> String {
+fn summary_markdown(run: &ShapeRun, o: &ShapeOutcome, carried: usize) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# Shape strengths of {}\n", o.game);
     // The header's last line names the table's columns, which the summary does not hold.
-    let header = header(run, o);
+    let header = header(run, o, carried);
     let lines: Vec<&str> = header.lines().collect();
     for line in &lines[..lines.len() - 1] {
         let _ = writeln!(s, "{}\n", line.trim_start_matches("# "));
@@ -613,7 +790,7 @@ mod tests {
         for _ in 0..10 {
             c.push(&mut [0, 0, 0], 0);
         }
-        let (gamma, _) = fit_shapes(&c, &Contests::default(), 2, 50, |_| {});
+        let (gamma, _) = fit_shapes(&c, &Contests::default(), &[1.0; 2], 50, |_| {});
         assert!((gamma[0] - 1.0).abs() < 1e-12, "{}", gamma[0]);
         assert_eq!(gamma[1], 1.0);
     }
@@ -622,7 +799,7 @@ mod tests {
     fn the_fit_meets_the_prior_s_stationary_equations_and_nears_the_plain_ratio_with_many_games() {
         for (a, b) in [(3, 1), (30, 10), (3000, 1000)] {
             let c = pairs(a, b);
-            let (g, steps) = fit_shapes(&c, &c, 2, 2000, |_| {});
+            let (g, steps) = fit_shapes(&c, &c, &[1.0; 2], 2000, |_| {});
             // Every candidate offered equally often: the average strength is 1.
             assert!(((g[0] + g[1]) / 2.0 - 1.0).abs() < 1e-12);
             // Stationary up to the common scale: γᵢ (n/S + 2/(γᵢ + 1)) / (Wᵢ + 1) the same
@@ -654,11 +831,33 @@ mod tests {
             c.push(&mut [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], 1);
         }
         c.push(&mut [0, 2, 1], 1);
-        let (g, _) = fit_shapes(&c, &Contests::default(), 3, 500, |_| {});
+        let (g, _) = fit_shapes(&c, &Contests::default(), &[1.0; 3], 500, |_| {});
         assert!(g[0] < 0.2, "{g:?}");
         assert!(g[1] > 5.0, "{g:?}");
         assert!(g[2] > g[0] && g[2] < g[1], "{g:?}");
         assert!(g[2].ln().abs() < 1.5, "{g:?}");
+    }
+
+    #[test]
+    fn a_fit_over_offsets_learns_what_they_miss_and_none_where_they_are_right() {
+        // Shape 0 chosen 3,000 times, shape 1 1,000 times, both offered once a position.
+        let c = pairs(3000, 1000);
+        // Offsets that already say 3 to 1: the fit leaves both shapes level, and the moves'
+        // strengths o·γ keep the 3 to 1.
+        let (g, steps) = fit_shapes(&c, &c, &[3.0, 1.0], 2000, |_| {});
+        assert!((g[0] / g[1] - 1.0).abs() < 0.01, "{g:?}");
+        // No step improves on offsets that were right already.
+        assert!((steps.last().unwrap().train_log_p - steps[0].train_log_p).abs() < 1e-4);
+        // Offsets that say 1 to 3: the fit turns them round to 3 to 1 (γ ratio near 9).
+        let (g, steps) = fit_shapes(&c, &c, &[1.0, 3.0], 2000, |_| {});
+        let strength = g[0] / (3.0 * g[1]);
+        assert!((strength - 3.0).abs() < 0.05, "{g:?}");
+        assert!(steps.last().unwrap().train_log_p > steps[0].train_log_p + 0.1);
+        // Step 0 scores the offsets alone: P(shape 0) = 1/4 where it is chosen.
+        let want = (3000.0 * 0.25f64.ln() + 1000.0 * 0.75f64.ln()) / 4000.0;
+        assert!((steps[0].train_log_p - want).abs() < 1e-12);
+        // γ averages 1 over the candidates, each counted at its offset's strength.
+        assert!(((g[0] + 3.0 * g[1]) / 4.0 - 1.0).abs() < 1e-12, "{g:?}");
     }
 
     #[test]

@@ -340,6 +340,15 @@ pub struct ShapesArgs {
     /// last stone, 1, 2 or 3 and more); the file's keys are then `shape + 16777216 × context`.
     #[arg(long)]
     pub context: bool,
+    /// Fit the wide shapes (Havannah: the 18 cells within distance 2) in place of the shapes;
+    /// keys are then 2^48 + wide shape (+ 2^40 × context).
+    #[arg(long)]
+    pub wide: bool,
+    /// Fit over this shapes file, as a residual: each move's strength is FILE's (as a player
+    /// reads it) times its shape's; writes FILE's lines with the fit's. --iterations 0 scores
+    /// FILE as played.
+    #[arg(long, value_name = "FILE")]
+    pub over: Option<std::path::PathBuf>,
     /// Which positions of the games are kept, and the validation split.
     #[command(flatten)]
     pub positions: PositionArgs,

@@ -154,6 +154,8 @@ pub fn tune_shapes(args: &ShapesArgs) -> Result<()> {
         iterations: args.iterations,
         min_seen: args.min_seen,
         context: args.context,
+        wide: args.wide,
+        over: args.over.clone(),
         out: args.out.clone(),
     };
     let outcome = on_threads(args.threads, || {

@@ -362,6 +362,11 @@ impl crate::Features for Havannah {
     /// - `block`: `connect` for the opponent: the corners and edges the opponent's group
     ///   through `mv` would touch, were it the opponent's stone (a cell the opponent's
     ///   forks and bridges want); not Castro's.
+    /// - `shape_wide`: the shipped wide fit's weight (`ln γ`) of `mv`: its wide shape's (the
+    ///   18 cells within distance 2, [`crate::Features::move_wide_shape`]) beside its distance
+    ///   to the last stone where the fit has it, else its shape's in the same context. The
+    ///   fit of `results/castro-best/shapes-wide/`, built in, so `know.shape_wide=W` plays as
+    ///   `know.shape=W,shapes=` that file does (`preset=strong6`); not Castro's.
     fn knowledge_terms(&self) -> &'static [&'static str] {
         &KNOWLEDGE_TERMS
     }
@@ -422,6 +427,7 @@ impl crate::Features for Havannah {
                 crate::shapes::move_key(self, mv, true).map_or(0.0, super::shape::context_weight)
             }
             BLOCK_TERM => f64::from(self.joined_by(c, 1 - me).reach()),
+            SHAPE_WIDE_TERM => super::shape::wide_weight(self, mv),
             _ => 0.0,
         }
     }
@@ -454,6 +460,15 @@ impl crate::Features for Havannah {
         let c = mv.0 as usize;
         let open = self.outcome.is_none() && self.on_board(mv) && self.owner[c] == EMPTY;
         open.then(|| self.shape_of(c, self.to_move.index() as u8))
+    }
+
+    /// The 18 cells within distance 2 of `mv` (the shape's twelve places and the six two steps
+    /// along a line), each empty, the mover's, the opponent's or off the board: two bits a
+    /// place, the smallest number over the board's twelve symmetries.
+    fn move_wide_shape(&self, mv: Cell) -> Option<u64> {
+        let c = mv.0 as usize;
+        let open = self.outcome.is_none() && self.on_board(mv) && self.owner[c] == EMPTY;
+        open.then(|| self.wide_shape_of(c, self.to_move.index() as u8))
     }
 
     /// The distance from `mv` to the last stone placed, 3 for 3 and more; 0 before the first.
@@ -542,7 +557,7 @@ impl crate::Features for Havannah {
 const NET: &[u8] = include_bytes!("net.rsnet");
 
 /// The names of Havannah's knowledge terms, in the order of `knowledge_term`'s `k`.
-const KNOWLEDGE_TERMS: [&str; 9] = [
+const KNOWLEDGE_TERMS: [&str; 10] = [
     "connect",
     "bridge",
     "reply",
@@ -552,6 +567,7 @@ const KNOWLEDGE_TERMS: [&str; 9] = [
     "distance",
     "shape_ctx",
     "block",
+    "shape_wide",
 ];
 
 /// The index of the term `distance` in [`KNOWLEDGE_TERMS`].
@@ -562,6 +578,9 @@ const SHAPE_CTX_TERM: usize = 7;
 
 /// The index of the term `block` in [`KNOWLEDGE_TERMS`].
 const BLOCK_TERM: usize = 8;
+
+/// The index of the term `shape_wide` in [`KNOWLEDGE_TERMS`].
+const SHAPE_WIDE_TERM: usize = 9;
 
 /// The weights of `eval=tuned` (see [`crate::Features::tuned_fit`]): Texel-fitted to
 /// alpha-beta self-play, `material` held at 1 (results/tuned/havannah/: the command, the fit and

@@ -71,23 +71,27 @@ const STATES: [[u32; 4]; 2] = {
 /// which is off the hexagonal board on every base.
 fn places(base: usize) -> &'static [[u16; 12]] {
     static TABLES: [OnceLock<Vec<[u16; 12]>>; 11] = [const { OnceLock::new() }; 11];
-    TABLES[base].get_or_init(|| {
-        let d = 2 * base as i32 - 1;
-        let outside = (d * (d - 1)) as u16;
-        (0..d * d)
-            .map(|c| {
-                let (x, y) = (c % d, c / d);
-                PLACES.map(|(dx, dy)| {
-                    let (px, py) = (x + dx, y + dy);
-                    if px < 0 || py < 0 || px >= d || py >= d {
-                        outside
-                    } else {
-                        (px + d * py) as u16
-                    }
-                })
+    TABLES[base].get_or_init(|| cells_at(base, PLACES))
+}
+
+/// For each cell of a board of base `base`, the cells at `places` (offsets from it), as
+/// [`places`] gives them.
+fn cells_at<const N: usize>(base: usize, places: [(i32, i32); N]) -> Vec<[u16; N]> {
+    let d = 2 * base as i32 - 1;
+    let outside = (d * (d - 1)) as u16;
+    (0..d * d)
+        .map(|c| {
+            let (x, y) = (c % d, c / d);
+            places.map(|(dx, dy)| {
+                let (px, py) = (x + dx, y + dy);
+                if px < 0 || py < 0 || px >= d || py >= d {
+                    outside
+                } else {
+                    (px + d * py) as u16
+                }
             })
-            .collect()
-    })
+        })
+        .collect()
 }
 
 impl Havannah {
@@ -125,6 +129,106 @@ impl Havannah {
     }
 }
 
+/// The eighteen places of a wide shape, the cells within distance 2: the twelve of
+/// [`PLACES`], then the six two steps along a line, the one beyond neighbour `k` at place
+/// `12 + k`.
+const WIDE_PLACES: [(i32, i32); 18] = {
+    let mut p = [(0, 0); 18];
+    let mut k = 0;
+    while k < 12 {
+        p[k] = PLACES[k];
+        k += 1;
+    }
+    let mut k = 0;
+    while k < 6 {
+        p[12 + k] = (2 * OFFSETS[k].0, 2 * OFFSETS[k].1);
+        k += 1;
+    }
+    p
+};
+
+/// [`SYMMETRIES`] of the wide shape's places: a place two steps beyond neighbour `k` goes
+/// where neighbour `k` goes, two steps out.
+const WIDE_SYMMETRIES: [[usize; 18]; 12] = {
+    let mut s = [[0; 18]; 12];
+    let mut t = 0;
+    while t < 12 {
+        let mut k = 0;
+        while k < 12 {
+            s[t][k] = SYMMETRIES[t][k];
+            k += 1;
+        }
+        let mut k = 0;
+        while k < 6 {
+            s[t][12 + k] = 12 + SYMMETRIES[t][k];
+            k += 1;
+        }
+        t += 1;
+    }
+    s
+};
+
+/// For each cell of a board of base `base`, the cells at its eighteen wide places, as
+/// [`places`] gives the twelve.
+fn wide_places(base: usize) -> &'static [[u16; 18]] {
+    static TABLES: [OnceLock<Vec<[u16; 18]>>; 11] = [const { OnceLock::new() }; 11];
+    TABLES[base].get_or_init(|| cells_at(base, WIDE_PLACES))
+}
+
+/// For each symmetry, each byte (four places, the last two) of a wide shape, and each value
+/// of that byte: the byte's places moved where the symmetry takes them. A wide shape turns
+/// by five lookups, as [`TURNS`] turns a shape by three.
+fn wide_turns() -> &'static [[[u64; 256]; 5]; 12] {
+    static TABLE: OnceLock<Box<[[[u64; 256]; 5]; 12]>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = Box::new([[[0u64; 256]; 5]; 12]);
+        for (turns, to) in table.iter_mut().zip(&WIDE_SYMMETRIES) {
+            for (byte, row) in turns.iter_mut().enumerate() {
+                for (v, out) in row.iter_mut().enumerate() {
+                    for place in (4 * byte..18).take(4) {
+                        *out |= ((v as u64 >> (2 * (place - 4 * byte))) & 3) << (2 * to[place]);
+                    }
+                }
+            }
+        }
+        table
+    })
+}
+
+/// The smallest number of wide shape `key` (as it lies) over the twelve symmetries.
+fn lowest_wide_turn(key: u64) -> u64 {
+    let b = [0, 8, 16, 24, 32].map(|s| ((key >> s) & 0xff) as usize);
+    wide_turns()
+        .iter()
+        .map(|t| t[0][b[0]] | t[1][b[1]] | t[2][b[2]] | t[3][b[3]] | t[4][b[4]])
+        .min()
+        .expect("twelve symmetries")
+}
+
+impl Havannah {
+    /// The wide shape around cell `c` for player `me` (the 18 cells within distance 2, two
+    /// bits a place, place `i` at bits `2i`): the smallest number over the twelve symmetries.
+    /// Its low 24 bits are the twelve-place shape in one of its turns, so a wide shape fixes
+    /// its shape ([`Havannah::shape_of`]).
+    pub(super) fn wide_shape_of(&self, c: usize, me: u8) -> u64 {
+        let states = &STATES[usize::from(me)];
+        let placed =
+            wide_places(self.base as usize)[c]
+                .iter()
+                .enumerate()
+                .fold(0u64, |key, (i, &p)| {
+                    key | u64::from(states[usize::from(self.owner[usize::from(p)])]) << (2 * i)
+                });
+        lowest_wide_turn(placed)
+    }
+}
+
+/// Wide shape `key` with each place's state moved where symmetry `to` takes it.
+#[cfg(test)]
+fn wide_turned(key: u64, to: &[usize; 18]) -> u64 {
+    (0..18).fold(0, |k, i| k | ((key >> (2 * i)) & 3) << (2 * to[i]))
+}
+
 /// Shape `key` with each place's state moved where symmetry `to` takes it.
 fn turned(key: u32, to: &[usize; 12]) -> u32 {
     (0..12).fold(0, |k, i| k | ((key >> (2 * i)) & 3) << (2 * to[i]))
@@ -132,7 +236,7 @@ fn turned(key: u32, to: &[usize; 12]) -> u32 {
 
 /// The smallest number of shape `key` over the twelve symmetries: [`turned`] read from
 /// [`TURNS`] a byte (four places) at a time.
-fn lowest_turn(key: u32) -> u32 {
+pub(super) fn lowest_turn(key: u32) -> u32 {
     let bytes = [key & 0xff, (key >> 8) & 0xff, (key >> 16) & 0xff].map(|b| b as usize);
     TURNS
         .iter()
@@ -215,6 +319,25 @@ pub(super) fn context_weight(key: u32) -> f64 {
     context_table().get(key).map_or(0.0, f64::from)
 }
 
+/// The shipped wide fit: the 12-cell shapes of a context fit written in full, and the wide
+/// shapes (18 cells) offered 20 times or more fitted over them, each beside its distance to
+/// the last stone (`arena tune shapes --context --wide --over`,
+/// `results/castro-best/shapes-wide/`, byte for byte); read by the term `shape_wide`.
+const SHAPES_WIDE: &str = include_str!("shapes-wide.txt");
+
+/// The shipped wide fit's weight of `mv` as a player reads it
+/// ([`crate::shapes::ShapeReader::weight`]: its wide shape's where the fit has it, else its
+/// shape's), 0 where the fit has neither.
+pub(super) fn wide_weight(h: &Havannah, mv: super::Cell) -> f64 {
+    static READER: OnceLock<crate::shapes::ShapeReader> = OnceLock::new();
+    let reader = READER.get_or_init(|| {
+        let weights = crate::shapes::parse_shape_weights(SHAPES_WIDE)
+            .expect("the shipped wide shapes file reads");
+        crate::shapes::ShapeReader::new(&weights)
+    });
+    reader.weight(h, mv).map_or(0.0, f64::from)
+}
+
 /// [`SHAPES`] read once.
 fn shape_table() -> &'static ShapeTable {
     static TABLE: OnceLock<ShapeTable> = OnceLock::new();
@@ -224,7 +347,8 @@ fn shape_table() -> &'static ShapeTable {
 /// The shapes and weights of a shapes file; the shipped file is checked by a test, so a bad
 /// line here is a build's mistake.
 fn parse_shapes(text: &str) -> Vec<(u32, f32)> {
-    crate::shapes::parse_shape_weights(text).expect("the shipped shapes file reads")
+    let weights = crate::shapes::parse_shape_weights(text).expect("the shipped shapes file reads");
+    crate::shapes::shape_keys(&weights)
 }
 
 /// The shipped context fit's shapes and weights, sorted, for the tests.
@@ -276,5 +400,32 @@ mod tests {
         }
         // Not the identity: some shape's lowest turn is another number.
         assert!((0..4096).any(|k| lowest_turn(k) != k));
+    }
+
+    #[test]
+    fn the_wide_byte_tables_turn_a_wide_shape_as_its_places_do() {
+        let slow = |key: u64| {
+            let turns = WIDE_SYMMETRIES.iter().map(|to| wide_turned(key, to));
+            turns.min().unwrap()
+        };
+        let mut x = 12345u64;
+        for _ in 0..100_000 {
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let key = (x >> 20) & ((1 << 36) - 1);
+            assert_eq!(lowest_wide_turn(key), slow(key), "wide shape {key:#011x}");
+        }
+        // The twelve inner places turn as the shape's do.
+        for to in &WIDE_SYMMETRIES {
+            assert!(to.iter().all(|&p| p < 18));
+        }
+        for (wide, narrow) in WIDE_SYMMETRIES.iter().zip(&SYMMETRIES) {
+            assert_eq!(wide[..12], narrow[..]);
+        }
+        // Each outer place lies two steps beyond its neighbour.
+        for k in 0..6 {
+            assert_eq!(WIDE_PLACES[12 + k], (2 * PLACES[k].0, 2 * PLACES[k].1));
+        }
     }
 }

@@ -722,7 +722,8 @@ fn knowledge_terms_measure_reach_reply_locality_and_group_size() {
             "shape",
             "distance",
             "shape_ctx",
-            "block"
+            "block",
+            "shape_wide"
         ]
     );
     let term = |cell: &str, name: &str| {
@@ -1076,6 +1077,92 @@ fn a_shape_numbers_each_place_by_its_state_with_the_lowest_number_its_symmetries
 }
 
 #[test]
+fn a_wide_shape_adds_the_cells_two_steps_along_a_line_and_fixes_the_shape_within_it() {
+    use crate::Features;
+    let mut h = Havannah::new(5, false).unwrap();
+    let centre = cell_at(5, 4, 4);
+    assert_eq!(h.move_wide_shape(centre), Some(0));
+    // A stone two steps along a line, (6, 4) from (4, 4): outside the twelve places (the
+    // shape is still 0), at an outer place of the wide shape, the lowest being place 12.
+    h.try_play(cell_at(5, 6, 4)).unwrap();
+    assert_eq!(h.move_shape(centre), Some(0));
+    assert_eq!(
+        h.move_wide_shape(centre),
+        Some(2 << 24),
+        "Black sees White's stone"
+    );
+    // A taken cell has no wide shape.
+    assert_eq!(h.move_wide_shape(cell_at(5, 6, 4)), None);
+    // In any position, each move's wide shape holds its shape in one of its turns: the low
+    // 24 bits' lowest turn is the shape.
+    let mut p = Havannah::new(6, false).unwrap();
+    play(&mut p, "f6 g7 e5 h8 d6 f8 g5 c3");
+    let mut moves = Vec::new();
+    p.legal_moves(&mut moves);
+    let mut differs = 0;
+    for &mv in &moves {
+        let wide = p.move_wide_shape(mv).unwrap();
+        assert!(wide < crate::shapes::WIDE_CONTEXT_UNIT);
+        let inner = super::shape::lowest_turn((wide & 0xff_ffff) as u32);
+        assert_eq!(Some(inner), p.move_shape(mv), "{}", p.move_text(mv));
+        differs += usize::from(wide >> 24 != 0);
+    }
+    assert!(differs > 10, "{differs} moves see a stone two steps out");
+}
+
+#[test]
+fn a_shape_reader_gives_a_moves_wide_shape_where_the_file_has_it_and_its_shape_where_not() {
+    use crate::Features;
+    use crate::shapes::{ShapeReader, key, wide_key};
+    let mut h = Havannah::new(6, false).unwrap();
+    play(&mut h, "f6 g7 e5 h8");
+    let mut moves = Vec::new();
+    h.legal_moves(&mut moves);
+    let seen = |mv: Cell| {
+        let (c, s, w) = (
+            h.shape_context(mv),
+            h.move_shape(mv).unwrap(),
+            h.move_wide_shape(mv).unwrap(),
+        );
+        (key(s, c), wide_key(w, c))
+    };
+    // Two moves of one shape and context whose wide shapes differ.
+    let (a, b) = moves
+        .iter()
+        .flat_map(|&a| moves.iter().map(move |&b| (a, b)))
+        .find(|&(a, b)| seen(a).0 == seen(b).0 && seen(a).1 != seen(b).1)
+        .expect("two such moves");
+    let (shape, wide_a) = seen(a);
+    let mut file = vec![(u64::from(shape), 1.0), (wide_a, 2.5)];
+    file.sort_unstable_by_key(|&(k, _)| k);
+    let reader = ShapeReader::new(&file);
+    assert!(reader.in_context() && reader.has_wide());
+    assert_eq!(reader.weight(&h, a), Some(2.5), "a's wide shape");
+    assert_eq!(
+        reader.weight(&h, b),
+        Some(1.0),
+        "b's wide shape is missing: its shape"
+    );
+    let other = moves
+        .iter()
+        .find(|&&m| seen(m).0 != shape)
+        .copied()
+        .unwrap();
+    assert_eq!(
+        reader.weight(&h, other),
+        None,
+        "neither: the average candidate"
+    );
+    // A file of shapes only reads its shapes.
+    let narrow = ShapeReader::new(&[(u64::from(shape), 1.0)]);
+    assert!(!narrow.has_wide());
+    assert_eq!(
+        (narrow.weight(&h, a), narrow.weight(&h, b)),
+        (Some(1.0), Some(1.0))
+    );
+}
+
+#[test]
 fn a_shapes_context_is_its_distance_to_the_last_stone_up_to_3_and_0_before_the_first() {
     use crate::Features;
     let mut h = Havannah::new(5, false).unwrap();
@@ -1134,6 +1221,7 @@ fn a_cells_shape_and_its_weight_are_the_same_after_any_turn_or_mirror_of_the_boa
                 for &mv in &moves {
                     let there = map(mv, turns, mirror);
                     assert_eq!(h.move_shape(mv), t.move_shape(there), "{turns} {mirror}");
+                    assert_eq!(h.move_wide_shape(mv), t.move_wide_shape(there));
                     // The weight is read from the shape as it lies, through a table of every
                     // symmetry: the same however the board is turned.
                     assert_eq!(h.knowledge_term(mv, k), t.knowledge_term(there, k));
@@ -1193,10 +1281,54 @@ fn the_shipped_shape_weights_are_lowest_numbered_finite_and_read_by_the_shape_te
 }
 
 #[test]
+fn the_shape_wide_term_reads_a_moves_wide_shape_where_the_shipped_fit_has_it_else_its_shape() {
+    use crate::Features;
+    use crate::shapes::{key, wide_key};
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/src/games/havannah/shapes-wide.txt"
+    ))
+    .unwrap();
+    let weights = crate::shapes::parse_shape_weights(&text).unwrap();
+    assert!(crate::shapes::in_context(&weights), "a fit in context");
+    // Looked up here by a binary search of the sorted file, the term by the hash tables.
+    let find = |k: u64| {
+        weights
+            .binary_search_by_key(&k, |&(key, _)| key)
+            .ok()
+            .map(|at| f64::from(weights[at].1))
+    };
+    let k = term_index("shape_wide");
+    let mut h = Havannah::new(8, false).unwrap();
+    play(&mut h, "h8 g7 i9 f8 g9 h7 e6");
+    let mut moves = Vec::new();
+    h.legal_moves(&mut moves);
+    let (mut wide, mut narrow) = (0, 0);
+    for &mv in &moves {
+        let context = h.shape_context(mv);
+        let w = find(wide_key(h.move_wide_shape(mv).unwrap(), context));
+        let n = find(u64::from(key(h.move_shape(mv).unwrap(), context)));
+        assert_eq!(
+            h.knowledge_term(mv, k),
+            w.or(n).unwrap_or(0.0),
+            "{}",
+            h.move_text(mv)
+        );
+        wide += usize::from(w.is_some());
+        narrow += usize::from(w.is_none() && n.is_some());
+    }
+    assert!(
+        wide > 5 && narrow > 0,
+        "{wide} wide, {narrow} by their shape"
+    );
+}
+
+#[test]
 fn the_shape_ctx_term_reads_the_shipped_context_fit_by_shape_and_distance_to_the_last_stone() {
     use crate::Features;
     let table = super::shape::shipped_context_shapes();
-    assert!(crate::shapes::in_context(&table), "a fit in context");
+    let wide: Vec<(u64, f32)> = table.iter().map(|&(k, w)| (u64::from(k), w)).collect();
+    assert!(crate::shapes::in_context(&wide), "a fit in context");
     assert!(table.iter().all(|&(_, w)| w.is_finite()));
     // Looked up here by a binary search of the sorted file, the term by the hash table.
     let weight = |key: u32| {
