@@ -243,6 +243,8 @@ PANELS = [
         ("ctx-s8t2b8b-user-d0-know.csv", False, "tree parallelism, batch 8, replication"),
         ("ctx-s8t2b8c-user-d0-know.csv", False, "batch 8, third run, 1.08x faster"),
         ("ctx-s8t2b8d-user-d0-know.csv", False, "batch 8, fourth run, 1.08x faster"),
+        ("wide-s8t2b8-user-d0-know.csv", False, "batch 8, fixed before play"),
+        ("wide-s8t2b8b-user-d0-know.csv", False, "batch 8, replication"),
     ]),
 ]
 
@@ -307,7 +309,7 @@ def short(spec):
     text = text.replace("know.shape=", "shapes ").replace("prob.shape=", "prior ")
     # The playout shapes' panel names the plies in its tags.
     text = text.replace(",roll_plies=10", "").replace("roll.shape=", "in playouts ")
-    for preset in ("strong5,", "strong4,", "strong3,", "strong2,", "strong,"):
+    for preset in ("strong6,", "strong5,", "strong4,", "strong3,", "strong2,", "strong,"):
         if text.startswith(preset):
             return preset[:-1] + " + " + text[len(preset):].replace(",", ", ")
     return text

@@ -665,8 +665,8 @@ pub const STRONG5_PRESET: &str = concat!(
 /// does). The strongest size-8 player of `results/castro-best/`: against Castro at its best
 /// at 0.25 s a move, one thread each, 57.3%, +51.3 [+25.2, +78.1] over 600 games (three runs
 /// fixed before play, two shown), where `strong5` scored 54.9%; measured by the throwaway
-/// build of `results/castro-best/shapes18/`, whose wide keys were hashed (some 930 pairs of
-/// shapes shared one), where this build keys them exactly. Not measured on size 6, where
+/// build of `results/castro-best/shapes18/`, whose wide keys were hashed (the hash merged 396
+/// of the fit's 499,368 keys), where this build keys them exactly. Not measured on size 6, where
 /// `strong5` is the measured best. Havannah's only.
 pub const STRONG6_PRESET: &str = concat!(
     search_base!(),
