@@ -194,7 +194,11 @@
 #            fresh seed (4732, fixed before play), into wide-s8t2b8b-user-d0-know. Decided
 #            before play: the two-thread target (55%) is met by strong6 only if the runs played
 #            pool to 55% or more with the pooled interval above 50%, and each run played points
-#            above 50%.
+#            above 50%. Played: 57.0%, then 49.5%: not met.
+#   wide8k   size 8, one thread each: preset=strong6 itself (main's build, exact keys) against
+#            Castro user-d0-know (seed 4733, fixed before play), into wide-s8-user-d0-know: a
+#            fourth run of resid8k's player, the first on main's build. Decided before play: it
+#            is pooled with the three resid8k* runs for the one-thread target (60%).
 #   ctx8k01  size 8: ctx8k's player at know.shape=0.1 (the better weight of an exploratory
 #            screen at 2,000 iterations, ctxweight-s8-iters2000) against Castro user-d0-know
 #            (seed 4707, fixed before play), into ctx01-s8-user-d0-know
@@ -478,6 +482,8 @@ case $step in
         "$(castro user-d0-know)" ;;
     resid8kc) match resid-s8c-user-d0-know 8 4730 \
         "mcts:time_ms=250,$resid" \
+        "$(castro user-d0-know)" ;;
+    wide8k) match wide-s8-user-d0-know 8 4733 mcts:time_ms=250,preset=strong6 \
         "$(castro user-d0-know)" ;;
     wide8t2kb8) GAMES_AT_ONCE=1 match wide-s8t2b8-user-d0-know 8 4731 \
         mcts:time_ms=250,preset=strong6,threads=2,parallel=tree,batch=8 \
