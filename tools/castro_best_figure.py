@@ -226,6 +226,7 @@ PANELS = [
         ("resid-s8-user-d0-know.csv", False, "throwaway build, fixed before play"),
         ("resid-s8b-user-d0-know.csv", False, "replication"),
         ("resid-s8c-user-d0-know.csv", False, "third run"),
+        ("wide-s8-user-d0-know.csv", False, "fourth run, main's build"),
     ]),
     ("Ringside against Castro at its best, size 8, two threads each", [
         ("final-s8t2-user-d0.csv", False, ""),

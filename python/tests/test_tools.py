@@ -388,6 +388,8 @@ CASTRO_BEST_HEADLINES = [
     ([f"ctx-s8t2{run}-user-d0-know.csv" for run in ("b8", "b8b", "b8c", "b8d")], 800),
     # The nearest to the size-8 target, by the throwaway build of shapes18/.
     ([f"resid-s8{run}-user-d0-know.csv" for run in ("", "b", "c")], 600),
+    # preset=strong6 with one thread: the throwaway build's three runs and main's.
+    ([f"{run}-user-d0-know.csv" for run in ("resid-s8", "resid-s8b", "resid-s8c", "wide-s8")], 800),
     # preset=strong6 with two threads, main's build.
     ([f"wide-s8t2b8{run}-user-d0-know.csv" for run in ("", "b")], 400),
 ]

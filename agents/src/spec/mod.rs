@@ -663,11 +663,12 @@ pub const STRONG5_PRESET: &str = concat!(
 /// Castro's moves over every 12-cell shape in the context of the last stone, the built-in fit
 /// of `results/castro-best/shapes-wide/`, so it plays as `know.shape=0.15,shapes=` that file
 /// does). The strongest size-8 player of `results/castro-best/`: against Castro at its best
-/// at 0.25 s a move, one thread each, 57.3%, +51.3 [+25.2, +78.1] over 600 games (three runs
-/// fixed before play, two shown), where `strong5` scored 54.9%; measured by the throwaway
-/// build of `results/castro-best/shapes18/`, whose wide keys were hashed (the hash merged 396
-/// of the fit's 499,368 keys), where this build keys them exactly. Not measured on size 6, where
-/// `strong5` is the measured best. Havannah's only.
+/// at 0.25 s a move, one thread each, 58.6%, +60.5 [+37.8, +83.8] over 800 games (four runs
+/// fixed before play, three shown: three by the throwaway build of
+/// `results/castro-best/shapes18/`, whose wide keys were hashed, and 62.5% by this build),
+/// where `strong5` scored 54.9%; with `threads=2,parallel=tree,batch=8` against Castro with
+/// two, 53.2% over 400 (not supported). Not measured on size 6, where `strong5` is the
+/// measured best. Havannah's only.
 pub const STRONG6_PRESET: &str = concat!(
     search_base!(),
     havannah_playouts!(),
