@@ -408,6 +408,8 @@ struct Gathered {
     games: (usize, usize),
     /// What the game's shape context counts ([`Features::shape_context_names`]).
     context_names: Option<(&'static str, &'static str)>,
+    /// The text of the file fitted over (`--over`), as read once and checked.
+    over_text: Option<String>,
 }
 
 /// The file a run fits over (`--over`), read: its text and its reader; `None` without one.
@@ -454,11 +456,11 @@ fn gather(run: &ShapeRun) -> Result<Gathered> {
             run.filter.validation_share
         )));
     }
-    let over = read_over(run)?;
+    let (over_text, over) = read_over(run)?.unzip();
     let keys = Keys {
         context: run.context,
         wide: run.wide,
-        over: over.map(|(_, reader)| std::sync::Arc::new(reader)),
+        over: over.map(std::sync::Arc::new),
     };
     let (mut train, mut validation) = (Contests::default(), Contests::default());
     let mut index: HashMap<u64, u32> = HashMap::new();
@@ -572,6 +574,7 @@ fn gather(run: &ShapeRun) -> Result<Gathered> {
         game: game.expect("a file was read"),
         games,
         context_names,
+        over_text,
     })
 }
 
@@ -593,6 +596,7 @@ pub fn run_shapes(run: &ShapeRun, progress: impl FnMut(&ShapeStep)) -> Result<Sh
         game,
         games,
         context_names,
+        over_text,
     } = gather(run)?;
     let (gamma, steps) = fit_shapes(&train, &validation, &offsets, run.iterations, progress);
     let (mut chosen, mut offered) = (vec![0u64; shapes.len()], vec![0u64; shapes.len()]);
@@ -629,12 +633,11 @@ pub fn run_shapes(run: &ShapeRun, progress: impl FnMut(&ShapeStep)) -> Result<Sh
             (shapes[i], line)
         })
         .collect();
-    let carried = match &run.over {
-        Some(path) => {
+    let carried = match &over_text {
+        Some(text) => {
             let written: std::collections::HashSet<u64> = lines.iter().map(|l| l.0).collect();
-            let text = std::fs::read_to_string(path).map_err(|e| Error::io("read", path, &e))?;
             let before = lines.len();
-            lines.extend(over_lines(&text).filter(|l| !written.contains(&l.0)));
+            lines.extend(over_lines(text).filter(|l| !written.contains(&l.0)));
             lines.len() - before
         }
         None => 0,
