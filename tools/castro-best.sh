@@ -199,6 +199,14 @@
 #            Castro user-d0-know (seed 4733, fixed before play), into wide-s8-user-d0-know: a
 #            fourth run of resid8k's player, the first on main's build. Decided before play: it
 #            is pooled with the three resid8k* runs for the one-thread target (60%).
+#   wide2k8  size 8, one thread each: strong6's method refitted on twice the games (every
+#            Castro move in the games files here but the three wide* runs, which are held out to
+#            score the fits: results/castro-best/shapes-wide2), as know.shape=0.15,shapes=FILE on
+#            preset=strong4, against Castro user-d0-know (seed 4734, fixed before play), into
+#            wide2-s8-user-d0-know; wide2k8b its replication on a fresh seed (4735, fixed before
+#            play), into wide2-s8b-user-d0-know. Decided before play: the one-thread target
+#            (60%) is met by this player only if the two runs pool to 60% or more with the
+#            pooled interval above 50%, and each run's point is above 50%.
 #   ctx8k01  size 8: ctx8k's player at know.shape=0.1 (the better weight of an exploratory
 #            screen at 2,000 iterations, ctxweight-s8-iters2000) against Castro user-d0-know
 #            (seed 4707, fixed before play), into ctx01-s8-user-d0-know
@@ -274,6 +282,9 @@ ctx="preset=strong4,know.shape=0.15,shapes=results/castro-best/shapes-ctx/shapes
 # strong4 with the 18-cell shapes fitted over every 12-cell shape in context (results/castro-best/
 # shapes18/resid; played only by the throwaway build of shapes18/patch.diff, ARENA=its arena).
 resid="preset=strong4,know.shape=0.15,shapes=results/castro-best/shapes18/resid/shapes.txt"
+# strong6's method (the wide shapes over every 12-cell shape in context, the same weight) refitted
+# on twice the games (results/castro-best/shapes-wide2/README.md).
+wide2="mcts:time_ms=250,preset=strong4,know.shape=0.15,shapes=results/castro-best/shapes-wide2/shapes.txt"
 movenet="movenet=results/castro-best/movenet/net.rspol"
 spsa8_tuned="preset=strong4,know=0,know.connect=0.34,know.bridge=0.46,rave=436,ring_depth=0.72"
 
@@ -485,6 +496,8 @@ case $step in
         "$(castro user-d0-know)" ;;
     wide8k) match wide-s8-user-d0-know 8 4733 mcts:time_ms=250,preset=strong6 \
         "$(castro user-d0-know)" ;;
+    wide2k8) match wide2-s8-user-d0-know 8 4734 "$wide2" "$(castro user-d0-know)" ;;
+    wide2k8b) match wide2-s8b-user-d0-know 8 4735 "$wide2" "$(castro user-d0-know)" ;;
     wide8t2kb8) GAMES_AT_ONCE=1 match wide-s8t2b8-user-d0-know 8 4731 \
         mcts:time_ms=250,preset=strong6,threads=2,parallel=tree,batch=8 \
         "$(castro user-d0-know 2)" ;;
