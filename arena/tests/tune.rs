@@ -706,7 +706,13 @@ fn shapes_are_fitted_to_the_moves_of_the_agents_learned_from_and_written_as_hava
     // Each training position chose one move among its legal ones (at least two).
     assert_eq!(chosen, positions, "{stdout}");
     assert!(offered > 2 * positions);
-    assert!(out.join("summary.md").exists());
+    // The summary names the agents learned from: the one `--learn mcts` matched.
+    let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(
+        summary.contains("Agents learned from (1):\n\n- `mcts:iters=60`\n"),
+        "{summary}"
+    );
+    assert!(!summary.contains("- `random`"), "{summary}");
     // In context: each shape split by its distance to the last stone (1 to 3; every kept ply
     // has a last stone), whose counts add up to the shape's own.
     let plain = shape_counts(&table);

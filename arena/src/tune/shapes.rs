@@ -220,7 +220,8 @@ pub struct ShapeRun {
     pub files: Vec<PathBuf>,
     /// Which plies are kept, and the games held out.
     pub filter: PositionFilter,
-    /// Learn only the moves of agents whose label contains this (every agent's if `None`).
+    /// Learn only the moves of agents whose label (the spec as given, file paths and all)
+    /// contains this (every agent's if `None`).
     pub learn: Option<String>,
     /// Minorization–maximization steps.
     pub iterations: u32,
@@ -245,6 +246,9 @@ pub struct ShapeOutcome {
     pub game: &'static str,
     /// Games read and games whose moves were learned from.
     pub games: (usize, usize),
+    /// The labels of the agents whose moves were learned from, each once, in the order the
+    /// files name them: what `--learn` matched, for a reader to check.
+    pub learned_from: Vec<String>,
     /// Training and held-out positions.
     pub positions: (usize, usize),
     /// Distinct shapes offered, and those written.
@@ -406,6 +410,8 @@ struct Gathered {
     game: &'static str,
     /// Games read, and games whose moves were learned from.
     games: (usize, usize),
+    /// The labels of the agents learned from, each once.
+    learned_from: Vec<String>,
     /// What the game's shape context counts ([`Features::shape_context_names`]).
     context_names: Option<(&'static str, &'static str)>,
     /// The text of the file fitted over (`--over`), as read once and checked.
@@ -470,6 +476,7 @@ fn gather(run: &ShapeRun) -> Result<Gathered> {
     let mut games = (0, 0);
     let mut scratch = Vec::new();
     let mut context_names = None;
+    let mut learned_from: Vec<String> = Vec::new();
     for file in &run.files {
         let (plan, _) = read_sidecar(file)?;
         let name = plan.game.name();
@@ -517,6 +524,11 @@ fn gather(run: &ShapeRun) -> Result<Gathered> {
                     .is_none_or(|t| a.label.contains(t.as_str()))
             })
             .collect();
+        for (agent, _) in plan.agents.iter().zip(&learned).filter(|(_, l)| **l) {
+            if !learned_from.contains(&agent.label) {
+                learned_from.push(agent.label.clone());
+            }
+        }
         let probe = ShapeProbe {
             filter: &run.filter,
             learned: &learned,
@@ -573,6 +585,7 @@ fn gather(run: &ShapeRun) -> Result<Gathered> {
         offsets,
         game: game.expect("a file was read"),
         games,
+        learned_from,
         context_names,
         over_text,
     })
@@ -595,6 +608,7 @@ pub fn run_shapes(run: &ShapeRun, progress: impl FnMut(&ShapeStep)) -> Result<Sh
         offsets,
         game,
         games,
+        learned_from,
         context_names,
         over_text,
     } = gather(run)?;
@@ -622,6 +636,7 @@ pub fn run_shapes(run: &ShapeRun, progress: impl FnMut(&ShapeStep)) -> Result<Sh
         steps,
         context: context_names.filter(|_| run.context),
         as_played: prediction(&validation, &played),
+        learned_from,
     };
     // The fit's lines, and the lines of the file fitted over whose keys the fit does not
     // write, in the order of their keys.
@@ -756,6 +771,13 @@ fn summary_markdown(run: &ShapeRun, o: &ShapeOutcome, carried: usize) -> String 
     for line in &lines[..lines.len() - 1] {
         let _ = writeln!(s, "{}\n", line.trim_start_matches("# "));
     }
+    // What `--learn` matched, since a label holds the whole spec (a file path in it can
+    // match too).
+    let _ = writeln!(s, "Agents learned from ({}):\n", o.learned_from.len());
+    for label in &o.learned_from {
+        let _ = writeln!(s, "- `{label}`");
+    }
+    let _ = writeln!(s);
     let _ = writeln!(
         s,
         "| step | training log-probability | held-out log-probability | held-out strongest chosen |"

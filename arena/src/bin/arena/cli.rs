@@ -328,6 +328,8 @@ pub struct ShapesArgs {
     #[arg(long)]
     pub out: std::path::PathBuf,
     /// Learn only the moves of agents whose label contains TEXT (default: every agent's).
+    /// A label is the agent's spec as given, file paths and all; `summary.md` lists the
+    /// agents matched.
     #[arg(long, value_name = "TEXT")]
     pub learn: Option<String>,
     /// Minorization–maximization steps.
