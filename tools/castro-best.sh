@@ -207,6 +207,13 @@
 #            play), into wide2-s8b-user-d0-know. Decided before play: the one-thread target
 #            (60%) is met by this player only if the two runs pool to 60% or more with the
 #            pooled interval above 50%, and each run's point is above 50%.
+#   wide2t2k8 size 8, two threads each, one game at a time: wide2k8's player with
+#            threads=2,parallel=tree,batch=8 (as wide8t2kb8) against Castro user-d0-know -t 2
+#            (seed 4736, fixed before play after wide2k8/wide2k8b: 56.0%, 59.5%), into
+#            wide2-s8t2b8-user-d0-know; wide2t2k8b its replication on a fresh seed (4737,
+#            fixed before play), into wide2-s8t2b8b-user-d0-know. Decided before play: the
+#            two-thread target (55%) is met by this player only if the two runs pool to 55% or
+#            more with the pooled interval above 50%, and each run's point is above 50%.
 #   ctx8k01  size 8: ctx8k's player at know.shape=0.1 (the better weight of an exploratory
 #            screen at 2,000 iterations, ctxweight-s8-iters2000) against Castro user-d0-know
 #            (seed 4707, fixed before play), into ctx01-s8-user-d0-know
@@ -498,6 +505,10 @@ case $step in
         "$(castro user-d0-know)" ;;
     wide2k8) match wide2-s8-user-d0-know 8 4734 "$wide2" "$(castro user-d0-know)" ;;
     wide2k8b) match wide2-s8b-user-d0-know 8 4735 "$wide2" "$(castro user-d0-know)" ;;
+    wide2t2k8) GAMES_AT_ONCE=1 match wide2-s8t2b8-user-d0-know 8 4736 \
+        "$wide2,threads=2,parallel=tree,batch=8" "$(castro user-d0-know 2)" ;;
+    wide2t2k8b) GAMES_AT_ONCE=1 match wide2-s8t2b8b-user-d0-know 8 4737 \
+        "$wide2,threads=2,parallel=tree,batch=8" "$(castro user-d0-know 2)" ;;
     wide8t2kb8) GAMES_AT_ONCE=1 match wide-s8t2b8-user-d0-know 8 4731 \
         mcts:time_ms=250,preset=strong6,threads=2,parallel=tree,batch=8 \
         "$(castro user-d0-know 2)" ;;
