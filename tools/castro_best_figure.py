@@ -227,6 +227,8 @@ PANELS = [
         ("resid-s8b-user-d0-know.csv", False, "replication"),
         ("resid-s8c-user-d0-know.csv", False, "third run"),
         ("wide-s8-user-d0-know.csv", False, "fourth run, main's build"),
+        ("wide2-s8-user-d0-know.csv", False, "fixed before play"),
+        ("wide2-s8b-user-d0-know.csv", False, "replication"),
     ]),
     ("Ringside against Castro at its best, size 8, two threads each", [
         ("final-s8t2-user-d0.csv", False, ""),
@@ -246,6 +248,8 @@ PANELS = [
         ("ctx-s8t2b8d-user-d0-know.csv", False, "batch 8, fourth run, 1.08x faster"),
         ("wide-s8t2b8-user-d0-know.csv", False, "batch 8, fixed before play"),
         ("wide-s8t2b8b-user-d0-know.csv", False, "batch 8, replication"),
+        ("wide2-s8t2b8-user-d0-know.csv", False, "batch 8, fixed before play"),
+        ("wide2-s8t2b8b-user-d0-know.csv", False, "batch 8, replication"),
     ]),
 ]
 
@@ -297,6 +301,7 @@ def short(spec):
     text = re.sub(r",?shapes=\S*?shapes18/ctx-all/shapes.txt", ",all shapes in context", text)
     text = re.sub(r",?shapes=\S*?shapes18/resid/shapes.txt", ",18-cell shapes over all", text)
     text = re.sub(r",?shapes=\S*?shapes18/wide/shapes.txt", ",18-cell shapes over strong5's", text)
+    text = re.sub(r",?shapes=\S*?shapes-wide2/shapes.txt", ",wide shapes on twice the games", text)
     text = re.sub(r",?shapes_id=[0-9a-f]+", "", text)
     text = re.sub(r",?movenet=\S*?movenet16/net\.rspol", ",16-channel network", text)
     text = re.sub(r",?movenet=\S*?net\.rspol", ",move network", text)

@@ -392,6 +392,10 @@ CASTRO_BEST_HEADLINES = [
     ([f"{run}-user-d0-know.csv" for run in ("resid-s8", "resid-s8b", "resid-s8c", "wide-s8")], 800),
     # preset=strong6 with two threads, main's build.
     ([f"wide-s8t2b8{run}-user-d0-know.csv" for run in ("", "b")], 400),
+    # strong6's fit on twice the games, one thread.
+    ([f"wide2-s8{run}-user-d0-know.csv" for run in ("", "b")], 400),
+    # ... and with two threads each: the two-thread target met.
+    ([f"wide2-s8t2b8{run}-user-d0-know.csv" for run in ("", "b")], 400),
 ]
 
 
