@@ -180,25 +180,20 @@ impl ShapeReader {
     /// the file holds it, else its shape's ([`move_key`]); `None` where it holds neither (the
     /// average candidate, 0) or the move has no shape.
     pub fn weight<G: crate::Features>(&self, state: &G, mv: G::Move) -> Option<f32> {
-        // The move's context, found once for both keys, and only for a move with a shape.
-        let mut found = None;
-        let mut context = || {
-            *found.get_or_insert_with(|| {
-                if self.in_context {
-                    state.shape_context(mv)
-                } else {
-                    0
-                }
-            })
+        // The move's context, found once for both keys.
+        let context = if self.in_context {
+            state.shape_context(mv)
+        } else {
+            0
         };
         if !self.wide.is_empty()
             && let Some(shape) = state.move_wide_shape(mv)
-            && let Some(weight) = self.wide.get(wide_key(shape, context()))
+            && let Some(weight) = self.wide.get(wide_key(shape, context))
         {
             return Some(weight);
         }
         let shape = state.move_shape(mv)?;
-        self.shapes.get(key(shape, context()))
+        self.shapes.get(key(shape, context))
     }
 }
 
