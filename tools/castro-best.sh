@@ -214,6 +214,12 @@
 #            fixed before play), into wide2-s8t2b8b-user-d0-know. Decided before play: the
 #            two-thread target (55%) is met by this player only if the two runs pool to 55% or
 #            more with the pooled interval above 50%, and each run's point is above 50%.
+#   s7k6     size 6, one thread each: preset=strong7 (wide2k8's player, built in) against
+#            Castro user-d0, Castro's best on size 6 (seed 4738, fixed before play), into
+#            strong7-s6-user-d0; s7k6b its replication on a fresh seed (4739, fixed before play),
+#            into strong7-s6b-user-d0. Decided before play: strong7 meets the size-6 one-thread
+#            target (60%) only if the two runs pool to 60% or more with the pooled interval
+#            above 50%, and each run's point is above 50%; no test against strong5 (64.2%).
 #   ctx8k01  size 8: ctx8k's player at know.shape=0.1 (the better weight of an exploratory
 #            screen at 2,000 iterations, ctxweight-s8-iters2000) against Castro user-d0-know
 #            (seed 4707, fixed before play), into ctx01-s8-user-d0-know
@@ -505,6 +511,8 @@ case $step in
         "$(castro user-d0-know)" ;;
     wide2k8) match wide2-s8-user-d0-know 8 4734 "$wide2" "$(castro user-d0-know)" ;;
     wide2k8b) match wide2-s8b-user-d0-know 8 4735 "$wide2" "$(castro user-d0-know)" ;;
+    s7k6) match strong7-s6-user-d0 6 4738 mcts:time_ms=250,preset=strong7 "$(castro user-d0)" ;;
+    s7k6b) match strong7-s6b-user-d0 6 4739 mcts:time_ms=250,preset=strong7 "$(castro user-d0)" ;;
     wide2t2k8) GAMES_AT_ONCE=1 match wide2-s8t2b8-user-d0-know 8 4736 \
         "$wide2,threads=2,parallel=tree,batch=8" "$(castro user-d0-know 2)" ;;
     wide2t2k8b) GAMES_AT_ONCE=1 match wide2-s8t2b8b-user-d0-know 8 4737 \

@@ -381,3 +381,13 @@ fn preset_strong6_plays_as_strong4_with_the_wide_fit_read_from_its_file() {
         "shapes-wide.txt",
     );
 }
+
+#[test]
+fn preset_strong7_plays_as_strong4_with_the_refitted_wide_fit_read_from_its_file() {
+    a_preset_plays_as_strong4_with_its_fit_read_from_its_file(
+        "strong7",
+        "shape_wide2",
+        "shapes-wide2",
+        "shapes-wide2.txt",
+    );
+}

@@ -1702,7 +1702,7 @@ fn named_knowledge_terms_weighed_as_know_one_search_exactly_as_know_one() {
         .unwrap_err();
     assert!(
         err.reason.contains(
-            "has no knowledge term 'nearby' (it has: connect, bridge, reply, local, size, shape, distance, shape_ctx, block, shape_wide)"
+            "has no knowledge term 'nearby' (it has: connect, bridge, reply, local, size, shape, distance, shape_ctx, block, shape_wide, shape_wide2)"
         ),
         "{err}"
     );

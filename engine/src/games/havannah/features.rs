@@ -367,6 +367,9 @@ impl crate::Features for Havannah {
     ///   to the last stone where the fit has it, else its shape's in the same context. The
     ///   fit of `results/castro-best/shapes-wide/`, built in, so `know.shape_wide=W` plays as
     ///   `know.shape=W,shapes=` that file does (`preset=strong6`); not Castro's.
+    /// - `shape_wide2`: as `shape_wide`, read from the same method's fit on twice the games,
+    ///   `results/castro-best/shapes-wide2/`, built in, so `know.shape_wide2=W` plays as
+    ///   `know.shape=W,shapes=` that file does (`preset=strong7`); not Castro's.
     fn knowledge_terms(&self) -> &'static [&'static str] {
         &KNOWLEDGE_TERMS
     }
@@ -428,6 +431,7 @@ impl crate::Features for Havannah {
             }
             BLOCK_TERM => f64::from(self.joined_by(c, 1 - me).reach()),
             SHAPE_WIDE_TERM => super::shape::wide_weight(self, mv),
+            SHAPE_WIDE2_TERM => super::shape::wide2_weight(self, mv),
             _ => 0.0,
         }
     }
@@ -557,7 +561,7 @@ impl crate::Features for Havannah {
 const NET: &[u8] = include_bytes!("net.rsnet");
 
 /// The names of Havannah's knowledge terms, in the order of `knowledge_term`'s `k`.
-const KNOWLEDGE_TERMS: [&str; 10] = [
+const KNOWLEDGE_TERMS: [&str; 11] = [
     "connect",
     "bridge",
     "reply",
@@ -568,6 +572,7 @@ const KNOWLEDGE_TERMS: [&str; 10] = [
     "shape_ctx",
     "block",
     "shape_wide",
+    "shape_wide2",
 ];
 
 /// The index of the term `distance` in [`KNOWLEDGE_TERMS`].
@@ -581,6 +586,9 @@ const BLOCK_TERM: usize = 8;
 
 /// The index of the term `shape_wide` in [`KNOWLEDGE_TERMS`].
 const SHAPE_WIDE_TERM: usize = 9;
+
+/// The index of the term `shape_wide2` in [`KNOWLEDGE_TERMS`].
+const SHAPE_WIDE2_TERM: usize = 10;
 
 /// The weights of `eval=tuned` (see [`crate::Features::tuned_fit`]): Texel-fitted to
 /// alpha-beta self-play, `material` held at 1 (results/tuned/havannah/: the command, the fit and

@@ -330,9 +330,33 @@ const SHAPES_WIDE: &str = include_str!("shapes-wide.txt");
 /// shape's), 0 where the fit has neither.
 pub(super) fn wide_weight(h: &Havannah, mv: super::Cell) -> f64 {
     static READER: OnceLock<crate::shapes::ShapeReader> = OnceLock::new();
-    let reader = READER.get_or_init(|| {
-        let weights = crate::shapes::parse_shape_weights(SHAPES_WIDE)
-            .expect("the shipped wide shapes file reads");
+    read_weight(&READER, SHAPES_WIDE, h, mv)
+}
+
+/// The wide fit refitted on twice the games: [`SHAPES_WIDE`]'s method and options on 13,951
+/// games of Castro's moves where it had 6,600 (`results/castro-best/shapes-wide2/`, byte for
+/// byte); read by the term `shape_wide2`.
+const SHAPES_WIDE2: &str = include_str!("shapes-wide2.txt");
+
+/// The refitted wide fit's weight of `mv` as a player reads it, as [`wide_weight`] reads
+/// [`SHAPES_WIDE`].
+pub(super) fn wide2_weight(h: &Havannah, mv: super::Cell) -> f64 {
+    static READER: OnceLock<crate::shapes::ShapeReader> = OnceLock::new();
+    read_weight(&READER, SHAPES_WIDE2, h, mv)
+}
+
+/// The weight of `mv` read from shipped shapes file `text` by `reader`, which reads `text`
+/// the first time it is asked; 0 where the file has neither the move's wide shape nor its
+/// shape.
+fn read_weight(
+    reader: &OnceLock<crate::shapes::ShapeReader>,
+    text: &str,
+    h: &Havannah,
+    mv: super::Cell,
+) -> f64 {
+    let reader = reader.get_or_init(|| {
+        let weights =
+            crate::shapes::parse_shape_weights(text).expect("the shipped wide shapes file reads");
         crate::shapes::ShapeReader::new(&weights)
     });
     reader.weight(h, mv).map_or(0.0, f64::from)

@@ -723,7 +723,8 @@ fn knowledge_terms_measure_reach_reply_locality_and_group_size() {
             "distance",
             "shape_ctx",
             "block",
-            "shape_wide"
+            "shape_wide",
+            "shape_wide2"
         ]
     );
     let term = |cell: &str, name: &str| {
@@ -1282,13 +1283,31 @@ fn the_shipped_shape_weights_are_lowest_numbered_finite_and_read_by_the_shape_te
 
 #[test]
 fn the_shape_wide_term_reads_a_moves_wide_shape_where_the_shipped_fit_has_it_else_its_shape() {
+    a_wide_term_reads_a_moves_wide_shape_where_its_file_has_it_else_its_shape(
+        "shape_wide",
+        "shapes-wide.txt",
+    );
+}
+
+#[test]
+fn the_shape_wide2_term_reads_a_moves_wide_shape_where_the_refit_has_it_else_its_shape() {
+    a_wide_term_reads_a_moves_wide_shape_where_its_file_has_it_else_its_shape(
+        "shape_wide2",
+        "shapes-wide2.txt",
+    );
+}
+
+/// Checks that knowledge term `term` gives each legal move of a size-8 position the weight
+/// of its wide shape in context where shipped file `file` has it, else its shape's, else 0,
+/// and that both kinds of line are read.
+fn a_wide_term_reads_a_moves_wide_shape_where_its_file_has_it_else_its_shape(
+    term: &str,
+    file: &str,
+) {
     use crate::Features;
     use crate::shapes::{key, wide_key};
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/src/games/havannah/shapes-wide.txt"
-    ))
-    .unwrap();
+    let path = format!("{}/src/games/havannah/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(path).unwrap();
     let weights = crate::shapes::parse_shape_weights(&text).unwrap();
     assert!(crate::shapes::in_context(&weights), "a fit in context");
     // Looked up here by a binary search of the sorted file, the term by the hash tables.
@@ -1298,7 +1317,7 @@ fn the_shape_wide_term_reads_a_moves_wide_shape_where_the_shipped_fit_has_it_els
             .ok()
             .map(|at| f64::from(weights[at].1))
     };
-    let k = term_index("shape_wide");
+    let k = term_index(term);
     let mut h = Havannah::new(8, false).unwrap();
     play(&mut h, "h8 g7 i9 f8 g9 h7 e6");
     let mut moves = Vec::new();
