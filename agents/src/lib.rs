@@ -262,6 +262,7 @@ impl AgentSpec {
                         });
                     }
                 }
+                load_named_terms(s, state);
                 AnyAgent::Mcts(Box::new(Mcts::new(
                     s.clone(),
                     Evaluator::new(&s.eval, state)?,
@@ -294,5 +295,26 @@ impl AgentSpec {
                 AnyAgent::Host(Box::new(host::HostSeat::new(factory(seed))))
             }
         })
+    }
+}
+
+/// Reads each knowledge term `spec` names once, on a legal move of `state`, so that a term
+/// whose table loads on first use (Havannah's built-in shapes fits: 13 ms for `shape_wide2`)
+/// loads it while the agent is built, not inside its first search's time budget. Nothing is
+/// kept: a term's value is a pure function of the position, so the search is the same.
+fn load_named_terms<G: Game + Features>(spec: &spec::MctsSpec, state: &G) {
+    let mut moves = Vec::new();
+    state.legal_moves(&mut moves);
+    let Some(&mv) = moves.first() else {
+        return;
+    };
+    let names = state.knowledge_terms();
+    let named = (spec.know_terms.keys())
+        .chain(spec.prob_terms.keys())
+        .chain(spec.roll_terms.keys());
+    for name in named {
+        if let Some(k) = names.iter().position(|n| n == name) {
+            state.knowledge_term(mv, k);
+        }
     }
 }
