@@ -220,6 +220,15 @@
 #            into strong7-s6b-user-d0. Decided before play: strong7 meets the size-6 one-thread
 #            target (60%) only if the two runs pool to 60% or more with the pooled interval
 #            above 50%, and each run's point is above 50%; no test against strong5 (64.2%).
+#   s7r8k8   size 8, one thread each: preset=strong7 with tree parallelism's round of 8 on one
+#            thread (parallel=tree,batch=8, threads=1 the default: +16.2 [-11.3, +44.0] over 300 pairs for
+#            the round on strong5 at 4,000 iterations, order-s8-iters4000 with the first screen,
+#            at 0.947 of the iterations; exploratory, not shown) against Castro user-d0-know
+#            (seed 4740, fixed before play after s7k6/s7k6b), into strong7r8-s8-user-d0-know;
+#            s7r8k8b its replication on a fresh seed (4741, fixed before play), into
+#            strong7r8-s8b-user-d0-know. Decided before play: the one-thread target (60%) is
+#            met by this player only if the two runs pool to 60% or more with the pooled
+#            interval above 50%, and each run's point is above 50%.
 #   ctx8k01  size 8: ctx8k's player at know.shape=0.1 (the better weight of an exploratory
 #            screen at 2,000 iterations, ctxweight-s8-iters2000) against Castro user-d0-know
 #            (seed 4707, fixed before play), into ctx01-s8-user-d0-know
@@ -513,6 +522,10 @@ case $step in
     wide2k8b) match wide2-s8b-user-d0-know 8 4735 "$wide2" "$(castro user-d0-know)" ;;
     s7k6) match strong7-s6-user-d0 6 4738 mcts:time_ms=250,preset=strong7 "$(castro user-d0)" ;;
     s7k6b) match strong7-s6b-user-d0 6 4739 mcts:time_ms=250,preset=strong7 "$(castro user-d0)" ;;
+    s7r8k8) match strong7r8-s8-user-d0-know 8 4740 \
+        mcts:time_ms=250,preset=strong7,parallel=tree,batch=8 "$(castro user-d0-know)" ;;
+    s7r8k8b) match strong7r8-s8b-user-d0-know 8 4741 \
+        mcts:time_ms=250,preset=strong7,parallel=tree,batch=8 "$(castro user-d0-know)" ;;
     wide2t2k8) GAMES_AT_ONCE=1 match wide2-s8t2b8-user-d0-know 8 4736 \
         "$wide2,threads=2,parallel=tree,batch=8" "$(castro user-d0-know 2)" ;;
     wide2t2k8b) GAMES_AT_ONCE=1 match wide2-s8t2b8b-user-d0-know 8 4737 \

@@ -199,6 +199,8 @@ PANELS = [
         ("shape-s6c-user-d0.csv", False, "third run"),
         ("ctx-s6-user-d0.csv", False, ""),
         ("ctx-s6b-user-d0.csv", False, "replication"),
+        ("strong7-s6-user-d0.csv", False, ""),
+        ("strong7-s6b-user-d0.csv", False, "replication"),
     ]),
     ("Ringside against Castro at its best, size 8 (one thread each)", [
         ("final-s8-user-d0.csv", False, ""),
