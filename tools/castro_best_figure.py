@@ -231,6 +231,8 @@ PANELS = [
         ("wide-s8-user-d0-know.csv", False, "fourth run, main's build"),
         ("wide2-s8-user-d0-know.csv", False, "fixed before play"),
         ("wide2-s8b-user-d0-know.csv", False, "replication"),
+        ("strong7r8-s8-user-d0-know.csv", False, "fixed before play"),
+        ("strong7r8-s8b-user-d0-know.csv", False, "replication"),
     ]),
     ("Ringside against Castro at its best, size 8, two threads each", [
         ("final-s8t2-user-d0.csv", False, ""),
@@ -317,7 +319,7 @@ def short(spec):
     text = text.replace("know.shape=", "shapes ").replace("prob.shape=", "prior ")
     # The playout shapes' panel names the plies in its tags.
     text = text.replace(",roll_plies=10", "").replace("roll.shape=", "in playouts ")
-    for preset in ("strong6,", "strong5,", "strong4,", "strong3,", "strong2,", "strong,"):
+    for preset in ("strong8,", "strong7,", "strong6,", "strong5,", "strong4,", "strong3,", "strong2,", "strong,"):
         if text.startswith(preset):
             return preset[:-1] + " + " + text[len(preset):].replace(",", ", ")
     return text

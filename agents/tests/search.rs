@@ -383,6 +383,43 @@ fn preset_strong6_plays_as_strong4_with_the_wide_fit_read_from_its_file() {
 }
 
 #[test]
+fn preset_strong8_searches_as_strong7_in_rounds_of_eight_on_one_thread_or_two() {
+    // The spec played against Castro (results/castro-best: strong7r8-*, and with threads=2
+    // wide2-s8t2b8-* from the file strong7 is built from) and the preset: the same searches.
+    let mut state = Havannah::new(8, false).unwrap();
+    let mut rng = seeded_rng(13, 0);
+    let mut moves = Vec::new();
+    let decide = |text: &str, state: &Havannah| {
+        let mut agent = AgentSpec::parse(text).unwrap().build(state, 5).unwrap();
+        let d = agent.choose(state);
+        (d.mv, d.stats.value, d.stats.nodes, d.stats.depth)
+    };
+    let mut differs = false;
+    for _ in 0..3 {
+        for threads in [1, 2] {
+            let preset = decide(
+                &format!("mcts:iters=1200,preset=strong8,threads={threads}"),
+                &state,
+            );
+            let spelled =
+                format!("mcts:iters=1200,preset=strong7,parallel=tree,batch=8,threads={threads}");
+            assert_eq!(
+                preset,
+                decide(&spelled, &state),
+                "{threads} threads, ply {}",
+                state.ply()
+            );
+            differs |= preset != decide("mcts:iters=1200,preset=strong7", &state);
+        }
+        for _ in 0..12 {
+            let mv = state.random_move(&mut rng, &mut moves).unwrap();
+            state.play_unchecked(mv);
+        }
+    }
+    assert!(differs, "the rounds change strong7's searches");
+}
+
+#[test]
 fn preset_strong7_plays_as_strong4_with_the_refitted_wide_fit_read_from_its_file() {
     a_preset_plays_as_strong4_with_its_fit_read_from_its_file(
         "strong7",

@@ -396,6 +396,10 @@ CASTRO_BEST_HEADLINES = [
     ([f"wide2-s8{run}-user-d0-know.csv" for run in ("", "b")], 400),
     # ... and with two threads each: the two-thread target met.
     ([f"wide2-s8t2b8{run}-user-d0-know.csv" for run in ("", "b")], 400),
+    # preset=strong7 (the refit built in) on size 6, one thread.
+    ([f"strong7-s6{run}-user-d0.csv" for run in ("", "b")], 400),
+    # ... and with tree parallelism's round on one thread, size 8: the one-thread target met.
+    ([f"strong7r8-s8{run}-user-d0-know.csv" for run in ("", "b")], 400),
 ]
 
 
