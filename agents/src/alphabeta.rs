@@ -177,7 +177,7 @@ impl<G: Game + Features> AlphaBeta<G> {
         if self.spec.nodes.is_some_and(|n| self.nodes >= n) {
             self.stopped = true;
         }
-        if self.nodes % 1024 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.nodes.is_multiple_of(1024) && self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.stopped = true;
         }
         self.stopped

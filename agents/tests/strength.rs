@@ -14,7 +14,11 @@ use ringside_engine::{Features, Game, Outcome, Player, seeded_rng};
 /// The colour of the strong side in game `i` whose first mover is `first`: the first seat in
 /// even games, the second in odd ones, whichever colour that is.
 fn strong_colour(i: u64, first: Player) -> Player {
-    if i % 2 == 0 { first } else { first.other() }
+    if i.is_multiple_of(2) {
+        first
+    } else {
+        first.other()
+    }
 }
 
 /// Wins of `strong` against `random` in `games` games; game i seats `strong` first when i is

@@ -292,10 +292,9 @@ impl<G: Game + Features> Roll<'_, G> {
     ) -> G::Move {
         if self.spec.decisive == Decisive::On
             && self.spec.decisive_plies.is_none_or(|plies| ply < plies)
+            && let Some(mv) = self.decisive_move(state, mover)
         {
-            if let Some(mv) = self.decisive_move(state, mover) {
-                return mv;
-            }
+            return mv;
         }
         if self.spec.pattern {
             *self.pattern_turn = self.pattern_turn.wrapping_add(1);
@@ -316,10 +315,11 @@ impl<G: Game + Features> Roll<'_, G> {
                 return mv;
             }
         }
-        if !self.roll_terms.is_empty() && self.spec.roll_plies.is_none_or(|plies| ply < plies) {
-            if let Some(mv) = self.weighed_near_move(state) {
-                return mv;
-            }
+        if !self.roll_terms.is_empty()
+            && self.spec.roll_plies.is_none_or(|plies| ply < plies)
+            && let Some(mv) = self.weighed_near_move(state)
+        {
+            return mv;
         }
         let greedy =
             self.spec.policy != Policy::Random && self.rng.random::<f64>() >= self.spec.epsilon;

@@ -197,7 +197,7 @@ impl RunPlan {
         Some(Slot {
             pairing: (pair_index / self.pairs_per_pairing()) as usize,
             pair: pair_index % self.pairs_per_pairing(),
-            seat: if id % 2 == 0 {
+            seat: if id.is_multiple_of(2) {
                 Seat::AFirst
             } else {
                 Seat::BFirst

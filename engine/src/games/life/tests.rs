@@ -72,7 +72,11 @@ fn reference_check(before: &Life, mv: Point, after: &Life) -> Result<(), String>
     if before.drops() == Drops::Adjacent && !touches {
         return Err("a drop away from every stone was accepted".into());
     }
-    grid[y][x] = if before.ply() % 2 == 0 { 'B' } else { 'W' };
+    grid[y][x] = if before.ply().is_multiple_of(2) {
+        'B'
+    } else {
+        'W'
+    };
     let expected = text_of(&reference_step(&grid));
     if expected != after.board_rows() {
         return Err(format!(
