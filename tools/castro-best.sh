@@ -229,6 +229,13 @@
 #            strong7r8-s8b-user-d0-know. Decided before play: the one-thread target (60%) is
 #            met by this player only if the two runs pool to 60% or more with the pooled
 #            interval above 50%, and each run's point is above 50%.
+#   s8k6     size 6, one thread each: preset=strong8 (strong7 with tree parallelism's round of 8
+#            on one thread, the player that met the size-8 targets) against Castro user-d0 (seed
+#            4742, fixed before play after s7r8k8/s7r8k8b), into strong8-s6-user-d0; s8k6b its
+#            replication on a fresh seed (4743, fixed before play), into strong8-s6b-user-d0.
+#            Decided before play: strong8 meets the size-6 one-thread target (60%) only if the
+#            two runs pool to 60% or more with the pooled interval above 50%, and each run's
+#            point is above 50%.
 #   ctx8k01  size 8: ctx8k's player at know.shape=0.1 (the better weight of an exploratory
 #            screen at 2,000 iterations, ctxweight-s8-iters2000) against Castro user-d0-know
 #            (seed 4707, fixed before play), into ctx01-s8-user-d0-know
@@ -526,6 +533,8 @@ case $step in
         mcts:time_ms=250,preset=strong7,parallel=tree,batch=8 "$(castro user-d0-know)" ;;
     s7r8k8b) match strong7r8-s8b-user-d0-know 8 4741 \
         mcts:time_ms=250,preset=strong7,parallel=tree,batch=8 "$(castro user-d0-know)" ;;
+    s8k6) match strong8-s6-user-d0 6 4742 mcts:time_ms=250,preset=strong8 "$(castro user-d0)" ;;
+    s8k6b) match strong8-s6b-user-d0 6 4743 mcts:time_ms=250,preset=strong8 "$(castro user-d0)" ;;
     wide2t2k8) GAMES_AT_ONCE=1 match wide2-s8t2b8-user-d0-know 8 4736 \
         "$wide2,threads=2,parallel=tree,batch=8" "$(castro user-d0-know 2)" ;;
     wide2t2k8b) GAMES_AT_ONCE=1 match wide2-s8t2b8b-user-d0-know 8 4737 \
