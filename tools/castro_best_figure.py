@@ -201,6 +201,8 @@ PANELS = [
         ("ctx-s6b-user-d0.csv", False, "replication"),
         ("strong7-s6-user-d0.csv", False, ""),
         ("strong7-s6b-user-d0.csv", False, "replication"),
+        ("strong8-s6-user-d0.csv", False, ""),
+        ("strong8-s6b-user-d0.csv", False, "replication"),
     ]),
     ("Ringside against Castro at its best, size 8 (one thread each)", [
         ("final-s8-user-d0.csv", False, ""),

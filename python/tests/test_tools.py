@@ -400,6 +400,8 @@ CASTRO_BEST_HEADLINES = [
     ([f"strong7-s6{run}-user-d0.csv" for run in ("", "b")], 400),
     # ... and with tree parallelism's round on one thread, size 8: the one-thread target met.
     ([f"strong7r8-s8{run}-user-d0-know.csv" for run in ("", "b")], 400),
+    # preset=strong8 on size 6: one preset for all three targets.
+    ([f"strong8-s6{run}-user-d0.csv" for run in ("", "b")], 400),
 ]
 
 

@@ -697,8 +697,8 @@ pub const STRONG7_PRESET: &str = concat!(
 /// thread unless `threads=` says more. The player of issue 46's size-8 targets against Castro
 /// at its best at 0.25 s a move: with one thread each 62.5%, +88.7 [+54.7, +124.5] over 400
 /// games, and with `threads=2` against Castro with two 59.2%, +65.0 [+33.1, +98.0] over 400
-/// (each two runs fixed before play, each run shown; `results/castro-best/`). Not measured on
-/// size 6, where `strong7` (63.0%) and `strong5` (64.2%) are. Havannah's only.
+/// (each two runs fixed before play, each run shown; `results/castro-best/`); on size 6, one
+/// thread each, 67.8%, +129.0 [+95.2, +165.2] over 400 games (the same). Havannah's only.
 pub const STRONG8_PRESET: &str = concat!(
     search_base!(),
     havannah_playouts!(),
