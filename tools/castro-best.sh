@@ -221,9 +221,10 @@
 #            target (60%) only if the two runs pool to 60% or more with the pooled interval
 #            above 50%, and each run's point is above 50%; no test against strong5 (64.2%).
 #   s7r8k8   size 8, one thread each: preset=strong7 with tree parallelism's round of 8 on one
-#            thread (parallel=tree,batch=8, threads=1 the default: +16.2 [-11.3, +44.0] over 300 pairs for
-#            the round on strong5 at 4,000 iterations, order-s8-iters4000 with the first screen,
-#            at 0.947 of the iterations; exploratory, not shown) against Castro user-d0-know
+#            thread (parallel=tree,batch=8, threads=1 the default: +16.2 [-11.3, +44.0] over 300
+#            pairs for the round on strong5 at 4,000 iterations, order-s8-iters4000 with the
+#            first screen, at 0.947 of the iterations; exploratory, not shown) against Castro
+#            user-d0-know
 #            (seed 4740, fixed before play after s7k6/s7k6b), into strong7r8-s8-user-d0-know;
 #            s7r8k8b its replication on a fresh seed (4741, fixed before play), into
 #            strong7r8-s8b-user-d0-know. Decided before play: the one-thread target (60%) is

@@ -632,6 +632,13 @@ pub const STRONG2_PRESET: &str = concat!(strong_preset!(), ",ring_depth=0.7");
 /// seed, +66.8 Elo on size 8; +66.8 and +41.9 (not shown) on size 6: `results/castro-best/`).
 pub const STRONG3_PRESET: &str = concat!(strong_preset!(), havannah_playouts!());
 
+/// The text of [`STRONG4_PRESET`], which the Havannah presets after it extend.
+macro_rules! strong4_preset {
+    () => {
+        concat!(search_base!(), havannah_playouts!(), ",final=wins")
+    };
+}
+
 /// The options `mcts:preset=strong4` stands for: [`STRONG3_PRESET`] with RAVE's `K` held at
 /// 500 (no `rave_grow`, Castro's `-d 0`) and the final move the child with the most won
 /// playouts (`final=wins`, Castro's `-F -2`), as Castro's `user` settings search (set so,
@@ -639,7 +646,7 @@ pub const STRONG3_PRESET: &str = concat!(strong_preset!(), havannah_playouts!())
 /// move on Havannah 8: +111.4 and, on a fresh seed, +56.1 Elo; level with Castro at its best
 /// (51.1% on size 6 and 54.5% on size 8 against Castro `user-d0`, 400 games each; 48.0% against
 /// `user-d0-know`, Castro's best on size 8, 200 games; `results/castro-best/`).
-pub const STRONG4_PRESET: &str = concat!(search_base!(), havannah_playouts!(), ",final=wins");
+pub const STRONG4_PRESET: &str = strong4_preset!();
 
 /// The options `mcts:preset=strong5` stands for: [`STRONG4_PRESET`] with Havannah's shapes
 /// fitted to Castro's moves in the context of the last stone as tree knowledge
@@ -652,11 +659,7 @@ pub const STRONG4_PRESET: &str = concat!(search_base!(), havannah_playouts!(), "
 /// `threads=2,parallel=tree,batch=8`, 53.8%, +26.1 [+2.5, +50.0] over 800 against Castro with
 /// two (the test fixed before play). Havannah's only: another game has no term `shape_ctx`,
 /// and is refused.
-pub const STRONG5_PRESET: &str = concat!(
-    search_base!(),
-    havannah_playouts!(),
-    ",final=wins,know.shape_ctx=0.15"
-);
+pub const STRONG5_PRESET: &str = concat!(strong4_preset!(), ",know.shape_ctx=0.15");
 
 /// The options `mcts:preset=strong6` stands for: [`STRONG4_PRESET`] with Havannah's wide
 /// shapes as tree knowledge (`know.shape_wide=0.15`: the 18 cells within distance 2 fitted to
@@ -669,11 +672,14 @@ pub const STRONG5_PRESET: &str = concat!(
 /// where `strong5` scored 54.9%; with `threads=2,parallel=tree,batch=8` against Castro with
 /// two, 53.2% over 400 (not supported). Not measured on size 6, where `strong5` is the
 /// measured best. Havannah's only.
-pub const STRONG6_PRESET: &str = concat!(
-    search_base!(),
-    havannah_playouts!(),
-    ",final=wins,know.shape_wide=0.15"
-);
+pub const STRONG6_PRESET: &str = concat!(strong4_preset!(), ",know.shape_wide=0.15");
+
+/// The text of [`STRONG7_PRESET`], which [`STRONG8_PRESET`] extends.
+macro_rules! strong7_preset {
+    () => {
+        concat!(strong4_preset!(), ",know.shape_wide2=0.15")
+    };
+}
 
 /// The options `mcts:preset=strong7` stands for: [`STRONG6_PRESET`]'s method on twice the
 /// games (`know.shape_wide2=0.15`: the built-in fit of `results/castro-best/shapes-wide2/`,
@@ -686,11 +692,7 @@ pub const STRONG6_PRESET: &str = concat!(
 /// +127.0] over 400 games (two runs fixed before play, each shown), where `strong5` scored
 /// 64.2%. The size-8 games were played from the results' file before it was built in.
 /// Havannah's only.
-pub const STRONG7_PRESET: &str = concat!(
-    search_base!(),
-    havannah_playouts!(),
-    ",final=wins,know.shape_wide2=0.15"
-);
+pub const STRONG7_PRESET: &str = strong7_preset!();
 
 /// The options `mcts:preset=strong8` stands for: [`STRONG7_PRESET`] searching in tree
 /// parallelism's rounds of 8 descents under virtual loss (`parallel=tree,batch=8`), on one
@@ -699,11 +701,7 @@ pub const STRONG7_PRESET: &str = concat!(
 /// games, and with `threads=2` against Castro with two 59.2%, +65.0 [+33.1, +98.0] over 400
 /// (each two runs fixed before play, each run shown; `results/castro-best/`); on size 6, one
 /// thread each, 67.8%, +129.0 [+95.2, +165.2] over 400 games (the same). Havannah's only.
-pub const STRONG8_PRESET: &str = concat!(
-    search_base!(),
-    havannah_playouts!(),
-    ",final=wins,know.shape_wide2=0.15,parallel=tree,batch=8"
-);
+pub const STRONG8_PRESET: &str = concat!(strong7_preset!(), ",parallel=tree,batch=8");
 
 /// The presets by name, each the options it stands for.
 pub const PRESETS: &[(&str, &str)] = &[
