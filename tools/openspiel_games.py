@@ -26,7 +26,13 @@ import pyspiel
 # file name -> [(OpenSpiel name, OpenSpiel parameters, Ringside spec, games)]
 PLAN = {
     "tic_tac_toe": [("tic_tac_toe", {}, "tic_tac_toe", 1000)],
-    "connect_four": [("connect_four", {}, "connect_four", 600)],
+    "connect_four": [
+        ("connect_four", {}, "connect_four", 600),
+        ("connect_four", {"rows": 4, "columns": 5}, "connect_four:rows=4,columns=5", 150),
+        ("connect_four", {"rows": 5, "columns": 4, "x_in_row": 3}, "connect_four:rows=5,columns=4,x_in_row=3", 150),
+        ("connect_four", {"rows": 6, "columns": 9, "x_in_row": 5}, "connect_four:columns=9,x_in_row=5", 100),
+        ("connect_four", {"rows": 9, "columns": 12}, "connect_four:rows=9,columns=12", 60),
+    ],
     "hex": [
         ("hex", {"board_size": 3}, "hex:size=3", 300),
         ("hex", {"board_size": 5}, "hex:size=5", 200),

@@ -91,8 +91,9 @@ fn tic_tac_toe_agrees_with_openspiel_at_every_ply() {
 
 #[test]
 fn connect_four_agrees_with_openspiel_at_every_ply() {
-    let (games, _) = replay_file(include_str!("data/openspiel/connect_four.txt"));
-    assert_eq!(games, 600);
+    let (games, specs) = replay_file(include_str!("data/openspiel/connect_four.txt"));
+    assert_eq!(games, 1060);
+    assert_eq!(specs.len(), 5, "{specs:?}");
 }
 
 #[test]

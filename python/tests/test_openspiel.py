@@ -53,6 +53,11 @@ def test_havannah_through_the_adapter_agrees_with_pyspiels_havannah(size: int, s
 REFERENCE = [
     ("tic_tac_toe", {}, "ringside_tic_tac_toe()"),
     ("connect_four", {}, "ringside_connect_four()"),
+    (
+        "connect_four",
+        {"rows": 5, "columns": 4, "x_in_row": 3},
+        "ringside_connect_four(rows=5,columns=4,x_in_row=3)",
+    ),
     ("hex", {"board_size": 5}, "ringside_hex(size=5)"),
     ("hex", {"board_size": 7, "swap": True}, "ringside_hex(size=7,swap=on)"),
     ("hex", {}, "ringside_hex()"),

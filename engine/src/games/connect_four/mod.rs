@@ -1,76 +1,195 @@
-//! Connect Four, as OpenSpiel's `connect_four` plays it. Rules: `RULES.md` in this folder,
-//! below.
+//! Connect Four, as OpenSpiel's `connect_four` plays it, on any board from one column to
+//! twelve, any height, and any length of line to win. Rules: `RULES.md` in this folder, below.
 //!
 #![doc = include_str!("RULES.md")]
 
-use crate::error::{ParseMoveError, PositionError};
+use crate::error::{GameSpecError, ParseMoveError, PositionError};
 use crate::game::{Game, Outcome, Player};
 use crate::zobrist::Zobrist;
 use crate::{Feature, Features, MAX_FEATURES};
 
-/// Columns of the board.
+/// Columns of the default board (OpenSpiel's `columns`).
 pub const COLUMNS: usize = 7;
-/// Rows of the board.
+/// Rows of the default board (OpenSpiel's `rows`).
 pub const ROWS: usize = 6;
-/// Bits a column takes in a bitboard: its rows and one empty bit above, so that no line
-/// runs from one column's top into the next column's bottom.
-const STRIDE: usize = ROWS + 1;
-/// Every cell of the board.
-const BOARD: u64 = {
-    let mut b = 0;
-    let mut c = 0;
-    while c < COLUMNS {
-        b |= ((1 << ROWS) - 1) << (c * STRIDE);
-        c += 1;
-    }
-    b
-};
-/// The four-cell windows of the board (columns, rows and both diagonals): 69 of them.
-const WINDOWS: [u64; 69] = {
-    let mut out = [0u64; 69];
-    let mut n = 0;
-    let dirs: [(i32, i32); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
-    let mut d = 0;
-    while d < 4 {
-        let (dc, dr) = dirs[d];
-        let mut c = 0;
-        while c < COLUMNS as i32 {
-            let mut r = 0;
-            while r < ROWS as i32 {
-                let (ec, er) = (c + 3 * dc, r + 3 * dr);
-                if ec >= 0 && ec < COLUMNS as i32 && er >= 0 && er < ROWS as i32 {
-                    let mut w = 0u64;
-                    let mut k = 0;
-                    while k < 4 {
-                        w |= 1 << ((c + k * dc) as usize * STRIDE + (r + k * dr) as usize);
-                        k += 1;
-                    }
-                    out[n] = w;
-                    n += 1;
-                }
-                r += 1;
-            }
-            c += 1;
-        }
-        d += 1;
-    }
-    assert!(n == 69);
-    out
-};
+/// Discs in a line that win on the default board (OpenSpiel's `x_in_row`).
+pub const IN_A_ROW: usize = 4;
+/// The most columns, rows, or discs in a line a board may have.
+pub const MAX_SIDE: usize = 12;
+/// Bits a bitboard has: `columns × (rows + 1)` may not exceed it.
+pub const BITS: usize = 128;
 
-/// Keys of the two colours on the 42 cells (`column × 6 + row`); phases: `x` to move, `o`.
+/// Keys of the two colours on the default board's 42 cells (`column × rows + row`), kept as
+/// they were before boards had sizes so the default board hashes as committed runs saw it;
+/// phases: `x` to move, `o`.
 static KEYS: Zobrist<{ COLUMNS * ROWS }, 2> = Zobrist::new(0xC4_C4);
+/// Keys of the cells past the 42nd on larger boards.
+static MORE_KEYS: Zobrist<{ MAX_SIDE * MAX_SIDE - COLUMNS * ROWS }, 1> = Zobrist::new(0xC4_C5);
 
-/// A move: the column a disc is dropped in, 0 (left) to 6; OpenSpiel's action number.
+/// The key of a disc of `colour` on cell `cell` (`column × rows + row`).
+#[inline]
+fn key(colour: usize, cell: usize) -> u64 {
+    match cell.checked_sub(COLUMNS * ROWS) {
+        None => KEYS.piece(colour, cell),
+        Some(more) => MORE_KEYS.piece(colour, more),
+    }
+}
+
+/// A move: the column a disc is dropped in, from 0 (left); OpenSpiel's action number.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Column(pub u8);
 
-/// A Connect Four position: a bitboard a colour (bit `7 × column + row`, row 0 at the
-/// bottom) and the height of each column.
+/// A board's dimensions and the line that wins: OpenSpiel's `rows`, `columns` and
+/// `x_in_row`.
+///
+/// In a bitboard, column `c` takes bits `c × (rows + 1)` to `c × (rows + 1) + rows - 1`, row 0
+/// at the bottom; the bit above each column stays empty, so that no line runs from one
+/// column's top into the next column's bottom. For the default board:
+///
+/// ```text
+///  6 13 20 27 34 41 48   (always empty)
+///  5 12 19 26 33 40 47
+///  4 11 18 25 32 39 46
+///  3 10 17 24 31 38 45
+///  2  9 16 23 30 37 44
+///  1  8 15 22 29 36 43
+///  0  7 14 21 28 35 42
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Shape {
+    rows: u8,
+    columns: u8,
+    x_in_row: u8,
+}
+
+impl Shape {
+    /// The default board: 7 columns of 6 rows, four to win.
+    pub const DEFAULT: Shape = Shape {
+        rows: ROWS as u8,
+        columns: COLUMNS as u8,
+        x_in_row: IN_A_ROW as u8,
+    };
+
+    /// A board of `columns` columns of `rows` cells where `x_in_row` discs in a line win.
+    ///
+    /// # Errors
+    /// When a number is 0 or above [`MAX_SIDE`], or `columns × (rows + 1)` passes [`BITS`].
+    pub fn new(rows: usize, columns: usize, x_in_row: usize) -> Result<Shape, GameSpecError> {
+        for (name, n) in [("rows", rows), ("columns", columns), ("x_in_row", x_in_row)] {
+            if !(1..=MAX_SIDE).contains(&n) {
+                return Err(GameSpecError::bad_value(format!(
+                    "{name}={n}: from 1 to {MAX_SIDE}"
+                )));
+            }
+        }
+        if columns * (rows + 1) > BITS {
+            return Err(GameSpecError::bad_value(format!(
+                "{columns} columns of {rows} rows: columns x (rows + 1) may not pass {BITS}"
+            )));
+        }
+        Ok(Shape {
+            rows: rows as u8,
+            columns: columns as u8,
+            x_in_row: x_in_row as u8,
+        })
+    }
+
+    /// Cells in a column.
+    #[must_use]
+    pub const fn rows(self) -> usize {
+        self.rows as usize
+    }
+
+    /// Columns on the board.
+    #[must_use]
+    pub const fn columns(self) -> usize {
+        self.columns as usize
+    }
+
+    /// Discs in a line that win.
+    #[must_use]
+    pub const fn x_in_row(self) -> usize {
+        self.x_in_row as usize
+    }
+
+    /// Bits a column takes in a bitboard: its rows and the empty bit above.
+    #[must_use]
+    pub const fn stride(self) -> usize {
+        self.rows as usize + 1
+    }
+
+    /// Cells on the board.
+    #[must_use]
+    pub const fn cells(self) -> usize {
+        self.rows as usize * self.columns as usize
+    }
+
+    /// The bit of a cell.
+    #[inline]
+    #[must_use]
+    pub const fn bit(self, col: usize, row: usize) -> u128 {
+        1 << (col * self.stride() + row)
+    }
+
+    /// Every cell of the board.
+    #[must_use]
+    pub fn board(self) -> u128 {
+        (0..self.columns()).fold(0, |b, c| b | (self.column(c)))
+    }
+
+    /// Every cell of column `col`.
+    #[must_use]
+    pub fn column(self, col: usize) -> u128 {
+        ((1u128 << self.rows) - 1) << (col * self.stride())
+    }
+
+    /// The four directions of a line as bit distances: up a column, along a row, and the
+    /// two diagonals.
+    const fn directions(self) -> [usize; 4] {
+        let s = self.stride();
+        [1, s, s + 1, s - 1]
+    }
+
+    /// Whether `discs` hold a line of [`Shape::x_in_row`] or more.
+    #[inline]
+    #[must_use]
+    pub fn has_line(self, discs: u128) -> bool {
+        let k = self.x_in_row();
+        self.directions().iter().any(|&d| {
+            // Runs of `len` discs by doubling, then the rest: a run of `len` starting at a
+            // bit and one starting `k - len` further make a run of `k` when `k - len <= len`.
+            let (mut runs, mut len) = (discs, 1);
+            while 2 * len <= k {
+                runs &= runs >> (len * d);
+                len *= 2;
+            }
+            runs &= runs >> ((k - len) * d);
+            runs != 0
+        })
+    }
+
+    /// The lowest bit of every line of [`Shape::x_in_row`] cells in direction `d`, with the
+    /// line's cells when it starts at bit 0: each window of the board is `line << start`.
+    fn windows(self, d: usize) -> (u128, u128) {
+        let board = self.board();
+        let (mut starts, mut line) = (board, 1u128);
+        for i in 1..self.x_in_row() {
+            // A line longer than the board shifts past the top: no window.
+            let shift = u32::try_from(i * d).unwrap_or(u32::MAX);
+            starts &= board.checked_shr(shift).unwrap_or(0);
+            line |= 1u128.checked_shl(shift).unwrap_or(0);
+        }
+        (starts, line)
+    }
+}
+
+/// A Connect Four position: a bitboard a colour (laid out as [`Shape`] draws it) and the
+/// height of each column.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct ConnectFour {
-    discs: [u64; 2],
-    heights: [u8; COLUMNS],
+    discs: [u128; 2],
+    heights: [u8; MAX_SIDE],
+    shape: Shape,
     ply: u8,
     outcome: Option<Outcome>,
     hash: u64,
@@ -82,31 +201,42 @@ impl Default for ConnectFour {
     }
 }
 
-/// Whether `discs` hold four in a line.
-#[inline]
-fn has_four(discs: u64) -> bool {
-    [1, STRIDE, STRIDE + 1, STRIDE - 1].iter().any(|&d| {
-        let pairs = discs & (discs >> d);
-        pairs & (pairs >> (2 * d)) != 0
-    })
-}
-
-#[inline]
-fn bit(col: usize, row: usize) -> u64 {
-    1 << (col * STRIDE + row)
-}
-
 impl ConnectFour {
-    /// The empty board, `x` to move.
+    /// The empty default board, `x` to move.
     #[must_use]
     pub fn new() -> ConnectFour {
+        ConnectFour::with_shape(Shape::DEFAULT)
+    }
+
+    /// The empty board of `shape`, `x` to move.
+    #[must_use]
+    pub fn with_shape(shape: Shape) -> ConnectFour {
         ConnectFour {
             discs: [0, 0],
-            heights: [0; COLUMNS],
+            heights: [0; MAX_SIDE],
+            shape,
             ply: 0,
             outcome: None,
             hash: KEYS.phase(0),
         }
+    }
+
+    /// The board's dimensions and winning line.
+    #[must_use]
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The discs of `player`, as a bitboard laid out as [`Shape`] draws it.
+    #[must_use]
+    pub fn discs(&self, player: Player) -> u128 {
+        self.discs[player.index()]
+    }
+
+    /// Discs in column `col`.
+    #[must_use]
+    pub fn height(&self, col: usize) -> usize {
+        usize::from(self.heights[col])
     }
 
     fn mover(&self) -> Player {
@@ -114,9 +244,10 @@ impl ConnectFour {
     }
 
     fn disc(&self, col: usize, row: usize) -> char {
-        if self.discs[0] & bit(col, row) != 0 {
+        let b = self.shape.bit(col, row);
+        if self.discs[0] & b != 0 {
             'X'
-        } else if self.discs[1] & bit(col, row) != 0 {
+        } else if self.discs[1] & b != 0 {
             'O'
         } else {
             '.'
@@ -124,13 +255,17 @@ impl ConnectFour {
     }
 
     fn outcome_after(&self, mover: Player) -> Option<Outcome> {
-        if has_four(self.discs[mover.index()]) {
+        if self.shape.has_line(self.discs[mover.index()]) {
             Some(Outcome::Win(mover))
-        } else if usize::from(self.ply) == COLUMNS * ROWS {
+        } else if usize::from(self.ply) == self.shape.cells() {
             Some(Outcome::Draw)
         } else {
             None
         }
+    }
+
+    fn column_letter(col: usize) -> char {
+        char::from(b'a' + col as u8)
     }
 }
 
@@ -142,7 +277,21 @@ impl Game for ConnectFour {
     }
 
     fn spec(&self) -> String {
-        "connect_four".into()
+        let s = self.shape;
+        let options: Vec<String> = [
+            ("rows", s.rows(), ROWS),
+            ("columns", s.columns(), COLUMNS),
+            ("x_in_row", s.x_in_row(), IN_A_ROW),
+        ]
+        .iter()
+        .filter(|(_, value, default)| value != default)
+        .map(|(name, value, _)| format!("{name}={value}"))
+        .collect();
+        if options.is_empty() {
+            "connect_four".into()
+        } else {
+            format!("connect_four:{}", options.join(","))
+        }
     }
 
     fn player_name(&self, player: Player) -> &'static str {
@@ -160,9 +309,10 @@ impl Game for ConnectFour {
     fn legal_moves(&self, moves: &mut Vec<Column>) {
         moves.clear();
         if self.outcome.is_none() {
+            let rows = self.shape.rows();
             moves.extend(
-                (0..COLUMNS as u8)
-                    .filter(|&c| usize::from(self.heights[usize::from(c)]) < ROWS)
+                (0..self.shape.columns as u8)
+                    .filter(|&c| usize::from(self.heights[usize::from(c)]) < rows)
                     .map(Column),
             );
         }
@@ -170,17 +320,17 @@ impl Game for ConnectFour {
 
     fn is_legal(&self, mv: Column) -> bool {
         self.outcome.is_none()
-            && usize::from(mv.0) < COLUMNS
-            && usize::from(self.heights[usize::from(mv.0)]) < ROWS
+            && usize::from(mv.0) < self.shape.columns()
+            && usize::from(self.heights[usize::from(mv.0)]) < self.shape.rows()
     }
 
     fn play_unchecked(&mut self, mv: Column) {
         let me = self.mover();
         let col = usize::from(mv.0);
         let row = usize::from(self.heights[col]);
-        self.discs[me.index()] |= bit(col, row);
+        self.discs[me.index()] |= self.shape.bit(col, row);
         self.heights[col] += 1;
-        self.hash ^= KEYS.piece(me.index(), col * ROWS + row)
+        self.hash ^= key(me.index(), col * self.shape.rows() + row)
             ^ KEYS.phase(me.index() as u32)
             ^ KEYS.phase(me.other().index() as u32);
         self.ply += 1;
@@ -197,8 +347,8 @@ impl Game for ConnectFour {
             return Some(false);
         }
         let col = usize::from(mv.0);
-        let cell = bit(col, usize::from(self.heights[col]));
-        Some(has_four(self.discs[player.index()] | cell))
+        let cell = self.shape.bit(col, usize::from(self.heights[col]));
+        Some(self.shape.has_line(self.discs[player.index()] | cell))
     }
 
     fn move_index(&self, mv: Column) -> usize {
@@ -206,11 +356,11 @@ impl Game for ConnectFour {
     }
 
     fn move_index_count(&self) -> usize {
-        COLUMNS
+        self.shape.columns()
     }
 
     fn why_illegal(&self, mv: Column) -> String {
-        if usize::from(mv.0) >= COLUMNS {
+        if usize::from(mv.0) >= self.shape.columns() {
             format!("there is no column {}", mv.0)
         } else {
             format!("column {} is full", self.move_text(mv))
@@ -230,12 +380,13 @@ impl Game for ConnectFour {
     }
 
     fn hash_from_scratch(&self) -> u64 {
+        let s = self.shape;
         let mut h = KEYS.phase(u32::from(self.ply % 2));
         for colour in 0..2 {
-            for col in 0..COLUMNS {
-                for row in 0..ROWS {
-                    if self.discs[colour] & bit(col, row) != 0 {
-                        h ^= KEYS.piece(colour, col * ROWS + row);
+            for col in 0..s.columns() {
+                for row in 0..s.rows() {
+                    if self.discs[colour] & s.bit(col, row) != 0 {
+                        h ^= key(colour, col * s.rows() + row);
                     }
                 }
             }
@@ -245,20 +396,34 @@ impl Game for ConnectFour {
 
     /// A column letter (`d`), or OpenSpiel's `x3` / `o3`.
     fn parse_move(&self, text: &str) -> Result<Column, ParseMoveError> {
+        let columns = self.shape.columns();
         let err = || ParseMoveError {
             text: text.to_string(),
-            expected: "a column a..g, or x0..x6".into(),
+            expected: format!(
+                "a column a..{}, or x0..x{}",
+                Self::column_letter(columns - 1),
+                columns - 1
+            ),
         };
         let col = match text.as_bytes() {
-            [c @ b'a'..=b'g'] => c - b'a',
-            [b'x' | b'o', d @ b'0'..=b'6'] => d - b'0',
+            [c @ b'a'..=b'z'] => usize::from(c - b'a'),
+            [b'x' | b'o', digits @ ..]
+                if (1..=2).contains(&digits.len())
+                    && digits.iter().all(u8::is_ascii_digit)
+                    && (digits.len() == 1 || digits[0] != b'0') =>
+            {
+                digits.iter().fold(0, |n, d| 10 * n + usize::from(d - b'0'))
+            }
             _ => return Err(err()),
         };
-        Ok(Column(col))
+        if col >= columns {
+            return Err(err());
+        }
+        Ok(Column(col as u8))
     }
 
     fn move_text(&self, mv: Column) -> String {
-        char::from(b'a' + mv.0).to_string()
+        Self::column_letter(usize::from(mv.0)).to_string()
     }
 
     fn action_string(&self, player: Player, mv: Column) -> String {
@@ -266,35 +431,39 @@ impl Game for ConnectFour {
     }
 
     fn board_rows(&self) -> Vec<String> {
-        (0..ROWS)
+        let s = self.shape;
+        (0..s.rows())
             .rev()
-            .map(|row| (0..COLUMNS).map(|col| self.disc(col, row)).collect())
+            .map(|row| (0..s.columns()).map(|col| self.disc(col, row)).collect())
             .collect()
     }
 
     fn write_cells(&self, out: &mut Vec<u8>) {
         out.clear();
-        for row in (0..ROWS).rev() {
-            out.extend((0..COLUMNS).map(|col| self.disc(col, row) as u8));
+        let s = self.shape;
+        for row in (0..s.rows()).rev() {
+            out.extend((0..s.columns()).map(|col| self.disc(col, row) as u8));
         }
     }
 
     fn cell_names(&self) -> Vec<Vec<String>> {
-        (0..ROWS)
+        let s = self.shape;
+        (0..s.rows())
             .rev()
             .map(|row| {
-                (0..COLUMNS)
+                (0..s.columns())
                     .map(|col| crate::square::point_name(col, row))
                     .collect()
             })
             .collect()
     }
 
-    /// Six rows of `X`, `O` and `.` (or OpenSpiel's `x`, `o`), top first; the mover follows
-    /// from the counts.
+    /// Rows of `X`, `O` and `.` (or OpenSpiel's `x`, `o`), top first, as many and as long as
+    /// this board's; the mover follows from the counts.
     fn set_up(&self, text: &str) -> Result<ConnectFour, PositionError> {
         let err = |reason: String| PositionError { reason };
-        let rows: Vec<Vec<char>> = text
+        let (rows, columns) = (self.shape.rows(), self.shape.columns());
+        let drawn: Vec<Vec<char>> = text
             .lines()
             .map(|l| {
                 l.chars()
@@ -303,13 +472,13 @@ impl Game for ConnectFour {
             })
             .filter(|r| !r.is_empty())
             .collect();
-        if rows.len() != ROWS || rows.iter().any(|r| r.len() != COLUMNS) {
-            return Err(err(format!("expected {ROWS} rows of {COLUMNS} cells")));
+        if drawn.len() != rows || drawn.iter().any(|r| r.len() != columns) {
+            return Err(err(format!("expected {rows} rows of {columns} cells")));
         }
-        let mut game = ConnectFour::new();
-        for col in 0..COLUMNS {
-            for row in 0..ROWS {
-                let colour = match rows[ROWS - 1 - row][col] {
+        let mut game = ConnectFour::with_shape(self.shape);
+        for col in 0..columns {
+            for row in 0..rows {
+                let colour = match drawn[rows - 1 - row][col] {
                     'X' | 'x' => 0,
                     'O' | 'o' => 1,
                     '.' => continue,
@@ -318,10 +487,10 @@ impl Game for ConnectFour {
                 if usize::from(game.heights[col]) != row {
                     return Err(err(format!(
                         "a disc floats in column {}",
-                        char::from(b'a' + col as u8)
+                        Self::column_letter(col)
                     )));
                 }
-                game.discs[colour] |= bit(col, row);
+                game.discs[colour] |= self.shape.bit(col, row);
                 game.heights[col] += 1;
             }
         }
@@ -332,7 +501,9 @@ impl Game for ConnectFour {
         game.ply = (x + o) as u8;
         let last = Player::new(usize::from((game.ply + 1) % 2));
         game.outcome = game.outcome_after(last).or_else(|| {
-            has_four(game.discs[last.other().index()]).then_some(Outcome::Win(last.other()))
+            game.shape
+                .has_line(game.discs[last.other().index()])
+                .then_some(Outcome::Win(last.other()))
         });
         game.hash = game.hash_from_scratch();
         Ok(game)
@@ -364,46 +535,90 @@ impl Features for ConnectFour {
         &FEATURES
     }
 
+    /// Over the windows of [`Shape::x_in_row`] cells in a line (69 on the default board):
     /// - `material`: the player's discs.
-    /// - `threats`: empty cells that would complete four of the player's (Allis's threats,
+    /// - `threats`: empty cells that would complete a line of the player's (Allis's threats,
     ///   open threes among them), playable now or later.
-    /// - `twos`: four-cell windows holding two of the player's discs and two empty cells.
-    /// - `centre`: the player's discs in the centre column.
+    /// - `twos`: windows free of the opponent's discs holding exactly two of the player's,
+    ///   when two are short of a threat by more than one disc (lines of four or more).
+    /// - `centre`: the player's discs in the centre column (both middle columns of an even
+    ///   board).
     fn features(&self, player: Player, out: &mut [f64; MAX_FEATURES]) {
+        let s = self.shape;
         let (mine, theirs) = (
             self.discs[player.index()],
             self.discs[player.other().index()],
         );
-        let empty = BOARD & !(mine | theirs);
-        let (mut threats, mut twos) = (0u64, 0u32);
-        for &w in &WINDOWS {
-            if w & theirs != 0 {
-                continue;
-            }
-            match (w & mine).count_ones() {
-                3 => threats |= w & empty,
-                2 => twos += 1,
-                _ => {}
+        let empty = s.board() & !(mine | theirs);
+        let k = s.x_in_row() as u32;
+        let (mut threats, mut twos) = (0u128, 0u32);
+        for d in s.directions() {
+            let (mut starts, line) = s.windows(d);
+            while starts != 0 {
+                let w = line << starts.trailing_zeros();
+                starts &= starts - 1;
+                if w & theirs != 0 {
+                    continue;
+                }
+                match (w & mine).count_ones() {
+                    n if n + 1 == k => threats |= w & empty,
+                    2 if k > 3 => twos += 1,
+                    _ => {}
+                }
             }
         }
+        let centre = s.column((s.columns() - 1) / 2) | s.column(s.columns() / 2);
         out[0] = f64::from(mine.count_ones());
         out[1] = f64::from(threats.count_ones());
         out[2] = f64::from(twos);
-        out[3] = f64::from((mine >> (3 * STRIDE) & ((1 << ROWS) - 1)).count_ones());
+        out[3] = f64::from((mine & centre).count_ones());
     }
 }
 
 impl crate::options::Registered for ConnectFour {
     const INFO: crate::options::GameInfo = crate::options::GameInfo {
         name: "connect_four",
-        about: "Connect Four 7x6, as OpenSpiel plays it (a first-player win)",
-        options: &[],
+        about: "Connect Four on any board, as OpenSpiel plays it (7x6: a first-player win)",
+        options: &[
+            crate::options::GameOption {
+                name: "rows",
+                kind: crate::options::OptionKind::Int {
+                    min: 1,
+                    max: MAX_SIDE,
+                },
+                default: Some("6"),
+                help: "cells in a column (OpenSpiel's rows); columns x (rows + 1) <= 128",
+            },
+            crate::options::GameOption {
+                name: "columns",
+                kind: crate::options::OptionKind::Int {
+                    min: 1,
+                    max: MAX_SIDE,
+                },
+                default: Some("7"),
+                help: "columns on the board (OpenSpiel's columns)",
+            },
+            crate::options::GameOption {
+                name: "x_in_row",
+                kind: crate::options::OptionKind::Int {
+                    min: 1,
+                    max: MAX_SIDE,
+                },
+                default: Some("4"),
+                help: "discs in a line that win (OpenSpiel's x_in_row)",
+            },
+        ],
     };
 
     fn from_options(
-        _options: &mut crate::options::Options,
+        options: &mut crate::options::Options,
     ) -> Result<ConnectFour, crate::GameSpecError> {
-        Ok(ConnectFour::new())
+        let shape = Shape::new(
+            options.int("rows")?,
+            options.int("columns")?,
+            options.int("x_in_row")?,
+        )?;
+        Ok(ConnectFour::with_shape(shape))
     }
 }
 

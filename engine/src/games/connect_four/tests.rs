@@ -11,9 +11,15 @@ fn play(moves: &str) -> ConnectFour {
     g
 }
 
-/// The plain rules on a grid of characters: drop to the lowest empty cell, then look for four
-/// in a line through every cell in every direction.
+/// The plain rules on a grid of characters, for any board: drop to the lowest empty cell, then
+/// look for a line of `x_in_row` through every cell in every direction.
 fn reference(before: &ConnectFour, mv: Column, after: &ConnectFour) -> Result<(), String> {
+    let shape = before.shape();
+    let (rows, columns, k) = (
+        shape.rows() as i32,
+        shape.columns() as i32,
+        shape.x_in_row() as i32,
+    );
     let grid = |g: &ConnectFour| -> Vec<Vec<char>> {
         g.board_rows()
             .iter()
@@ -23,8 +29,8 @@ fn reference(before: &ConnectFour, mv: Column, after: &ConnectFour) -> Result<()
     };
     let mut board = grid(before);
     let me = ['X', 'O'][before.to_move().unwrap().index()];
-    let open: Vec<u8> = (0..7u8)
-        .filter(|&c| board[5][usize::from(c)] == '.')
+    let open: Vec<u8> = (0..columns as u8)
+        .filter(|&c| board[rows as usize - 1][usize::from(c)] == '.')
         .collect();
     let mut listed = Vec::new();
     before.legal_moves(&mut listed);
@@ -32,19 +38,19 @@ fn reference(before: &ConnectFour, mv: Column, after: &ConnectFour) -> Result<()
         return Err(format!("moves {listed:?}, open columns {open:?}"));
     }
     let col = usize::from(mv.0);
-    let row = (0..6).find(|&r| board[r][col] == '.').unwrap();
+    let row = (0..rows as usize).find(|&r| board[r][col] == '.').unwrap();
     board[row][col] = me;
     if board != grid(after) {
         return Err("board after differs".into());
     }
     let at = |c: i32, r: i32| {
-        (0..7).contains(&c) && (0..6).contains(&r) && board[r as usize][c as usize] == me
+        (0..columns).contains(&c) && (0..rows).contains(&r) && board[r as usize][c as usize] == me
     };
-    let won = (0..7).any(|c| {
-        (0..6).any(|r| {
+    let won = (0..columns).any(|c| {
+        (0..rows).any(|r| {
             [(1, 0), (0, 1), (1, 1), (1, -1)]
                 .iter()
-                .any(|&(dc, dr)| (0..4).all(|k| at(c + k * dc, r + k * dr)))
+                .any(|&(dc, dr)| (0..k).all(|i| at(c + i * dc, r + i * dr)))
         })
     });
     let full = board.iter().all(|r| !r.contains(&'.'));
@@ -180,9 +186,11 @@ fn features_count_threats_twos_and_the_centre() {
     assert_eq!(out[0], 3.0);
     assert_eq!(out[1], 1.0);
     assert_eq!(out[3], 0.0);
-    let plain_twos = WINDOWS
+    let plain_twos = plain_windows(g.shape())
         .iter()
-        .filter(|&&w| w & g.discs[1] == 0 && (w & g.discs[0]).count_ones() == 2)
+        .filter(|&&w| {
+            w & g.discs(Player::ONE) == 0 && (w & g.discs(Player::ZERO)).count_ones() == 2
+        })
         .count();
     assert_eq!(out[2], plain_twos as f64);
     assert_eq!(plain_twos, 1);
@@ -192,4 +200,173 @@ fn features_count_threats_twos_and_the_centre() {
 fn random_games_follow_the_plain_rules() {
     let c = check_random_games(&ConnectFour::new(), 1000, 72, u32::MAX, reference);
     assert_eq!(c.finished, 1000);
+}
+
+/// Every window of `x_in_row` cells in a line, found cell by cell and direction by direction.
+fn plain_windows(shape: Shape) -> Vec<u128> {
+    let (rows, columns, k) = (
+        shape.rows() as i32,
+        shape.columns() as i32,
+        shape.x_in_row() as i32,
+    );
+    let mut out = Vec::new();
+    for (dc, dr) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+        for c in 0..columns {
+            for r in 0..rows {
+                let cells: Vec<(i32, i32)> = (0..k).map(|i| (c + i * dc, r + i * dr)).collect();
+                if cells
+                    .iter()
+                    .all(|&(c, r)| (0..columns).contains(&c) && (0..rows).contains(&r))
+                {
+                    out.push(
+                        cells
+                            .iter()
+                            .fold(0, |w, &(c, r)| w | shape.bit(c as usize, r as usize)),
+                    );
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A board of the given dimensions.
+fn board(rows: usize, columns: usize, x_in_row: usize) -> ConnectFour {
+    ConnectFour::with_shape(Shape::new(rows, columns, x_in_row).unwrap())
+}
+
+#[test]
+fn the_default_board_has_69_windows_of_four() {
+    assert_eq!(plain_windows(Shape::DEFAULT).len(), 69);
+}
+
+#[test]
+fn random_games_on_other_boards_follow_the_plain_rules() {
+    for (rows, columns, k) in [
+        (4, 5, 4),
+        (5, 4, 3),
+        (4, 4, 4),
+        (6, 9, 4),
+        (9, 12, 5),
+        (12, 4, 4),
+        (3, 3, 5),
+        (12, 9, 12),
+        (1, 12, 2),
+        (2, 2, 1),
+    ] {
+        let c = check_random_games(&board(rows, columns, k), 300, 73, u32::MAX, reference);
+        assert_eq!(c.finished, 300, "{rows}x{columns} k={k}");
+    }
+}
+
+#[test]
+fn features_on_other_boards_count_what_the_plain_windows_count() {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(74);
+    for (rows, columns, k) in [(4, 5, 4), (5, 4, 3), (6, 8, 5), (9, 12, 4)] {
+        let mut g = board(rows, columns, k);
+        let mut moves = Vec::new();
+        while g.outcome().is_none() {
+            for player in [Player::ZERO, Player::ONE] {
+                let (mine, theirs) = (g.discs(player), g.discs(player.other()));
+                let windows: Vec<u128> = plain_windows(g.shape())
+                    .into_iter()
+                    .filter(|w| w & theirs == 0)
+                    .collect();
+                let threats = windows
+                    .iter()
+                    .filter(|&&w| (w & mine).count_ones() as usize + 1 == k)
+                    .fold(0, |t, &w| t | (w & !mine));
+                let twos = windows
+                    .iter()
+                    .filter(|&&w| k > 3 && (w & mine).count_ones() == 2)
+                    .count();
+                let mut out = [0.0; MAX_FEATURES];
+                g.features(player, &mut out);
+                assert_eq!(out[1], f64::from(threats.count_ones()), "{}", g.spec());
+                assert_eq!(out[2], twos as f64, "{}", g.spec());
+            }
+            g.legal_moves(&mut moves);
+            g.play(moves[rng.random_range(0..moves.len())]);
+        }
+    }
+}
+
+#[test]
+fn three_in_a_row_wins_when_x_in_row_is_three() {
+    let mut g = board(4, 5, 3);
+    for m in ["a", "a", "b", "b", "c"] {
+        g.play(g.parse_move(m).unwrap());
+    }
+    assert_eq!(g.outcome(), Some(Outcome::Win(Player::ZERO)));
+    assert_eq!(g.board_rows(), [".....", ".....", "OO...", "XXX.."]);
+}
+
+#[test]
+fn a_board_of_other_size_fills_to_a_draw_at_its_own_cell_count() {
+    // Four columns of four: pairs of columns filled x o x o / o x o x leave no line of four.
+    let mut g = board(4, 4, 4);
+    for m in "a b a b b a b a c d c d d c d c".split_whitespace() {
+        g.play(g.parse_move(m).unwrap());
+    }
+    assert_eq!(g.ply(), 16);
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::Draw),
+        "\n{}",
+        g.board_rows().join("\n")
+    );
+}
+
+#[test]
+fn sizes_round_trip_through_the_spec_and_the_default_is_written_bare() {
+    use crate::registry::AnyGame;
+    assert_eq!(ConnectFour::new().spec(), "connect_four");
+    assert_eq!(board(6, 7, 4), ConnectFour::new());
+    for spec in [
+        "connect_four:rows=4",
+        "connect_four:columns=11,rows=5",
+        "connect_four:rows=5,columns=8,x_in_row=5",
+    ] {
+        let game: AnyGame = spec.parse().unwrap();
+        let again: AnyGame = game.to_string().parse().unwrap();
+        assert_eq!(game.to_string(), again.to_string(), "{spec}");
+    }
+    let g: AnyGame = "connect_four:columns=11,rows=5".parse().unwrap();
+    assert_eq!(g.to_string(), "connect_four:rows=5,columns=11");
+}
+
+#[test]
+fn a_board_past_128_bits_or_a_side_past_12_is_refused() {
+    assert!(Shape::new(11, 11, 4).is_err()); // 11 x 12 = 132 bits
+    assert!(Shape::new(10, 11, 4).is_ok()); // 11 x 11 = 121
+    assert!(Shape::new(13, 4, 4).is_err());
+    assert!(Shape::new(6, 7, 0).is_err());
+    let err = "connect_four:rows=11,columns=11"
+        .parse::<crate::registry::AnyGame>()
+        .unwrap_err();
+    assert!(err.to_string().contains("128"), "{err}");
+}
+
+#[test]
+fn columns_past_the_tenth_are_named_by_letter_and_two_digit_action_strings() {
+    let g = board(5, 12, 4);
+    let l = g.parse_move("l").unwrap();
+    assert_eq!(l, Column(11));
+    assert_eq!(g.action_string(Player::ONE, l), "o11");
+    assert_eq!(g.parse_move("x11"), Ok(l));
+    for bad in ["m", "x12", "x011", "x"] {
+        assert!(g.parse_move(bad).is_err(), "{bad}");
+    }
+    assert_eq!(g.move_index_count(), 12);
+}
+
+#[test]
+fn the_default_board_hashes_with_the_keys_it_always_had() {
+    // The old key of x on d1 (column 3, row 0: cell 18) and of o on d2 (cell 19).
+    let g = play("d d");
+    assert_eq!(
+        g.hash(),
+        KEYS.phase(0) ^ KEYS.piece(0, 18) ^ KEYS.piece(1, 19)
+    );
 }
