@@ -67,6 +67,7 @@ pub mod mcts;
 pub mod movenet;
 pub mod net;
 pub mod random;
+pub mod solve;
 pub mod spec;
 
 use std::time::Duration;

@@ -474,3 +474,87 @@ fn a_match_says_when_two_agents_typed_apart_are_one_player() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn solve_prints_the_value_the_distance_and_every_best_move() {
+    // The 6 x 4 board is a second-player win, the game ending on the 24th disc (Tromp's and
+    // Steininger's tables): every first move loses. In Tic-tac-toe, after a centre and an
+    // edge, x wins in five plies by six moves.
+    let o = arena(&["solve", "--game", "connect_four:rows=4,columns=6"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let line = stdout(&o);
+    assert!(
+        line.starts_with("value=loss plies=24 best=a,b,c,d,e,f mover=x "),
+        "{line}"
+    );
+    let fields: Vec<&str> = line
+        .split_whitespace()
+        .map(|f| f.split('=').next().unwrap())
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            "value",
+            "plies",
+            "best",
+            "mover",
+            "nodes",
+            "time_ms",
+            "nodes_per_s",
+            "table",
+            "table_mib",
+            "method"
+        ]
+    );
+    assert!(line.trim_end().ends_with("method=connect_four"), "{line}");
+    let o = arena(&[
+        "solve",
+        "--game",
+        "tic_tac_toe",
+        "--moves",
+        "b2 a2",
+        "--memory",
+        "1",
+    ]);
+    let line = stdout(&o);
+    assert!(line.starts_with("value=win plies=5 best=a3,b3,c3,a1,b1,c1 "), "{line}");
+    assert!(line.contains("method=alphabeta"), "{line}");
+    let o = arena(&["solve", "--game", "hex:size=4", "--sign-only"]);
+    let line = stdout(&o);
+    assert!(line.starts_with("value=win best="), "{line}");
+    assert!(!line.contains("plies="), "{line}");
+}
+
+#[test]
+fn solve_says_unknown_when_its_budget_runs_out_and_refuses_bad_input() {
+    let o = arena(&["solve", "--game", "connect_four", "--nodes", "1000"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let line = stdout(&o);
+    assert!(
+        line.starts_with("value=unknown mover=x nodes=1000 "),
+        "{line}"
+    );
+    assert_refused(
+        &[
+            "solve",
+            "--game",
+            "tic_tac_toe",
+            "--moves",
+            "a1 a2 b1 b2 c1",
+        ],
+        "the game is over",
+    );
+    assert_refused(&["solve", "--game", "tic_tac_toe", "--moves", "z9"], "z9");
+    assert_refused(
+        &["solve", "--game", "tic_tac_toe", "--time", "0"],
+        "seconds",
+    );
+    assert_refused(
+        &["solve", "--game", "tic_tac_toe", "--memory", "0"],
+        "memory",
+    );
+    assert_refused(
+        &["solve", "--game", "connect_four:rows=11,columns=11"],
+        "128",
+    );
+}

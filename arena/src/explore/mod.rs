@@ -4,4 +4,5 @@
 pub mod features;
 pub mod playouts;
 pub mod position;
+pub mod solve;
 pub mod think;

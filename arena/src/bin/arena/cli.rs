@@ -80,6 +80,15 @@ pub enum Command {
     /// search's value for the mover (MCTS: the chosen move's mean reward, in [−1, 1];
     /// alpha-beta: its score).
     Think(ThinkArgs),
+    /// The exact value of a position for the player to move, by search to the end.
+    ///
+    /// Prints one line: `value=win|draw|loss` (or `unknown` when the budget ran out first,
+    /// never a guess), `plies=` (the distance to the end under best play), `best=` (every
+    /// move that keeps the value), then `mover= nodes= time_ms= nodes_per_s= table=used/size
+    /// table_mib= method=`. Connect Four with four to win on boards up to 64 bits takes its own
+    /// search (`method=connect_four`), every other game alpha-beta with a transposition table
+    /// (`method=alphabeta`). Memory: the table (--memory) plus a few kilobytes.
+    Solve(SolveArgs),
     /// Tune an agent: `texel` fits evaluation weights to recorded games, `spsa` tunes any
     /// numeric option or weight by playing games.
     #[command(subcommand)]
@@ -168,6 +177,38 @@ pub struct ThinkArgs {
     /// The agent's seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+}
+
+/// Arguments of `arena solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// The game spec.
+    #[arg(long, value_parser = parse_game)]
+    pub game: AnyGame,
+    /// Moves to play from the start first (default: none).
+    #[arg(long, default_value = "", allow_hyphen_values = true)]
+    pub moves: String,
+    /// Stop after this many seconds (default: no limit) and print `value=unknown`.
+    #[arg(long, value_parser = parse_seconds)]
+    pub time: Option<f64>,
+    /// Stop after searching this many positions (default: no limit).
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Megabytes of the transposition table (rounded down to a power of two entries).
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    pub memory: u64,
+    /// Find only win, draw or loss and one move that keeps it, not the distance and every
+    /// best move (faster).
+    #[arg(long)]
+    pub sign_only: bool,
+}
+
+/// A positive, finite number of seconds.
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
+        _ => Err(format!("'{text}' is not a positive number of seconds")),
+    }
 }
 
 /// Arguments of `arena play`.

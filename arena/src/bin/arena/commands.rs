@@ -19,7 +19,7 @@ use ringside_engine::registry::AnyGame;
 
 use crate::cli::{
     FeaturesArgs, GtpArgs, MatchArgs, MergeArgs, PlayArgs, PlayoutsArgs, ReplayArgs, ReportArgs,
-    RunArgs, ShardArg, SlurmShardArgs, SummaryArgs, ThinkArgs, VerdictsArgs,
+    RunArgs, ShardArg, SlurmShardArgs, SolveArgs, SummaryArgs, ThinkArgs, VerdictsArgs,
 };
 use crate::output::print;
 use crate::progress::Progress;
@@ -277,6 +277,18 @@ pub fn think(args: &ThinkArgs) -> Result<()> {
         line.push_str(&format!(" value={value:.4}"));
     }
     print(&format!("{line}\n"))
+}
+
+/// Runs `arena solve`.
+pub fn solve(args: &SolveArgs) -> Result<()> {
+    let budget = ringside_agents::solve::Budget {
+        time: args.time.map(std::time::Duration::from_secs_f64),
+        nodes: args.nodes,
+        memory: usize::try_from(args.memory << 20).unwrap_or(usize::MAX),
+        exact: !args.sign_only,
+    };
+    let solved = ringside_arena::explore::solve::solve(&args.game, &args.moves, &budget)?;
+    print(&format!("{}\n", solved.line()))
 }
 
 /// Runs `arena play`.

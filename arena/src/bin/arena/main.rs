@@ -63,6 +63,7 @@ fn main() -> ExitCode {
         Command::Merge(args) => commands::merge(&args),
         Command::SlurmShard(args) => commands::slurm_shard(&args),
         Command::Think(args) => commands::think(&args),
+        Command::Solve(args) => commands::solve(&args),
         Command::Gtp(args) => commands::gtp(&args),
         Command::Play(args) => commands::play(&args),
         Command::Tune(cli::TuneCommand::Texel(args)) => tuning::tune_texel(&args),

@@ -311,7 +311,7 @@ impl Game for ConnectFour {
         if self.outcome.is_none() {
             let rows = self.shape.rows();
             moves.extend(
-                (0..self.shape.columns as u8)
+                (0..self.shape.columns)
                     .filter(|&c| usize::from(self.heights[usize::from(c)]) < rows)
                     .map(Column),
             );

@@ -1,0 +1,283 @@
+//! The generic solver: alpha-beta over scores that carry the distance to the end, with a
+//! transposition table, for any game of the registry.
+
+use std::any::Any;
+use std::time::Instant;
+
+use ringside_engine::Game;
+
+use super::table::Table;
+use super::{Budget, Solution, Value};
+
+/// A win one ply away scores `WIN − 1`; a win `d` plies away `WIN − d`. Games end long before
+/// `WIN` plies, so every decided score is far from 0 and a window of width two around the
+/// draw asks only win, draw or loss.
+pub(super) const WIN: i32 = 10_000;
+
+/// A child's score seen from its parent, one ply further from the end.
+#[inline]
+pub(super) fn shift(score: i32) -> i32 {
+    score - score.signum()
+}
+
+/// The inverse of [`shift`], for turning a parent's window into its child's.
+#[inline]
+pub(super) fn unshift(score: i32) -> i32 {
+    score + score.signum()
+}
+
+/// The value a score stands for.
+pub(super) fn value_of(score: i32) -> Value {
+    match score {
+        0 => Value::Draw,
+        s if s > 0 => Value::Win((WIN - s) as u32),
+        s => Value::Loss((WIN + s) as u32),
+    }
+}
+
+/// The exact value of `state` for the player to move, within `budget`: Connect Four on a
+/// board whose bitboard fits 64 bits with four to win takes the dedicated search
+/// (`method=connect_four`), every other game this one (`method=alphabeta`).
+pub fn solve<G: Game>(state: &G, budget: &Budget) -> Solution<G::Move> {
+    if let Some(c4) =
+        (state as &dyn Any).downcast_ref::<ringside_engine::games::connect_four::ConnectFour>()
+        && let Some(s) = super::connect_four::solve(c4, budget)
+    {
+        let moves: Vec<G::Move> = s
+            .best
+            .iter()
+            .map(|&mv| {
+                *(&mv as &dyn Any)
+                    .downcast_ref::<G::Move>()
+                    .expect("the same game")
+            })
+            .collect();
+        return Solution {
+            value: s.value,
+            distance_known: s.distance_known,
+            best: moves,
+            nodes: s.nodes,
+            time: s.time,
+            table: s.table,
+            method: s.method,
+        };
+    }
+    let mut search = Search::new(budget);
+    let value = search.root(state);
+    Solution {
+        value: value.map(|(v, _)| v),
+        distance_known: value.is_some_and(|(_, d)| d),
+        best: if value.is_some() {
+            std::mem::take(&mut search.best)
+        } else {
+            Vec::new()
+        },
+        nodes: search.nodes,
+        time: search.start.elapsed(),
+        table: search.table.usage(),
+        method: "alphabeta",
+    }
+}
+
+/// One solve's state: the table, the counters, the budget, move lists a ply.
+pub(super) struct Search<'a, G: Game> {
+    table: Table,
+    budget: &'a Budget,
+    start: Instant,
+    nodes: u64,
+    stopped: bool,
+    moves: Vec<Vec<G::Move>>,
+    pub(super) best: Vec<G::Move>,
+}
+
+impl<'a, G: Game> Search<'a, G> {
+    pub(super) fn new(budget: &'a Budget) -> Search<'a, G> {
+        Search {
+            table: Table::new(budget.memory),
+            budget,
+            start: Instant::now(),
+            nodes: 0,
+            stopped: false,
+            moves: Vec::new(),
+            best: Vec::new(),
+        }
+    }
+
+    /// The root's value and whether its distance is exact, and [`Search::best`] filled;
+    /// `None` when the game is over or the budget ran out before the sign was known.
+    pub(super) fn root(&mut self, state: &G) -> Option<(Value, bool)> {
+        let me = state.to_move()?;
+        let wdl = self.negamax(state, 0, -1, 1);
+        if self.stopped {
+            return None;
+        }
+        let sign = wdl.signum();
+        let mut score = sign;
+        let mut exact = sign == 0;
+        if self.budget.exact && sign != 0 {
+            let (lo, hi) = if sign > 0 { (0, WIN) } else { (-WIN, 0) };
+            let s = self.negamax(state, 0, lo, hi);
+            if !self.stopped {
+                score = s;
+                exact = true;
+            }
+        }
+        // Which moves keep the value: each child's score tested against the root's.
+        let mut moves = Vec::new();
+        state.legal_moves(&mut moves);
+        self.stopped = false;
+        for mv in moves {
+            let mut child = state.clone();
+            child.play_unchecked(mv);
+            let (lo, hi) = if exact {
+                (score - 1, score + 1)
+            } else if sign > 0 {
+                (0, 1)
+            } else {
+                (-1, 1)
+            };
+            let s = self.child_score(&child, me, 0, lo, hi);
+            if self.stopped {
+                return None;
+            }
+            let keeps = if exact {
+                s == score
+            } else {
+                s.signum() == sign
+            };
+            if keeps {
+                self.best.push(mv);
+                if !self.budget.exact {
+                    break;
+                }
+            }
+        }
+        let value = if exact {
+            value_of(score)
+        } else {
+            value_of(sign * WIN)
+        };
+        Some((value, exact))
+    }
+
+    /// The score of `child` (reached by a move of `me`) for `me`, one ply further from the
+    /// end, searched in `me`'s window `(alpha, beta)`.
+    fn child_score(
+        &mut self,
+        child: &G,
+        me: ringside_engine::Player,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        match child.outcome() {
+            Some(o) => match o.value_for(me) {
+                1 => WIN - 1,
+                -1 => 1 - WIN,
+                _ => 0,
+            },
+            None if child.to_move() == Some(me) => {
+                shift(self.negamax(child, ply + 1, unshift(alpha), unshift(beta)))
+            }
+            None => shift(-self.negamax(child, ply + 1, -unshift(beta), -unshift(alpha))),
+        }
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        if self.budget.nodes.is_some_and(|n| self.nodes >= n)
+            || (self.nodes.is_multiple_of(1024)
+                && self.budget.time.is_some_and(|t| self.start.elapsed() >= t))
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// The score of a position that goes on, for its mover: exact when it falls inside
+    /// `(alpha, beta)`, else a bound on the side it fell (fail-soft).
+    fn negamax(&mut self, state: &G, ply: usize, alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return 0;
+        }
+        let me = state
+            .to_move()
+            .expect("a position that goes on has a mover");
+        let key = state.hash();
+        let (mut alpha, mut beta) = (alpha, beta);
+        let mut first = None;
+        if let Some((lo, hi, best)) = self.table.get(key) {
+            if lo >= beta || lo == hi {
+                return lo;
+            }
+            if hi <= alpha {
+                return hi;
+            }
+            alpha = alpha.max(lo);
+            beta = beta.min(hi);
+            first = best;
+        }
+        if self.moves.len() <= ply {
+            self.moves.resize_with(ply + 1, Vec::new);
+        }
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        state.legal_moves(&mut moves);
+        let score = self.search_moves(state, me, &mut moves, ply, key, alpha, beta, first);
+        self.moves[ply] = moves;
+        score
+    }
+
+    /// [`Search::negamax`] over its move list: a move that wins at once first, then the
+    /// table's best, then the game's order.
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves(
+        &mut self,
+        state: &G,
+        me: ringside_engine::Player,
+        moves: &mut [G::Move],
+        ply: usize,
+        key: u64,
+        alpha: i32,
+        beta: i32,
+        first: Option<usize>,
+    ) -> i32 {
+        if let Some(&win) = moves
+            .iter()
+            .find(|&&mv| state.wins_at_once(me, mv) == Some(true))
+        {
+            self.table
+                .put(key, WIN - 1, WIN - 1, Some(state.move_index(win)));
+            return WIN - 1;
+        }
+        if let Some(i) = first.and_then(|f| moves.iter().position(|&m| state.move_index(m) == f)) {
+            moves[..=i].rotate_right(1);
+        }
+        let (start_alpha, mut alpha) = (alpha, alpha);
+        let (mut best, mut best_move) = (-WIN, None);
+        for &mv in moves.iter() {
+            let mut child = state.clone();
+            child.play_unchecked(mv);
+            let s = self.child_score(&child, me, ply, alpha, beta);
+            if self.stopped {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                best_move = Some(state.move_index(mv));
+            }
+            alpha = alpha.max(best);
+            if alpha >= beta {
+                break;
+            }
+        }
+        let (lo, hi) = if best <= start_alpha {
+            (-WIN, best)
+        } else if best >= beta {
+            (best, WIN)
+        } else {
+            (best, best)
+        };
+        self.table.put(key, lo, hi, best_move);
+        best
+    }
+}
