@@ -358,6 +358,7 @@ impl<G: Game + Features> Agent<G> for AlphaBeta<G> {
                 depth,
                 time: started.elapsed(),
                 value: Some(f64::from(value)),
+                exact: false,
             },
         }
     }

@@ -66,6 +66,7 @@ pub mod host;
 pub mod mcts;
 pub mod movenet;
 pub mod net;
+pub mod perfect;
 pub mod random;
 pub mod solve;
 pub mod spec;
@@ -99,6 +100,9 @@ pub struct SearchStats {
     /// The search's value of the position for the mover, if it has one (alpha-beta: in
     /// the scoring units of the crate docs; MCTS: mean reward of the chosen move).
     pub value: Option<f64>,
+    /// Whether the move was chosen by an exact solve (the perfect player, when the position
+    /// solved within its budget); false for every search that is not exact.
+    pub exact: bool,
 }
 
 /// A move and what choosing it cost.
@@ -138,6 +142,8 @@ pub enum AnyAgent<G: Game> {
     Random(RandomAgent<G>),
     /// Alpha-beta.
     AlphaBeta(Box<AlphaBeta<G>>),
+    /// The perfect player.
+    Perfect(Box<perfect::PerfectAgent<G>>),
     /// MCTS.
     Mcts(Box<Mcts<G>>),
     /// The deliberately faulty player.
@@ -163,6 +169,7 @@ impl<G: Game + Features> Agent<G> for AnyAgent<G> {
         match self {
             AnyAgent::Random(a) => a.choose(state),
             AnyAgent::AlphaBeta(a) => a.choose(state),
+            AnyAgent::Perfect(a) => a.choose(state),
             AnyAgent::Mcts(a) => a.choose(state),
             AnyAgent::Faulty(a) => a.choose(state),
             AnyAgent::Gtp(a) => a.choose(state),
@@ -269,6 +276,15 @@ impl AgentSpec {
                     Evaluator::new(&s.eval, state)?,
                     rng,
                 )))
+            }
+            AgentSpec::Solver(s) => {
+                let fallback = spec::MctsSpec {
+                    iterations: Some(s.fallback_iters),
+                    ..spec::MctsSpec::default()
+                };
+                let eval = Evaluator::new(&fallback.eval, state)?;
+                let mcts = Mcts::new(fallback, eval, seeded_rng(seed, 0x5017E));
+                AnyAgent::Perfect(Box::new(perfect::PerfectAgent::new(s, rng, mcts)))
             }
             AgentSpec::Gtp(s) => {
                 if !s.coords.fits(state) {

@@ -517,7 +517,10 @@ fn solve_prints_the_value_the_distance_and_every_best_move() {
         "1",
     ]);
     let line = stdout(&o);
-    assert!(line.starts_with("value=win plies=5 best=a3,b3,c3,a1,b1,c1 "), "{line}");
+    assert!(
+        line.starts_with("value=win plies=5 best=a3,b3,c3,a1,b1,c1 "),
+        "{line}"
+    );
     assert!(line.contains("method=alphabeta"), "{line}");
     let o = arena(&["solve", "--game", "hex:size=4", "--sign-only"]);
     let line = stdout(&o);
@@ -557,4 +560,35 @@ fn solve_says_unknown_when_its_budget_runs_out_and_refuses_bad_input() {
         &["solve", "--game", "connect_four:rows=11,columns=11"],
         "128",
     );
+}
+
+#[test]
+fn think_with_the_perfect_player_says_whether_its_move_was_exact() {
+    let o = arena(&[
+        "think",
+        "--game",
+        "tic_tac_toe",
+        "--agent",
+        "solver",
+        "--moves",
+        "a1 c1 b2 b1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let line = stdout(&o);
+    assert!(line.starts_with("move=c3 iterations=0 "), "{line}");
+    assert!(line.contains(" depth=1 "), "{line}");
+    assert!(
+        line.trim_end().ends_with("value=1.0000 exact=true"),
+        "{line}"
+    );
+    let o = arena(&[
+        "think",
+        "--game",
+        "connect_four",
+        "--agent",
+        "solver:nodes=10,fallback_iters=20",
+    ]);
+    let line = stdout(&o);
+    assert!(line.contains("iterations=20 "), "{line}");
+    assert!(line.trim_end().ends_with("exact=false"), "{line}");
 }

@@ -1126,6 +1126,7 @@ impl<G: Game + Features> Agent<G> for Mcts<G> {
                 depth: self.deepest,
                 time: started.elapsed(),
                 value,
+                exact: false,
             },
         }
     }

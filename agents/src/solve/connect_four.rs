@@ -131,7 +131,7 @@ impl Position {
 /// The solver's state: the table, counters and budget.
 struct Search<'a> {
     board: Board,
-    table: Table,
+    table: &'a mut Table,
     budget: &'a Budget,
     start: Instant,
     nodes: u64,
@@ -276,7 +276,11 @@ impl Search<'_> {
 /// Solves `state` when it is Connect Four with four to win on a board of at most 64 bits
 /// (every board of the known-answer suite, 7 × 6 and 8 × 7 among them); `None` for other
 /// boards, which the generic search takes.
-pub(super) fn solve(state: &ConnectFour, budget: &Budget) -> Option<Solution<Column>> {
+pub(super) fn solve(
+    state: &ConnectFour,
+    budget: &Budget,
+    table: &mut Table,
+) -> Option<Solution<Column>> {
     let shape = state.shape();
     if shape.x_in_row() != 4 || shape.columns() * shape.stride() > 64 {
         return None;
@@ -285,7 +289,7 @@ pub(super) fn solve(state: &ConnectFour, budget: &Budget) -> Option<Solution<Col
     let board = Board::new(shape.rows(), shape.columns());
     let mut search = Search {
         board,
-        table: Table::new(budget.memory),
+        table,
         budget,
         start,
         nodes: 0,

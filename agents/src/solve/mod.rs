@@ -25,7 +25,7 @@ mod table;
 use std::fmt;
 use std::time::Duration;
 
-pub use search::solve;
+pub use search::{Solver, solve};
 pub use table::ENTRY_BYTES;
 
 /// A position's game-theoretic value for the player to move.

@@ -35,70 +35,98 @@ pub(super) fn value_of(score: i32) -> Value {
     }
 }
 
-/// The exact value of `state` for the player to move, within `budget`: Connect Four on a
-/// board whose bitboard fits 64 bits with four to win takes the dedicated search
-/// (`method=connect_four`), every other game this one (`method=alphabeta`).
+/// The exact value of `state` for the player to move, within `budget`, with a table of its
+/// own of `budget.memory` bytes ([`Solver::solve`] keeps one from call to call).
 pub fn solve<G: Game>(state: &G, budget: &Budget) -> Solution<G::Move> {
-    if let Some(c4) =
-        (state as &dyn Any).downcast_ref::<ringside_engine::games::connect_four::ConnectFour>()
-        && let Some(s) = super::connect_four::solve(c4, budget)
-    {
-        let moves: Vec<G::Move> = s
-            .best
-            .iter()
-            .map(|&mv| {
-                *(&mv as &dyn Any)
-                    .downcast_ref::<G::Move>()
-                    .expect("the same game")
-            })
-            .collect();
-        return Solution {
-            value: s.value,
-            distance_known: s.distance_known,
-            best: moves,
-            nodes: s.nodes,
-            time: s.time,
-            table: s.table,
-            method: s.method,
-        };
+    Solver::new(budget.memory).solve(state, budget)
+}
+
+/// A solver with its transposition table, kept from one position to the next (a perfect
+/// player's moves share most of their trees).
+#[derive(Debug)]
+pub struct Solver {
+    table: Table,
+}
+
+impl Solver {
+    /// A solver whose table takes `memory` bytes (rounded down to a power of two entries).
+    #[must_use]
+    pub fn new(memory: usize) -> Solver {
+        Solver {
+            table: Table::new(memory),
+        }
     }
-    let mut search = Search::new(budget);
-    let value = search.root(state);
-    Solution {
-        value: value.map(|(v, _)| v),
-        distance_known: value.is_some_and(|(_, d)| d),
-        best: if value.is_some() {
-            std::mem::take(&mut search.best)
-        } else {
-            Vec::new()
-        },
-        nodes: search.nodes,
-        time: search.start.elapsed(),
-        table: search.table.usage(),
-        method: "alphabeta",
+
+    /// The exact value of `state` for the player to move, within `budget` (its `memory` is
+    /// this solver's table's, set when made): Connect Four on a board whose bitboard fits 64
+    /// bits with four to win takes the dedicated search (`method=connect_four`), every other
+    /// game this one (`method=alphabeta`).
+    pub fn solve<G: Game>(&mut self, state: &G, budget: &Budget) -> Solution<G::Move> {
+        let c4 =
+            (state as &dyn Any).downcast_ref::<ringside_engine::games::connect_four::ConnectFour>();
+        if let Some(c4) = c4
+            && let Some(s) = super::connect_four::solve(c4, budget, &mut self.table)
+        {
+            let moves: Vec<G::Move> = s
+                .best
+                .iter()
+                .map(|&mv| {
+                    *(&mv as &dyn Any)
+                        .downcast_ref::<G::Move>()
+                        .expect("the same game")
+                })
+                .collect();
+            return Solution {
+                value: s.value,
+                distance_known: s.distance_known,
+                best: moves,
+                nodes: s.nodes,
+                time: s.time,
+                table: s.table,
+                method: s.method,
+            };
+        }
+        let mut search = Search::new(budget, &mut self.table);
+        let value = search.root(state);
+        Solution {
+            value: value.map(|(v, _)| v),
+            distance_known: value.is_some_and(|(_, d)| d),
+            best: if value.is_some() {
+                std::mem::take(&mut search.best)
+            } else {
+                Vec::new()
+            },
+            nodes: search.nodes,
+            time: search.start.elapsed(),
+            table: search.table.usage(),
+            method: "alphabeta",
+        }
     }
 }
 
 /// One solve's state: the table, the counters, the budget, move lists a ply.
 pub(super) struct Search<'a, G: Game> {
-    table: Table,
+    table: &'a mut Table,
     budget: &'a Budget,
     start: Instant,
     nodes: u64,
     stopped: bool,
     moves: Vec<Vec<G::Move>>,
+    /// Cut-offs each move (by `Game::move_index`) has made, for move ordering.
+    history: Vec<u64>,
     pub(super) best: Vec<G::Move>,
 }
 
 impl<'a, G: Game> Search<'a, G> {
-    pub(super) fn new(budget: &'a Budget) -> Search<'a, G> {
+    pub(super) fn new(budget: &'a Budget, table: &'a mut Table) -> Search<'a, G> {
         Search {
-            table: Table::new(budget.memory),
+            table,
             budget,
             start: Instant::now(),
             nodes: 0,
             stopped: false,
             moves: Vec::new(),
+            history: Vec::new(),
             best: Vec::new(),
         }
     }
@@ -228,7 +256,7 @@ impl<'a, G: Game> Search<'a, G> {
     }
 
     /// [`Search::negamax`] over its move list: a move that wins at once first, then the
-    /// table's best, then the game's order.
+    /// table's best, then by the history heuristic.
     #[allow(clippy::too_many_arguments)]
     fn search_moves(
         &mut self,
@@ -249,6 +277,16 @@ impl<'a, G: Game> Search<'a, G> {
                 .put(key, WIN - 1, WIN - 1, Some(state.move_index(win)));
             return WIN - 1;
         }
+        // The moves that cut off most often first (the history heuristic), the game's order on
+        // ties, then the table's best before them all.
+        if self.history.is_empty() {
+            self.history = vec![0; state.move_index_count()];
+        }
+        let history = &self.history;
+        moves.sort_unstable_by_key(|&m| {
+            let i = state.move_index(m);
+            (std::cmp::Reverse(history[i]), i)
+        });
         if let Some(i) = first.and_then(|f| moves.iter().position(|&m| state.move_index(m) == f)) {
             moves[..=i].rotate_right(1);
         }
@@ -267,6 +305,7 @@ impl<'a, G: Game> Search<'a, G> {
             }
             alpha = alpha.max(best);
             if alpha >= beta {
+                self.history[state.move_index(mv)] += 1;
                 break;
             }
         }

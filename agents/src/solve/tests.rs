@@ -126,7 +126,8 @@ fn the_dedicated_connect_four_search_agrees_with_the_generic_one() {
             );
             let fast = solve(&g, &Budget::default());
             let budget = Budget::default();
-            let mut generic = Search::<ConnectFour>::new(&budget);
+            let mut table = super::table::Table::new(budget.memory);
+            let mut generic = Search::<ConnectFour>::new(&budget, &mut table);
             let value = generic.root(&g).map(|(v, _)| v);
             assert_eq!(fast.method, "connect_four");
             assert_eq!(

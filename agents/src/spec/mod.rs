@@ -22,6 +22,7 @@ pub mod faulty;
 pub mod gtp;
 pub mod mcts;
 pub mod options;
+pub mod solver;
 
 /// A spec that cannot be read: names the kind or key at fault and what is allowed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -346,6 +347,19 @@ pub struct AlphaBetaSpec {
     /// moves are shuffled before ordering), so that the agent plays distinct games against
     /// itself; off, the first in the move list's order wins.
     pub random_ties: bool,
+}
+
+/// The perfect player's settings ([`crate::perfect`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SolverSpec {
+    /// Give up a position's solve after this many positions.
+    pub nodes: Option<u64>,
+    /// Give up a position's solve after this much time.
+    pub time: Option<Duration>,
+    /// Megabytes of the transposition table.
+    pub memory_mb: u32,
+    /// Iterations of the default MCTS that moves when a solve gives up.
+    pub fallback_iters: u64,
 }
 
 /// MCTS settings.
@@ -739,6 +753,8 @@ pub enum AgentSpec {
     AlphaBeta(AlphaBetaSpec),
     /// Monte Carlo tree search.
     Mcts(MctsSpec),
+    /// The perfect player: a move of the best exact value, or MCTS when the solve gives up.
+    Solver(SolverSpec),
     /// An engine outside the process, over GTP.
     Gtp(crate::gtp::GtpSpec),
     /// A person at `arena play`, whose moves are read, never chosen; it names that seat in a
@@ -784,6 +800,11 @@ pub fn agent_kinds() -> Vec<(&'static str, String)> {
         (
             "mcts",
             options::usage(mcts::OPTIONS) + ", w.FEATURE=F, preset=" + &preset_names("|", "|"),
+        ),
+        (
+            "solver",
+            options::usage(solver::OPTIONS)
+                + ": perfect play where the position solves in budget (the fastest win, the slowest loss, ties from the seed), else MCTS",
         ),
     ]
 }
@@ -1080,6 +1101,11 @@ impl AgentSpec {
                 gtp::finish(&mut spec, given)?;
                 AgentSpec::Gtp(spec)
             }
+            "solver" => {
+                let mut spec = SolverSpec::default();
+                o.table(solver::OPTIONS, &mut spec)?;
+                AgentSpec::Solver(spec)
+            }
             "faulty" => {
                 let mut plan = faulty::Plan::default();
                 o.table(faulty::OPTIONS, &mut plan)?;
@@ -1099,6 +1125,7 @@ impl AgentSpec {
             AgentSpec::Random => "random",
             AgentSpec::AlphaBeta(_) => "alphabeta",
             AgentSpec::Mcts(_) => "mcts",
+            AgentSpec::Solver(_) => "solver",
             AgentSpec::Faulty { .. } => "faulty",
             AgentSpec::Gtp(_) => "gtp",
             AgentSpec::Human => "human",
@@ -1114,6 +1141,7 @@ impl AgentSpec {
             AgentSpec::AlphaBeta(s) => &s.eval,
             AgentSpec::Mcts(s) => &s.eval,
             AgentSpec::Random
+            | AgentSpec::Solver(_)
             | AgentSpec::Faulty { .. }
             | AgentSpec::Gtp(_)
             | AgentSpec::Human
@@ -1137,6 +1165,7 @@ impl AgentSpec {
             AgentSpec::AlphaBeta(s) => &mut s.eval,
             AgentSpec::Mcts(s) => &mut s.eval,
             AgentSpec::Random
+            | AgentSpec::Solver(_)
             | AgentSpec::Faulty { .. }
             | AgentSpec::Gtp(_)
             | AgentSpec::Human
@@ -1213,6 +1242,11 @@ impl AgentSpec {
                 set_in("gtp", gtp::OPTIONS, &mut s, key, value, None)?;
                 Ok(AgentSpec::Gtp(s))
             }
+            AgentSpec::Solver(s) => {
+                let mut s = s.clone();
+                set_in("solver", solver::OPTIONS, &mut s, key, value, None)?;
+                Ok(AgentSpec::Solver(s))
+            }
             AgentSpec::Faulty { fault, at } => {
                 let mut plan = faulty::Plan::of(*fault, *at);
                 set_in("faulty", faulty::OPTIONS, &mut plan, key, value, None)?;
@@ -1253,6 +1287,8 @@ impl AgentSpec {
     pub fn varies_with_seed(&self) -> bool {
         match self {
             AgentSpec::Random | AgentSpec::Mcts(_) | AgentSpec::Faulty { .. } => true,
+            // Ties among the best moves are drawn from the seed.
+            AgentSpec::Solver(_) => true,
             AgentSpec::AlphaBeta(s) => s.random_ties,
             AgentSpec::Gtp(_) | AgentSpec::Human | AgentSpec::Host(_) => false,
         }
@@ -1266,6 +1302,7 @@ impl AgentSpec {
             AgentSpec::Gtp(_) | AgentSpec::Human | AgentSpec::Host(_) => true,
             AgentSpec::AlphaBeta(s) => s.time.is_some(),
             AgentSpec::Mcts(s) => s.time.is_some(),
+            AgentSpec::Solver(s) => s.time.is_some(),
         }
     }
 }
@@ -1361,6 +1398,7 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Human => f.write_str("human"),
             AgentSpec::Host(name) => write!(f, "host:{}", quote_item(&format!("name={name}"))),
             AgentSpec::Gtp(s) => write!(f, "gtp:{}", options::print(gtp::OPTIONS, s)),
+            AgentSpec::Solver(s) => write!(f, "solver:{}", options::print(solver::OPTIONS, s)),
             AgentSpec::Faulty { fault, at } => write!(
                 f,
                 "faulty:{}",
@@ -1462,7 +1500,7 @@ mod tests {
         let err = |t: &str| AgentSpec::parse(t).unwrap_err().reason;
         assert_eq!(
             err("minimax"),
-            "unknown agent 'minimax'; agents: random, human, alphabeta, faulty, gtp, host, mcts"
+            "unknown agent 'minimax'; agents: random, human, alphabeta, faulty, gtp, host, mcts, solver"
         );
         assert!(err("faulty").contains("panic_at=N or illegal_at=N"));
         assert!(err("faulty:panic_at=1").contains("panic_at must be from 2"));

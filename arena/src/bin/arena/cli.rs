@@ -78,7 +78,9 @@ pub enum Command {
     /// The last line reads `move=.. iterations=.. nodes=.. depth=.. time_ms=..
     /// iterations_per_s=.. nodes_per_s=..`, then `value=..` when the agent has one: the
     /// search's value for the mover (MCTS: the chosen move's mean reward, in [−1, 1];
-    /// alpha-beta: its score).
+    /// alpha-beta: its score; the perfect player: 1, 0 or −1, with `depth` the plies to the
+    /// end), and for the perfect player `exact=true|false` (false: its solve gave up and MCTS
+    /// chose).
     Think(ThinkArgs),
     /// The exact value of a position for the player to move, by search to the end.
     ///

@@ -276,6 +276,10 @@ pub fn think(args: &ThinkArgs) -> Result<()> {
     if let Some(value) = t.stats.value {
         line.push_str(&format!(" value={value:.4}"));
     }
+    if args.agent.spec.kind() == "solver" {
+        // Whether the move came from an exact solve, or from the fallback when it gave up.
+        line.push_str(&format!(" exact={}", t.stats.exact));
+    }
     print(&format!("{line}\n"))
 }
 
