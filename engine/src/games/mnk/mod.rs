@@ -94,7 +94,8 @@ impl Bits {
 
 /// A position of the m,n,k-game: the board's shape, `k`, each player's marks.
 ///
-/// `Copy`, about 130 bytes: a search copies it without touching the heap.
+/// `Copy`, 112 bytes on a 64-bit target, whatever the board: a search copies it without
+/// touching the heap.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Mnk {
     grid: Grid,

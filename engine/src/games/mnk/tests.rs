@@ -78,6 +78,13 @@ fn the_board_has_n_rows_of_m_cells_and_x_moves_first() {
 }
 
 #[test]
+fn a_position_fits_in_112_bytes_whatever_the_board() {
+    // Both players' marks are fixed bitsets: cloning copies a few words, never the heap.
+    let size = std::mem::size_of::<Mnk>();
+    assert!(size <= 112, "{size} bytes");
+}
+
+#[test]
 fn cells_carry_openspiels_action_numbers_and_strings() {
     // OpenSpiel's mnk(m=4,n=3,k=3): three rows of four cells, action = 4 × row + column.
     let g = game(4, 3, 3);
