@@ -12,6 +12,11 @@ Regenerate (needs the `open_spiel` package from PyPI: pip install open_spiel):
 
     python3 tools/openspiel_games.py engine/tests/data/openspiel
 
+or only some of the files, by name (each file draws from its own seeded generator, so the
+others are not needed to reproduce it):
+
+    python3 tools/openspiel_games.py engine/tests/data/openspiel mnk
+
 Line format: `spec return0 plies step step ...`, with `spec` Ringside's game spec, `return0`
 player 0's return (1, 0 or -1), and each step `action;string;legal;sum` (semicolons: some
 action strings hold commas).
@@ -47,6 +52,14 @@ PLAN = {
         ("breakthrough", {"rows": 4, "columns": 3}, "breakthrough:rows=4,columns=3", 150),
     ],
     "othello": [("othello", {}, "othello", 150)],
+    "mnk": [
+        ("mnk", {"m": 3, "n": 3, "k": 3}, "mnk:m=3,n=3,k=3", 300),
+        ("mnk", {"m": 4, "n": 4, "k": 3}, "mnk:m=4,n=4,k=3", 200),
+        ("mnk", {"m": 5, "n": 4, "k": 4}, "mnk:m=5,n=4,k=4", 150),
+        ("mnk", {"m": 3, "n": 6, "k": 4}, "mnk:m=3,n=6,k=4", 150),
+        ("mnk", {"m": 7, "n": 2, "k": 3}, "mnk:m=7,n=2,k=3", 100),
+        ("mnk", {}, "mnk", 40),
+    ],
 }
 SEED = 20261125
 
@@ -67,10 +80,15 @@ def play(game, rng):
     return int(state.returns()[0]), steps
 
 
-def main(out_dir):
+def main(out_dir, files):
     os.makedirs(out_dir, exist_ok=True)
     version = getattr(pyspiel, "__version__", "unknown")
+    unknown = set(files) - set(PLAN)
+    if unknown:
+        sys.exit(f"no such file in the plan: {', '.join(sorted(unknown))}")
     for file, entries in PLAN.items():
+        if files and file not in files:
+            continue
         rng = random.Random(f"{SEED}-{file}")
         with open(os.path.join(out_dir, f"{file}.txt"), "w") as out:
             out.write(f"# OpenSpiel {version} {file}, random games, seed {SEED}\n")
@@ -82,4 +100,4 @@ def main(out_dir):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1]))
+    sys.exit(main(sys.argv[1], sys.argv[2:]))

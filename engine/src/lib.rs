@@ -24,6 +24,7 @@ pub mod error;
 pub mod features;
 mod game;
 pub mod games;
+pub mod grid;
 pub mod hex;
 pub mod options;
 pub mod registry;

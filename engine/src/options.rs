@@ -95,6 +95,48 @@ impl GameInfo {
     pub fn option(&self, name: &str) -> Option<&'static GameOption> {
         self.options.iter().find(|o| o.name == name)
     }
+
+    /// The canonical spec of the game whose options have the values `values` (key, value as
+    /// a spec writes it): the name, then `:` and each option whose value differs from its
+    /// declared default, in the declared order (`mnk:m=3,n=3,k=3`; `mnk` for the defaults).
+    /// An option left out of `values` is left out of the spec. Written from the table, so a
+    /// game's defaults are written once, in its [`GameInfo`], and `Game::spec` cannot drift
+    /// from them:
+    ///
+    /// ```
+    /// use ringside_engine::options::Registered;
+    /// use ringside_engine::games::hex::Hex;
+    ///
+    /// assert_eq!(Hex::INFO.spec(&[("size", &11), ("swap", &"off")]), "hex");
+    /// assert_eq!(Hex::INFO.spec(&[("swap", &"on"), ("size", &9)]), "hex:size=9,swap=on");
+    /// ```
+    ///
+    /// # Panics
+    /// In a debug build, when `values` names an option the game does not declare.
+    #[must_use]
+    pub fn spec(&self, values: &[(&str, &dyn std::fmt::Display)]) -> String {
+        debug_assert!(
+            values.iter().all(|(key, _)| self.option(key).is_some()),
+            "{}: a value for an undeclared option",
+            self.name
+        );
+        let mut spec = self.name.to_string();
+        let mut separator = ':';
+        for option in self.options {
+            let Some((_, value)) = values.iter().find(|(key, _)| *key == option.name) else {
+                continue;
+            };
+            let value = value.to_string();
+            if option.default != Some(value.as_str()) {
+                spec.push(separator);
+                spec.push_str(option.name);
+                spec.push('=');
+                spec.push_str(&value);
+                separator = ',';
+            }
+        }
+        spec
+    }
 }
 
 /// A game the registry can build: declared once, in the game's own folder.

@@ -130,6 +130,7 @@ registry! {
     Havannah(crate::games::havannah::Havannah),
     Hexxagon(crate::games::hexxagon::Hexxagon),
     TicTacToe(crate::games::tic_tac_toe::TicTacToe),
+    Mnk(crate::games::mnk::Mnk),
     ConnectFour(crate::games::connect_four::ConnectFour),
     Hex(crate::games::hex::Hex),
     Breakthrough(crate::games::breakthrough::Breakthrough),

@@ -36,11 +36,21 @@ pub fn write_point_name(col: usize, row: usize, out: &mut String) {
 /// Reads a point name on a `size`×`size` board into (column, row), both from zero,
 /// row 0 at the bottom.
 pub fn parse_point(text: &str, size: usize) -> Result<(usize, usize), ParseMoveError> {
-    let last_col = (b'a' + size as u8 - 1) as char;
+    parse_point_on(text, size, size)
+}
+
+/// Reads a point name on a board of `columns` × `rows` (a board that need not be square, as
+/// the m,n,k-game's) into (column, row), both from zero, row 0 at the bottom.
+pub fn parse_point_on(
+    text: &str,
+    columns: usize,
+    rows: usize,
+) -> Result<(usize, usize), ParseMoveError> {
+    let last_col = (b'a' + columns as u8 - 1) as char;
     let err = || ParseMoveError {
         text: text.to_string(),
         expected: format!(
-            "a point a1..{last_col}{size} (column letter, then row number from the bottom)"
+            "a point a1..{last_col}{rows} (column letter, then row number from the bottom)"
         ),
     };
     let mut chars = text.chars();
@@ -54,7 +64,7 @@ pub fn parse_point(text: &str, size: usize) -> Result<(usize, usize), ParseMoveE
         return Err(err());
     }
     let row: usize = digits.parse().map_err(|_| err())?;
-    if col >= size || row == 0 || row > size {
+    if col >= columns || row == 0 || row > rows {
         return Err(err());
     }
     Ok((col, row - 1))
@@ -107,6 +117,20 @@ mod tests {
             assert!(parse_point(bad, 16).is_err(), "{bad:?} should be refused");
         }
         assert!(parse_point("g7", 6).is_err());
+    }
+
+    #[test]
+    fn a_board_of_more_columns_than_rows_names_its_points_by_both() {
+        // Four columns, three rows: d3 is the top-right corner, a4 and e1 are off the board.
+        assert_eq!(parse_point_on("d3", 4, 3), Ok((3, 2)));
+        assert_eq!(parse_point_on("a1", 4, 3), Ok((0, 0)));
+        for bad in ["a4", "e1", "d0"] {
+            assert!(parse_point_on(bad, 4, 3).is_err(), "{bad}");
+        }
+        assert_eq!(
+            parse_point_on("e1", 4, 3).unwrap_err().expected,
+            "a point a1..d3 (column letter, then row number from the bottom)"
+        );
     }
 
     #[test]

@@ -32,7 +32,7 @@ impl GameVisitor for Replay<'_> {
             );
             let at = format!("line {line}, ply {} ({text})", ply + 1);
             assert_eq!(state.outcome(), None, "{at}: our game is over");
-            // OpenSpiel's players alternate in all five games, passes and the swap included.
+            // OpenSpiel's players alternate in all six games, passes and the swap included.
             let mover = Player::new(ply % 2);
             assert_eq!(state.to_move(), Some(mover), "{at}: the player to move");
             state.legal_moves(&mut legal);
@@ -114,4 +114,13 @@ fn breakthrough_agrees_with_openspiel_at_every_ply() {
 fn othello_agrees_with_openspiel_at_every_ply() {
     let (games, _) = replay_file(include_str!("data/openspiel/othello.txt"));
     assert_eq!(games, 150);
+}
+
+#[test]
+fn mnk_agrees_with_openspiel_at_every_ply() {
+    // Six boards: 3 × 3, 4 × 4, wider than tall (5 × 4, 7 × 2), taller than wide (3 × 6),
+    // and OpenSpiel's default 15 × 15; 55 of the games are won by an overline.
+    let (games, specs) = replay_file(include_str!("data/openspiel/mnk.txt"));
+    assert_eq!(games, 940);
+    assert_eq!(specs.len(), 6, "{specs:?}");
 }

@@ -64,6 +64,9 @@ REFERENCE = [
     ("breakthrough", {}, "ringside_breakthrough()"),
     ("breakthrough", {"rows": 6, "columns": 5}, "ringside_breakthrough(rows=6,columns=5)"),
     ("othello", {}, "ringside_othello()"),
+    ("mnk", {"m": 4, "n": 3, "k": 3}, "ringside_mnk(m=4,n=3,k=3)"),
+    ("mnk", {"m": 3, "n": 6, "k": 4}, "ringside_mnk(m=3,n=6,k=4)"),
+    ("mnk", {}, "ringside_mnk()"),
 ]
 
 

@@ -9,6 +9,7 @@ pub mod hex;
 pub mod hexxagon;
 pub mod ikabegama;
 pub mod life;
+pub mod mnk;
 pub mod othello;
 pub mod rin;
 pub mod tic_tac_toe;

@@ -5,6 +5,7 @@
 
 use crate::error::{ParseMoveError, PositionError};
 use crate::game::{Game, Outcome, Player};
+use crate::grid::Grid;
 use crate::zobrist::Zobrist;
 use crate::{Feature, Features, MAX_FEATURES};
 
@@ -34,9 +35,12 @@ fn has_line(marks: u16) -> bool {
 /// Keys of the two marks on nine cells; phases: `x` to move, `o` to move.
 static KEYS: Zobrist<9, 2> = Zobrist::new(0x7E_7E_7E);
 
+/// The board's shape and notation: three rows of three cells, numbered and named as in the
+/// m,n,k-game.
+const GRID: Grid = Grid::new(3, 3);
+
 /// A cell, by OpenSpiel's action number: `3 × row + column`, row 0 at the top.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Cell(pub u8);
+pub use crate::grid::Cell;
 
 /// A Tic-tac-toe position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -94,11 +98,6 @@ impl TicTacToe {
             '.'
         }
     }
-
-    fn name_of(cell: Cell) -> String {
-        let (row, col) = (usize::from(cell.0 / 3), usize::from(cell.0 % 3));
-        crate::square::point_name(col, 2 - row)
-    }
 }
 
 impl Game for TicTacToe {
@@ -128,7 +127,7 @@ impl Game for TicTacToe {
         moves.clear();
         if self.outcome.is_none() {
             let empty = self.empty();
-            moves.extend((0..9u8).filter(|&c| empty >> c & 1 == 1).map(Cell));
+            moves.extend((0..9u16).filter(|&c| empty >> c & 1 == 1).map(Cell));
         }
     }
 
@@ -166,7 +165,7 @@ impl Game for TicTacToe {
         if mv.0 >= 9 {
             format!("cell {} is off the board", mv.0)
         } else {
-            format!("cell {} is taken", TicTacToe::name_of(mv))
+            format!("cell {} is taken", GRID.name(mv))
         }
     }
 
@@ -196,80 +195,41 @@ impl Game for TicTacToe {
 
     /// A cell name (`b2`), or OpenSpiel's `x(r,c)` / `o(r,c)`.
     fn parse_move(&self, text: &str) -> Result<Cell, ParseMoveError> {
-        let err = || ParseMoveError {
-            text: text.to_string(),
-            expected: "a cell a1..c3 (column letter, row number from the bottom) or x(r,c)".into(),
-        };
-        if let Some(inner) = text
-            .strip_prefix('x')
-            .or_else(|| text.strip_prefix('o'))
-            .and_then(|t| t.strip_prefix('('))
-            .and_then(|t| t.strip_suffix(')'))
-        {
-            let (r, c) = inner.split_once(',').ok_or_else(err)?;
-            let (r, c): (u8, u8) = (r.parse().map_err(|_| err())?, c.parse().map_err(|_| err())?);
-            return if r < 3 && c < 3 && inner.len() == 3 {
-                Ok(Cell(3 * r + c))
-            } else {
-                Err(err())
-            };
-        }
-        let (col, row) = crate::square::parse_point(text, 3).map_err(|_| err())?;
-        Ok(Cell((3 * (2 - row) + col) as u8))
+        GRID.parse_cell(text)
     }
 
     fn move_text(&self, mv: Cell) -> String {
-        TicTacToe::name_of(mv)
+        GRID.name(mv)
     }
 
     fn action_string(&self, player: Player, mv: Cell) -> String {
-        format!("{}({},{})", self.player_name(player), mv.0 / 3, mv.0 % 3)
+        GRID.action_string(player, mv)
     }
 
     fn board_rows(&self) -> Vec<String> {
-        (0..3)
-            .map(|r| (0..3).map(|c| self.mark(3 * r + c)).collect())
-            .collect()
+        GRID.draw(|c| self.mark(c))
     }
 
     fn write_cells(&self, out: &mut Vec<u8>) {
-        out.clear();
-        out.extend((0..9).map(|c| self.mark(c) as u8));
+        GRID.write_cells(out, |c| self.mark(c));
     }
 
     fn cell_names(&self) -> Vec<Vec<String>> {
-        (0..3)
-            .map(|r| {
-                (0..3)
-                    .map(|c| TicTacToe::name_of(Cell(3 * r + c)))
-                    .collect()
-            })
-            .collect()
+        GRID.names()
     }
 
     /// Three rows of `X`, `O` and `.` (or OpenSpiel's `x`, `o`), top first; the mover
     /// follows from the counts.
     fn set_up(&self, text: &str) -> Result<TicTacToe, PositionError> {
-        let err = |reason: String| PositionError { reason };
-        let cells: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
-        if cells.len() != 9 {
-            return Err(err(format!("expected 9 cells, found {}", cells.len())));
-        }
+        let read = GRID.read_marks(text)?;
         let mut game = TicTacToe::new();
-        for (i, &c) in cells.iter().enumerate() {
-            match c {
-                'X' | 'x' => game.marks[0] |= 1 << i,
-                'O' | 'o' => game.marks[1] |= 1 << i,
-                '.' => {}
-                other => return Err(err(format!("'{other}' is not x, o or ."))),
+        for player in [Player::ZERO, Player::ONE] {
+            for cell in read.cells_of(player) {
+                game.marks[player.index()] |= 1 << cell.0;
             }
         }
-        let (x, o) = (game.marks[0].count_ones(), game.marks[1].count_ones());
-        if x != o && x != o + 1 {
-            return Err(err(format!("{x} x and {o} o: x moves first")));
-        }
-        game.ply = (x + o) as u8;
-        let last = Player::new(usize::from((game.ply + 1) % 2));
+        game.ply = read.ply() as u8;
+        let last = read.mover().other();
         game.outcome = TicTacToe::outcome_of(game.marks, last)
             .or_else(|| TicTacToe::outcome_of(game.marks, last.other()));
         game.hash = game.hash_from_scratch();
