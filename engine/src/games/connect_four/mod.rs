@@ -278,20 +278,11 @@ impl Game for ConnectFour {
 
     fn spec(&self) -> String {
         let s = self.shape;
-        let options: Vec<String> = [
-            ("rows", s.rows(), ROWS),
-            ("columns", s.columns(), COLUMNS),
-            ("x_in_row", s.x_in_row(), IN_A_ROW),
-        ]
-        .iter()
-        .filter(|(_, value, default)| value != default)
-        .map(|(name, value, _)| format!("{name}={value}"))
-        .collect();
-        if options.is_empty() {
-            "connect_four".into()
-        } else {
-            format!("connect_four:{}", options.join(","))
-        }
+        <ConnectFour as crate::options::Registered>::INFO.spec(&[
+            ("rows", &s.rows()),
+            ("columns", &s.columns()),
+            ("x_in_row", &s.x_in_row()),
+        ])
     }
 
     fn player_name(&self, player: Player) -> &'static str {
