@@ -592,3 +592,64 @@ fn think_with_the_perfect_player_says_whether_its_move_was_exact() {
     assert!(line.contains("iterations=20 "), "{line}");
     assert!(line.trim_end().ends_with("exact=false"), "{line}");
 }
+
+#[test]
+fn errors_counts_the_moves_that_throw_a_value_away() {
+    let dir = std::env::temp_dir().join(format!("ringside-errors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("judged.csv");
+    let o = arena(&[
+        "errors",
+        "--game",
+        "tic_tac_toe",
+        "--agent",
+        "solver",
+        "--games",
+        "5",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let line = stdout(&o);
+    assert!(
+        line.starts_with("decisions=45 solved=45 unsolved=0 errors=0 rate=0.0000 "),
+        "{line}"
+    );
+    let csv = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(csv.lines().count(), 46);
+    assert_eq!(csv.lines().next(), Some("game,ply,before,after,error"));
+    assert_eq!(csv.lines().nth(1), Some("0,0,0,0,0"));
+    // A budget too small for all but positions won at once: the rest unsolved, not counted.
+    let o = arena(&[
+        "errors",
+        "--game",
+        "connect_four",
+        "--agent",
+        "random",
+        "--games",
+        "1",
+        "--solve-nodes",
+        "5",
+        "--memory",
+        "1",
+    ]);
+    let line = stdout(&o);
+    let field = |key: &str| -> u64 {
+        let f = line
+            .split_whitespace()
+            .find(|f| f.starts_with(&format!("{key}=")))
+            .unwrap();
+        f[key.len() + 1..].parse().unwrap()
+    };
+    assert!(field("unsolved") > 0, "{line}");
+    assert_eq!(
+        field("decisions"),
+        field("solved") + field("unsolved"),
+        "{line}"
+    );
+    assert_refused(
+        &["errors", "--game", "tic_tac_toe", "--agent", "nobody"],
+        "nobody",
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

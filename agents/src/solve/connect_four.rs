@@ -27,6 +27,8 @@ struct Board {
     all: u64,
     /// Columns from the centre out.
     order: [u8; 12],
+    /// Bits a column takes (its rows and the empty bit above).
+    stride: u32,
 }
 
 impl Board {
@@ -47,11 +49,25 @@ impl Board {
             bottom,
             all: bottom * ((1 << rows) - 1),
             order,
+            stride: stride as u32,
         }
     }
 
     fn column(&self, col: u32) -> u64 {
         ((1u64 << self.rows) - 1) << (col * (self.rows + 1))
+    }
+
+    /// The key of a position or of its mirror image, whichever is smaller: a position and
+    /// its mirror have the same value, so they share one entry (as Tromp's Fhourstones does).
+    #[inline]
+    fn canonical(&self, key: u64) -> u64 {
+        let column = (1u64 << self.stride) - 1;
+        let mut mirrored = 0;
+        for c in 0..self.columns {
+            let bits = (key >> (c * self.stride)) & column;
+            mirrored |= bits << ((self.columns - 1 - c) * self.stride);
+        }
+        key.min(mirrored)
     }
 
     /// The empty cells that would complete four for `discs` (`taken`: every disc).
@@ -169,7 +185,7 @@ impl Search<'_> {
         if alpha >= beta {
             return alpha;
         }
-        let key = p.key();
+        let key = b.canonical(p.key());
         if let Some((lo, hi, _)) = self.table.get(key) {
             if lo >= beta || lo == hi {
                 return lo;

@@ -91,6 +91,17 @@ pub enum Command {
     /// search (`method=connect_four`), every other game alpha-beta with a transposition table
     /// (`method=alphabeta`). Memory: the table (--memory) plus a few kilobytes.
     Solve(SolveArgs),
+    /// How often a player's moves change the exact value of the position (a won position
+    /// thrown to a draw or a loss, a drawn one to a loss), over the positions of games it plays.
+    ///
+    /// Plays --games games of --agent against itself (or --opponent, whose moves are not
+    /// judged) after --opening-plies random moves, solves the position before and after each
+    /// judged move, and prints `decisions= solved= unsolved= errors= rate= low= high=` (Wilson
+    /// 95%), the rate over decisions where an error was possible, and the errors by kind.
+    /// Positions that do not solve within --solve-nodes or --solve-time are counted as
+    /// unsolved, never as right or wrong. --out writes every judged decision (game, ply,
+    /// value before and after for the mover) as CSV.
+    Errors(Box<ErrorsArgs>),
     /// Tune an agent: `texel` fits evaluation weights to recorded games, `spsa` tunes any
     /// numeric option or weight by playing games.
     #[command(subcommand)]
@@ -203,6 +214,41 @@ pub struct SolveArgs {
     /// best move (faster).
     #[arg(long)]
     pub sign_only: bool,
+}
+
+/// Arguments of `arena errors`.
+#[derive(Debug, Args)]
+pub struct ErrorsArgs {
+    /// The game spec.
+    #[arg(long, value_parser = parse_game)]
+    pub game: AnyGame,
+    /// The player whose moves are judged.
+    #[arg(long, value_parser = parse_agent)]
+    pub agent: LabelledSpec,
+    /// Its opponent (default: itself, both sides judged).
+    #[arg(long, value_parser = parse_agent)]
+    pub opponent: Option<LabelledSpec>,
+    /// Games to play.
+    #[arg(long, default_value_t = 100)]
+    pub games: u32,
+    /// Uniformly random moves first, not judged (distinct games for deterministic players).
+    #[arg(long, default_value_t = 0)]
+    pub opening_plies: u32,
+    /// The run's seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Give up solving a position after this many positions searched (default: no limit).
+    #[arg(long)]
+    pub solve_nodes: Option<u64>,
+    /// Give up solving a position after this many seconds (default: no limit).
+    #[arg(long, value_parser = parse_seconds)]
+    pub solve_time: Option<f64>,
+    /// Megabytes of the solver's table, kept for the whole run.
+    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    pub memory: u64,
+    /// Write every judged decision here as CSV (game,ply,before,after,error).
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
 }
 
 /// A positive, finite number of seconds.

@@ -18,8 +18,8 @@ use ringside_arena::run::{experiment, slurm};
 use ringside_engine::registry::AnyGame;
 
 use crate::cli::{
-    FeaturesArgs, GtpArgs, MatchArgs, MergeArgs, PlayArgs, PlayoutsArgs, ReplayArgs, ReportArgs,
-    RunArgs, ShardArg, SlurmShardArgs, SolveArgs, SummaryArgs, ThinkArgs, VerdictsArgs,
+    ErrorsArgs, FeaturesArgs, GtpArgs, MatchArgs, MergeArgs, PlayArgs, PlayoutsArgs, ReplayArgs,
+    ReportArgs, RunArgs, ShardArg, SlurmShardArgs, SolveArgs, SummaryArgs, ThinkArgs, VerdictsArgs,
 };
 use crate::output::print;
 use crate::progress::Progress;
@@ -293,6 +293,48 @@ pub fn solve(args: &SolveArgs) -> Result<()> {
     };
     let solved = ringside_arena::explore::solve::solve(&args.game, &args.moves, &budget)?;
     print(&format!("{}\n", solved.line()))
+}
+
+/// Runs `arena errors`.
+pub fn errors(args: &ErrorsArgs) -> Result<()> {
+    use ringside_arena::explore::errors::{Measure, measure};
+    let budget = ringside_agents::solve::Budget {
+        time: args.solve_time.map(std::time::Duration::from_secs_f64),
+        nodes: args.solve_nodes,
+        memory: usize::try_from(args.memory << 20).unwrap_or(usize::MAX),
+        exact: false,
+    };
+    let m = Measure {
+        game: &args.game,
+        agent: &args.agent,
+        opponent: args.opponent.as_ref(),
+        games: args.games,
+        opening_plies: args.opening_plies,
+        seed: args.seed,
+        budget,
+    };
+    let mut csv = String::from("game,ply,before,after,error\n");
+    let word = |v: Option<i32>| v.map_or(String::new(), |v| v.to_string());
+    let tally = measure(&m, &mut |j| {
+        csv.push_str(&format!(
+            "{},{},{},{},{}\n",
+            j.game,
+            j.ply,
+            word(j.before),
+            word(j.after),
+            if j.solved() {
+                u8::from(j.is_error()).to_string()
+            } else {
+                String::new()
+            }
+        ));
+    })?;
+    if let Some(out) = &args.out {
+        let tmp = out.with_extension("csv.tmp");
+        std::fs::write(&tmp, &csv).map_err(|e| Error::io("write", &tmp, &e))?;
+        std::fs::rename(&tmp, out).map_err(|e| Error::io("rename to", out, &e))?;
+    }
+    print(&format!("{}\n", tally.line()))
 }
 
 /// Runs `arena play`.
