@@ -5,7 +5,7 @@ positions searched. A board the solver cannot finish within its budget is listed
 `solved=unknown` and the positions it got through.
 
     python3 tools/known-answers.py [--arena target/release/arena] [--time SECONDS]
-        [--memory MIB] [--only SUBSTRING]
+        [--memory MIB] [--only SUBSTRING] [--exclude SPEC ...]
 
 Values are for the first player from the position after `moves` (`+` wins, `-` loses, `=`
 draws). `arena solve` prints the value for the player to move; after an odd number of moves
@@ -44,6 +44,8 @@ def main():
     parser.add_argument("--time", type=float, default=600, help="seconds a board (default 600)")
     parser.add_argument("--memory", type=int, default=2048, help="MiB of table (default 2048)")
     parser.add_argument("--only", default="", help="solve only boards whose spec holds this")
+    parser.add_argument("--exclude", action="append", default=[],
+                        help="do not solve this exact spec (repeatable)")
     parser.add_argument("--out", default=os.path.join(ROOT, "results/known-answers/solved.csv"))
     args = parser.parse_args()
     with open(os.path.join(ROOT, "results/known-answers/boards.csv")) as f:
@@ -57,7 +59,8 @@ def main():
     rows = []
     for b in boards:
         key = (b["board"], b["moves"])
-        if args.only not in b["board"] or (key in done and done[key]["solved"] != "unknown"):
+        skip = args.only not in b["board"] or b["board"] in args.exclude
+        if skip or (key in done and done[key]["solved"] != "unknown"):
             if key in done:
                 rows.append(done[key])
             continue
@@ -86,11 +89,14 @@ def main():
         }
         print(",".join(str(row[k]) for k in fields[:-1]), flush=True)
         rows.append(row)
+        done[key] = row
+        # Every row known so far, in the boards' order (rows of other runs kept).
+        order = [(x["board"], x["moves"]) for x in boards]
         tmp = args.out + ".tmp"
         with open(tmp, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=fields)
             w.writeheader()
-            w.writerows(rows)
+            w.writerows(done[k] for k in order if k in done)
         os.replace(tmp, args.out)
     if any(r["agrees"] == "NO" for r in rows):
         sys.exit("a solved value contradicts a known one")

@@ -30,6 +30,7 @@ impl<G: Game> PerfectAgent<G> {
             nodes: spec.nodes,
             memory: (spec.memory_mb as usize) << 20,
             exact: true,
+            method: crate::solve::Method::Auto,
         };
         PerfectAgent {
             solver: Solver::new(budget.memory),

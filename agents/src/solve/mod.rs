@@ -19,6 +19,7 @@
 //! ```
 
 mod connect_four;
+mod proof;
 mod search;
 mod table;
 
@@ -89,6 +90,21 @@ pub struct Budget {
     /// Whether to find the distance to the end and every move that keeps the value (else only
     /// win, draw or loss, and one move that keeps it).
     pub exact: bool,
+    /// Which search.
+    pub method: Method,
+}
+
+/// Which search solves a position.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Method {
+    /// Connect Four's own search where it applies, else alpha-beta.
+    #[default]
+    Auto,
+    /// Alpha-beta with distances, for every game.
+    AlphaBeta,
+    /// Proof-number search (df-pn): win, draw or loss and the moves that keep it, without
+    /// distances; for wide games (Hex, m,n,k boards).
+    ProofNumber,
 }
 
 impl Default for Budget {
@@ -99,6 +115,7 @@ impl Default for Budget {
             nodes: None,
             memory: 64 << 20,
             exact: true,
+            method: Method::Auto,
         }
     }
 }
@@ -121,7 +138,7 @@ pub struct Solution<M> {
     pub time: Duration,
     /// Entries of the transposition table in use at the end, and its capacity.
     pub table: (usize, usize),
-    /// Which search ran: `alphabeta` or `connect_four`.
+    /// Which search ran: `alphabeta`, `connect_four` or `dfpn`.
     pub method: &'static str,
 }
 

@@ -46,6 +46,9 @@ pub fn solve<G: Game>(state: &G, budget: &Budget) -> Solution<G::Move> {
 #[derive(Debug)]
 pub struct Solver {
     table: Table,
+    /// Proof-number search's table, made on its first use.
+    numbers: Option<super::proof::Numbers>,
+    memory: usize,
 }
 
 impl Solver {
@@ -54,6 +57,8 @@ impl Solver {
     pub fn new(memory: usize) -> Solver {
         Solver {
             table: Table::new(memory),
+            numbers: None,
+            memory,
         }
     }
 
@@ -62,8 +67,14 @@ impl Solver {
     /// bits with four to win takes the dedicated search (`method=connect_four`), every other
     /// game this one (`method=alphabeta`).
     pub fn solve<G: Game>(&mut self, state: &G, budget: &Budget) -> Solution<G::Move> {
-        let c4 =
-            (state as &dyn Any).downcast_ref::<ringside_engine::games::connect_four::ConnectFour>();
+        if budget.method == super::Method::ProofNumber {
+            return self.prove(state, budget);
+        }
+        let c4 = if budget.method == super::Method::Auto {
+            (state as &dyn Any).downcast_ref::<ringside_engine::games::connect_four::ConnectFour>()
+        } else {
+            None
+        };
         if let Some(c4) = c4
             && let Some(s) = super::connect_four::solve(c4, budget, &mut self.table)
         {
@@ -101,6 +112,69 @@ impl Solver {
             table: search.table.usage(),
             method: "alphabeta",
         }
+    }
+
+    /// The value by proof-number search: "does the mover win?", then if not "does it at least
+    /// draw?"; then which moves keep that (each child asked the same question, the table
+    /// shared). No distances.
+    fn prove<G: Game>(&mut self, state: &G, budget: &Budget) -> Solution<G::Move> {
+        use super::proof::{Numbers, ProofSearch};
+        let start = Instant::now();
+        let memory = self.memory;
+        let numbers = self.numbers.get_or_insert_with(|| Numbers::new(memory));
+        let mut nodes = 0;
+        let solution = |value: Option<Value>, best: Vec<G::Move>, nodes: u64| Solution {
+            value,
+            distance_known: false,
+            best,
+            nodes,
+            time: start.elapsed(),
+            table: (0, 0),
+            method: "dfpn",
+        };
+        let Some(me) = state.to_move() else {
+            return solution(None, Vec::new(), 0);
+        };
+        let mut ask = |state: &G, draw_counts: bool, nodes: &mut u64| {
+            let mut search = ProofSearch::new(numbers, me, draw_counts, budget, start);
+            let answer = search.prove(state);
+            *nodes += search.nodes;
+            answer
+        };
+        let value = match ask(state, false, &mut nodes) {
+            None => return solution(None, Vec::new(), nodes),
+            Some(true) => Value::Win(0),
+            Some(false) => match ask(state, true, &mut nodes) {
+                None => return solution(None, Vec::new(), nodes),
+                Some(true) => Value::Draw,
+                Some(false) => Value::Loss(0),
+            },
+        };
+        let mut moves = Vec::new();
+        state.legal_moves(&mut moves);
+        let mut best = Vec::new();
+        for mv in moves {
+            let keeps = match value {
+                // Every move loses: each keeps the value.
+                Value::Loss(_) => Some(true),
+                _ => {
+                    let mut child = state.clone();
+                    child.play_unchecked(mv);
+                    ask(&child, value == Value::Draw, &mut nodes)
+                }
+            };
+            match keeps {
+                None => return solution(None, Vec::new(), nodes),
+                Some(true) => {
+                    best.push(mv);
+                    if !budget.exact {
+                        break;
+                    }
+                }
+                Some(false) => {}
+            }
+        }
+        solution(Some(value), best, nodes)
     }
 }
 

@@ -180,3 +180,63 @@ fn without_exact_the_sign_and_one_keeping_move_come_back() {
     assert_eq!(s.best.len(), 1);
     assert!(full.best.contains(&s.best[0]));
 }
+
+/// Checks proof-number search's value and best moves (every move that keeps the value's sign)
+/// against plain minimax on `count` positions.
+fn proof_numbers_agree_with_minimax<G: Game>(
+    start: &G,
+    plies: std::ops::Range<usize>,
+    count: usize,
+    seed: u64,
+) {
+    let mut rng = ringside_engine::seeded_rng(seed, 0);
+    let budget = Budget {
+        method: Method::ProofNumber,
+        memory: 4 << 20,
+        ..Budget::default()
+    };
+    for _ in 0..count {
+        let n = rng.random_range(plies.clone());
+        let g = random_position(start, n, &mut rng);
+        let sign = minimax(&g).signum();
+        let s = solve(&g, &budget);
+        assert_eq!(s.method, "dfpn");
+        assert!(!s.distance_known);
+        let board = g.board_rows().join("\n");
+        assert_eq!(
+            s.value.map(Value::sign),
+            Some(sign),
+            "{}\n{board}",
+            g.spec()
+        );
+        let me = g.to_move().unwrap();
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        let keeping: Vec<G::Move> = moves
+            .into_iter()
+            .filter(|&mv| move_score(&g, me, mv).signum() == sign)
+            .collect();
+        assert_eq!(s.best, keeping, "{}\n{board}", g.spec());
+    }
+}
+
+#[test]
+fn proof_number_search_finds_the_value_and_every_move_that_keeps_it() {
+    proof_numbers_agree_with_minimax(&TicTacToe::new(), 0..7, 80, 11);
+    proof_numbers_agree_with_minimax(&Hex::new(3, false).unwrap(), 0..6, 40, 12);
+    proof_numbers_agree_with_minimax(&Hex::new(3, true).unwrap(), 0..4, 20, 13);
+    proof_numbers_agree_with_minimax(&connect_four(4, 4, 3), 4..12, 40, 14);
+    proof_numbers_agree_with_minimax(&connect_four(4, 5, 4), 8..16, 30, 15);
+}
+
+#[test]
+fn proof_number_search_gives_up_as_its_budget_says() {
+    let budget = Budget {
+        method: Method::ProofNumber,
+        nodes: Some(100),
+        memory: 1 << 20,
+        ..Budget::default()
+    };
+    let s = solve(&Hex::new(5, false).unwrap(), &budget);
+    assert_eq!((s.value, s.best.len()), (None, 0));
+}

@@ -214,6 +214,21 @@ pub struct SolveArgs {
     /// best move (faster).
     #[arg(long)]
     pub sign_only: bool,
+    /// The search: `auto` (Connect Four's own where it applies, else alpha-beta), `alphabeta`,
+    /// or `dfpn` (proof-number search, no distances: for wide games such as Hex).
+    #[arg(long, default_value = "auto", value_parser = ["auto", "alphabeta", "dfpn"])]
+    pub method: String,
+}
+
+/// The solver's method named by `--method`.
+#[must_use]
+pub fn solve_method(name: &str) -> ringside_agents::solve::Method {
+    use ringside_agents::solve::Method;
+    match name {
+        "alphabeta" => Method::AlphaBeta,
+        "dfpn" => Method::ProofNumber,
+        _ => Method::Auto,
+    }
 }
 
 /// Arguments of `arena errors`.
@@ -249,6 +264,9 @@ pub struct ErrorsArgs {
     /// Write every judged decision here as CSV (game,ply,before,after,error).
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
+    /// The solver's search, as `arena solve --method` takes it.
+    #[arg(long, default_value = "auto", value_parser = ["auto", "alphabeta", "dfpn"])]
+    pub method: String,
 }
 
 /// A positive, finite number of seconds.

@@ -290,6 +290,7 @@ pub fn solve(args: &SolveArgs) -> Result<()> {
         nodes: args.nodes,
         memory: usize::try_from(args.memory << 20).unwrap_or(usize::MAX),
         exact: !args.sign_only,
+        method: crate::cli::solve_method(&args.method),
     };
     let solved = ringside_arena::explore::solve::solve(&args.game, &args.moves, &budget)?;
     print(&format!("{}\n", solved.line()))
@@ -303,6 +304,7 @@ pub fn errors(args: &ErrorsArgs) -> Result<()> {
         nodes: args.solve_nodes,
         memory: usize::try_from(args.memory << 20).unwrap_or(usize::MAX),
         exact: false,
+        method: crate::cli::solve_method(&args.method),
     };
     let m = Measure {
         game: &args.game,
