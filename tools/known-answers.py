@@ -10,7 +10,8 @@ positions searched. A board the solver cannot finish within its budget is listed
 Values are for the first player from the position after `moves` (`+` wins, `-` loses, `=`
 draws). `arena solve` prints the value for the player to move; after an odd number of moves
 (in these games the players alternate) that is the second player, and the sign is turned.
-The file is written to a temporary name and renamed, so an interrupted run loses nothing
+A board's `method` (empty: `auto`) is `arena solve --method`'s. The file is written to a
+temporary name and renamed, so an interrupted run loses nothing
 already committed.
 """
 
@@ -26,8 +27,9 @@ SIGN = {"win": "+", "draw": "=", "loss": "-"}
 FLIP = {"+": "-", "-": "+", "=": "="}
 
 
-def solve(arena, board, moves, seconds, memory, sign_only):
-    cmd = [arena, "solve", "--game", board, "--time", str(seconds), "--memory", str(memory)]
+def solve(arena, board, moves, seconds, memory, sign_only, method):
+    cmd = [arena, "solve", "--game", board, "--time", str(seconds), "--memory", str(memory),
+           "--method", method or "auto"]
     if moves:
         cmd += ["--moves", moves]
     if sign_only:
@@ -67,7 +69,8 @@ def main():
         cells = b["board"]
         # The full 7 x 6 board: the sign only (the distance would take far longer).
         sign_only = cells == "connect_four"
-        r = solve(args.arena, b["board"], b["moves"], args.time, args.memory, sign_only)
+        r = solve(args.arena, b["board"], b["moves"], args.time, args.memory, sign_only,
+                  b.get("method", ""))
         value = r["value"]
         solved = "unknown" if value == "unknown" else SIGN[value]
         plies_played = len(b["moves"].split())
