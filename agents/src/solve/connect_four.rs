@@ -11,7 +11,7 @@ use std::time::Instant;
 use ringside_engine::Game;
 use ringside_engine::games::connect_four::{Column, ConnectFour};
 
-use super::search::{WIN, shift, unshift, value_of};
+use super::search::{WIN, bounds, shift, unshift, value_of};
 use super::table::Table;
 use super::{Budget, Solution, Value};
 
@@ -156,12 +156,7 @@ struct Search<'a> {
 
 impl Search<'_> {
     fn out_of_budget(&mut self) -> bool {
-        if self.budget.nodes.is_some_and(|n| self.nodes >= n)
-            || (self.nodes.is_multiple_of(4096)
-                && self.budget.time.is_some_and(|t| self.start.elapsed() >= t))
-        {
-            self.stopped = true;
-        }
+        self.stopped |= self.budget.spent(self.nodes, self.start, 4096);
         self.stopped
     }
 
@@ -225,13 +220,7 @@ impl Search<'_> {
                 break;
             }
         }
-        let (lo, hi) = if best <= start_alpha {
-            (-WIN, best)
-        } else if best >= beta {
-            (best, WIN)
-        } else {
-            (best, best)
-        };
+        let (lo, hi) = bounds(best, start_alpha, beta);
         self.table.put(key, lo, hi, None);
         best
     }

@@ -142,5 +142,16 @@ pub struct Solution<M> {
     pub method: &'static str,
 }
 
+impl Budget {
+    /// Whether a search that has visited `nodes` positions since `start` must stop: at once
+    /// for the count of positions, and for time every `every` positions (a power of two), so
+    /// that the clock is read seldom.
+    #[inline]
+    fn spent(&self, nodes: u64, start: std::time::Instant, every: u64) -> bool {
+        self.nodes.is_some_and(|n| nodes >= n)
+            || (nodes & (every - 1) == 0 && self.time.is_some_and(|t| start.elapsed() >= t))
+    }
+}
+
 #[cfg(test)]
 mod tests;

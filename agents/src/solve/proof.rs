@@ -138,12 +138,7 @@ impl<'a, G: Game> ProofSearch<'a, G> {
     }
 
     fn out_of_budget(&mut self) -> bool {
-        if self.budget.nodes.is_some_and(|n| self.nodes >= n)
-            || (self.nodes.is_multiple_of(1024)
-                && self.budget.time.is_some_and(|t| self.start.elapsed() >= t))
-        {
-            self.stopped = true;
-        }
+        self.stopped |= self.budget.spent(self.nodes, self.start, 1024);
         self.stopped
     }
 

@@ -26,6 +26,19 @@ pub(super) fn unshift(score: i32) -> i32 {
     score + score.signum()
 }
 
+/// What a fail-soft search's `best` over the window `(alpha, beta)` says of the score: an
+/// upper bound when it failed low, a lower bound when it failed high, else the score.
+#[inline]
+pub(super) fn bounds(best: i32, alpha: i32, beta: i32) -> (i32, i32) {
+    if best <= alpha {
+        (-WIN, best)
+    } else if best >= beta {
+        (best, WIN)
+    } else {
+        (best, best)
+    }
+}
+
 /// The value a score stands for.
 pub(super) fn value_of(score: i32) -> Value {
     match score {
@@ -286,12 +299,7 @@ impl<'a, G: Game> Search<'a, G> {
     }
 
     fn out_of_budget(&mut self) -> bool {
-        if self.budget.nodes.is_some_and(|n| self.nodes >= n)
-            || (self.nodes.is_multiple_of(1024)
-                && self.budget.time.is_some_and(|t| self.start.elapsed() >= t))
-        {
-            self.stopped = true;
-        }
+        self.stopped |= self.budget.spent(self.nodes, self.start, 1024);
         self.stopped
     }
 
@@ -383,13 +391,7 @@ impl<'a, G: Game> Search<'a, G> {
                 break;
             }
         }
-        let (lo, hi) = if best <= start_alpha {
-            (-WIN, best)
-        } else if best >= beta {
-            (best, WIN)
-        } else {
-            (best, best)
-        };
+        let (lo, hi) = bounds(best, start_alpha, beta);
         self.table.put(key, lo, hi, best_move);
         best
     }
