@@ -173,6 +173,10 @@ mod tests {
             spec.to_string(),
             "solver:nodes=5000,memory_mb=64,fallback_iters=1000"
         );
+        assert_eq!(
+            AgentSpec::parse("solver").unwrap().to_string(),
+            "solver:nodes=10000000,memory_mb=64,fallback_iters=1000"
+        );
         assert_eq!(AgentSpec::parse(&spec.to_string()).unwrap(), spec);
         assert!(AgentSpec::parse("solver:memory_mb=0").is_err());
         assert!(AgentSpec::parse("solver:depth=3").is_err());
