@@ -13,9 +13,9 @@ impl Default for SolverSpec {
             "solver",
             OPTIONS,
             SolverSpec {
-                nodes: None,
                 time: None,
                 // From the table:
+                nodes: None,
                 memory_mb: 0,
                 fallback_iters: 0,
             },
