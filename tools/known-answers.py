@@ -10,7 +10,8 @@ positions searched. A board the solver cannot finish within its budget is listed
 Values are for the first player from the position after `moves` (`+` wins, `-` loses, `=`
 draws). `arena solve` prints the value for the player to move; after an odd number of moves
 (in these games the players alternate) that is the second player, and the sign is turned.
-A board's `method` (empty: `auto`) is `arena solve --method`'s. The file is written to a
+A board's `method` (empty: `auto`) is `arena solve --method`'s, and `sign_only=yes` asks
+only win, draw or loss and one move that keeps it. The file is written to a
 temporary name and renamed, so an interrupted run loses nothing
 already committed.
 """
@@ -66,9 +67,9 @@ def main():
             if key in done:
                 rows.append(done[key])
             continue
-        cells = b["board"]
-        # The full 7 x 6 board: the sign only (the distance would take far longer).
-        sign_only = cells == "connect_four"
+        # `sign_only=yes`: win, draw or loss and one move that keeps it, not the distance and
+        # every best move (the full 7 x 6 board, Hex 5: the rest would take far longer).
+        sign_only = b.get("sign_only") == "yes"
         r = solve(args.arena, b["board"], b["moves"], args.time, args.memory, sign_only,
                   b.get("method", ""))
         value = r["value"]
