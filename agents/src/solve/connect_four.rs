@@ -176,21 +176,15 @@ impl Search<'_> {
             return 0; // we fill one cell, the opponent the last, neither winning
         }
         // The mover cannot win in one ply, nor the opponent in two.
-        let (mut alpha, mut beta) = (alpha.max(4 - WIN), beta.min(WIN - 3));
+        let (alpha, beta) = (alpha.max(4 - WIN), beta.min(WIN - 3));
         if alpha >= beta {
             return alpha;
         }
         let key = b.canonical(p.key());
-        if let Some((lo, hi, _)) = self.table.get(key) {
-            if lo >= beta || lo == hi {
-                return lo;
-            }
-            if hi <= alpha {
-                return hi;
-            }
-            alpha = alpha.max(lo);
-            beta = beta.min(hi);
-        }
+        let (mut alpha, beta) = match self.table.probe(key, alpha, beta) {
+            Ok((alpha, beta, _)) => (alpha, beta),
+            Err(score) => return score,
+        };
         // Moves sorted by the winning cells they make, centre first on ties.
         let mut moves = [(0u32, 0u64); 12];
         let mut n = 0;

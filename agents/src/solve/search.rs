@@ -314,19 +314,10 @@ impl<'a, G: Game> Search<'a, G> {
             .to_move()
             .expect("a position that goes on has a mover");
         let key = state.hash();
-        let (mut alpha, mut beta) = (alpha, beta);
-        let mut first = None;
-        if let Some((lo, hi, best)) = self.table.get(key) {
-            if lo >= beta || lo == hi {
-                return lo;
-            }
-            if hi <= alpha {
-                return hi;
-            }
-            alpha = alpha.max(lo);
-            beta = beta.min(hi);
-            first = best;
-        }
+        let (alpha, beta, first) = match self.table.probe(key, alpha, beta) {
+            Ok(narrowed) => narrowed,
+            Err(score) => return score,
+        };
         if self.moves.len() <= ply {
             self.moves.resize_with(ply + 1, Vec::new);
         }

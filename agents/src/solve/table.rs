@@ -61,6 +61,25 @@ impl Table {
         })
     }
 
+    /// What the table knows of the position of `key` searched in the window `(alpha,
+    /// beta)`: `Err(score)` when its bounds settle the search at once (a bound outside the
+    /// window, or the exact score), else the window narrowed by them and the best move index
+    /// recorded.
+    #[inline]
+    pub(super) fn probe(
+        &self,
+        key: u64,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<(i32, i32, Option<usize>), i32> {
+        match self.get(key) {
+            None => Ok((alpha, beta, None)),
+            Some((lo, hi, _)) if lo >= beta || lo == hi => Err(lo),
+            Some((_, hi, _)) if hi <= alpha => Err(hi),
+            Some((lo, hi, best)) => Ok((alpha.max(lo), beta.min(hi), best)),
+        }
+    }
+
     /// Records bounds on the position of `key`'s score, tightened with what was known of it.
     #[inline]
     pub(super) fn put(&mut self, key: u64, lower: i32, upper: i32, best: Option<usize>) {
