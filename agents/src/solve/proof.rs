@@ -207,9 +207,8 @@ impl<'a, G: Game> ProofSearch<'a, G> {
             };
             let mut child = state.clone();
             child.play_unchecked(moves[best]);
-            let (cpn, cdn) = self.mid(&child, ply + 1, child_pn, child_dn);
-            self.numbers.put(child.hash() ^ self.salt, cpn, cdn);
-            children[best] = (cpn, cdn);
+            // The child's search stores its own numbers.
+            children[best] = self.mid(&child, ply + 1, child_pn, child_dn);
         };
         self.children[ply] = children;
         self.moves[ply] = moves;
