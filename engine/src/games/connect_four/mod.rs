@@ -168,10 +168,10 @@ impl Shape {
         })
     }
 
-    /// The lowest bit of every line of [`Shape::x_in_row`] cells in direction `d`, with the
-    /// line's cells when it starts at bit 0: each window of the board is `line << start`.
-    fn windows(self, d: usize) -> (u128, u128) {
-        let board = self.board();
+    /// The lowest bit of every line of [`Shape::x_in_row`] cells in direction `d` on `board`
+    /// (this shape's [`Shape::board`]), with the line's cells when it starts at bit 0: each
+    /// window of the board is `line << start`.
+    fn windows(self, d: usize, board: u128) -> (u128, u128) {
         let (mut starts, mut line) = (board, 1u128);
         for i in 1..self.x_in_row() {
             // A line longer than the board shifts past the top: no window.
@@ -540,11 +540,12 @@ impl Features for ConnectFour {
             self.discs[player.index()],
             self.discs[player.other().index()],
         );
-        let empty = s.board() & !(mine | theirs);
+        let board = s.board();
+        let empty = board & !(mine | theirs);
         let k = s.x_in_row() as u32;
         let (mut threats, mut twos) = (0u128, 0u32);
         for d in s.directions() {
-            let (mut starts, line) = s.windows(d);
+            let (mut starts, line) = s.windows(d, board);
             while starts != 0 {
                 let w = line << starts.trailing_zeros();
                 starts &= starts - 1;
