@@ -8,7 +8,7 @@
 use std::hash::{Hash, Hasher};
 use std::time::Instant;
 
-use rand::seq::SliceRandom;
+use rand::seq::{IndexedRandom, SliceRandom};
 use ringside_engine::{Features, Game, GameRng, Outcome, Player};
 
 use crate::eval::Evaluator;
@@ -168,6 +168,50 @@ impl<G: Game + Features> AlphaBeta<G> {
             }
         }
         (leaf, value)
+    }
+
+    /// With `near=margin`: a move drawn from the seed among `best` and the root moves whose
+    /// value at `depth` is at least `value − margin` (in evaluation units), each tested by a
+    /// null-window search of `depth` (a fail-high at the threshold proves the move close
+    /// enough). The moves are tried in the move list's order; a budget that runs out stops
+    /// the testing, and the moves found so far are the choice.
+    fn near_best(
+        &mut self,
+        state: &G,
+        best: G::Move,
+        value: i32,
+        depth: u32,
+        margin: f64,
+    ) -> G::Move {
+        let me = state.to_move().expect("a live position");
+        let threshold = value.saturating_sub((margin * EVAL_SCALE).round() as i32);
+        let mut moves = Vec::new();
+        state.legal_moves(&mut moves);
+        let mut near = vec![best];
+        self.enforce_budget = true;
+        for mv in moves.into_iter().filter(|&m| m != best) {
+            let mut child = state.clone();
+            child.play_unchecked(mv);
+            let child_me = child.to_move().unwrap_or(me);
+            let below = threshold - 1;
+            let v = if child.outcome().is_some() {
+                self.negamax(&child, 0, 1, below, threshold, me)
+            } else if child_me == me {
+                self.negamax(&child, depth - 1, 1, below, threshold, me)
+            } else {
+                -self.negamax(&child, depth - 1, 1, -threshold, -below, child_me)
+            };
+            if self.stopped {
+                break;
+            }
+            if v >= threshold {
+                near.push(mv);
+            }
+        }
+        match self.rng.as_mut() {
+            Some(rng) => *near.choose(rng).expect("the best move is among them"),
+            None => best,
+        }
     }
 
     fn out_of_budget(&mut self) -> bool {
@@ -349,7 +393,12 @@ impl<G: Game + Features> Agent<G> for AlphaBeta<G> {
     fn choose(&mut self, state: &G) -> Decision<G::Move> {
         let started = Instant::now();
         let (mv, value, depth) = self.analyse(state);
-        let mv = mv.expect("a live position has a move and depth 1 always finishes");
+        let mut mv = mv.expect("a live position has a move and depth 1 always finishes");
+        if let Some(margin) = self.spec.near
+            && self.spec.near_plies.is_none_or(|n| state.ply() < n)
+        {
+            mv = self.near_best(state, mv, value, depth, margin);
+        }
         Decision {
             mv,
             stats: SearchStats {
@@ -409,6 +458,62 @@ mod tests {
             value("alphabeta:depth=3,eval=rich"),
             value("alphabeta:depth=3,eval=rich,ties=random")
         );
+    }
+
+    #[test]
+    fn near_best_moves_give_distinct_perfect_self_play_and_never_a_worse_move() {
+        use ringside_engine::games::tic_tac_toe::TicTacToe;
+        // At depth 9 every value is exact: near=0 draws among the moves that keep the draw,
+        // so every game is a draw, and the seed makes them distinct.
+        let play = |text: &str, seed: u64| {
+            let spec = AgentSpec::parse(text).unwrap();
+            let mut state = TicTacToe::default();
+            let mut a = spec.build(&state, seed).unwrap();
+            let mut b = spec.build(&state, seed ^ 0x55).unwrap();
+            let mut moves = Vec::new();
+            while state.outcome().is_none() {
+                let agent = if state.ply() % 2 == 0 { &mut a } else { &mut b };
+                let mv = agent.choose(&state).mv;
+                moves.push(mv);
+                state.play(mv);
+            }
+            (moves, state.outcome())
+        };
+        let games: Vec<_> = (0..40)
+            .map(|s| play("alphabeta:depth=9,near=0", s))
+            .collect();
+        assert!(games.iter().all(|(_, o)| *o == Some(Outcome::Draw)));
+        let distinct: std::collections::HashSet<_> = games.iter().map(|(m, _)| m).collect();
+        assert!(distinct.len() >= 20, "{} distinct games", distinct.len());
+        let plain: std::collections::HashSet<_> =
+            (0..10).map(|s| play("alphabeta:depth=9", s).0).collect();
+        assert_eq!(plain.len(), 1, "without near= the seed changes nothing");
+        assert_eq!(
+            play("alphabeta:depth=9,near=0", 3),
+            games[3],
+            "same seed, same game"
+        );
+        // Near the start only: after the first two plies, the best move as without near=.
+        let two: std::collections::HashSet<_> = (0..40)
+            .map(|s| play("alphabeta:depth=9,near=0,near_plies=2", s).0[2..].to_vec())
+            .collect();
+        assert!(two.len() < distinct.len());
+        // Against a blunder: after X a1, O b1?? (a loss for O), X must keep its forced win.
+        let mut state = TicTacToe::default();
+        for m in ["a1", "b1"] {
+            state.play(state.parse_move(m).unwrap());
+        }
+        for seed in 0..20 {
+            let spec = AgentSpec::parse("alphabeta:depth=9,near=1").unwrap();
+            let value = spec.build(&state, seed).unwrap().choose(&state).stats.value;
+            let mv = spec.build(&state, seed).unwrap().choose(&state).mv;
+            let mut after = state.clone();
+            after.play(mv);
+            let mut exact = agent("alphabeta:depth=9", &after);
+            let (_, v, _) = exact.analyse(&after);
+            assert_eq!(value, Some(f64::from(WIN)));
+            assert!(v <= -WIN + 10, "seed {seed}: the move keeps the win ({v})");
+        }
     }
 
     fn agent<G: Game + Features>(text: &str, start: &G) -> AlphaBeta<G> {

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use super::options::{Fallback, OptionDef, Takes, with_defaults};
+use super::options::{Bound, Fallback, OptionDef, Takes, with_defaults};
 use super::{AlphaBetaSpec, EvalSpec, Scoring, evaluation, score_text};
 
 impl Default for AlphaBetaSpec {
@@ -22,6 +22,8 @@ impl Default for AlphaBetaSpec {
                 score: Scoring::Win,
                 tt_bits: 0,
                 random_ties: false,
+                near: None,
+                near_plies: None,
             },
         )
     }
@@ -111,6 +113,28 @@ pub const OPTIONS: &[OptionDef<AlphaBetaSpec>] = &[
         set: |s, v| s.random_ties = v.word() == "random",
         print: |s| s.random_ties.then(|| "ties=random".to_string()),
     },
+    OptionDef {
+        key: "near",
+        takes: Takes::Number(Bound::FromZero),
+        default: Fallback::Unset(""),
+        help: "play a move drawn from the seed among the root moves within this many evaluation units (a stone is 1) of the best at the depth searched, each tested by a null-window search: distinct self-play from the player's own choices (a forced win is never traded for less)",
+        source: "",
+        set: |s, v| s.near = Some(v.number()),
+        print: |s| s.near.map(|m| format!("near={m}")),
+    },
+    OptionDef {
+        key: "near_plies",
+        takes: Takes::Whole {
+            min: 1,
+            max: None,
+            unit: "",
+        },
+        default: Fallback::Unset(""),
+        help: "apply near= only at the game's first N plies (unset: at every ply)",
+        source: "",
+        set: |s, v| s.near_plies = Some(v.whole() as u32),
+        print: |s| s.near_plies.map(|n| format!("near_plies={n}")),
+    },
 ];
 
 #[cfg(test)]
@@ -127,6 +151,8 @@ mod tests {
             score: Scoring::Win,
             tt_bits: 16,
             random_ties: false,
+            near: None,
+            near_plies: None,
         };
         assert_eq!(AlphaBetaSpec::default(), by_hand);
     }

@@ -347,6 +347,14 @@ pub struct AlphaBetaSpec {
     /// moves are shuffled before ordering), so that the agent plays distinct games against
     /// itself; off, the first in the move list's order wins.
     pub random_ties: bool,
+    /// With `near=M`: play a move drawn from the seed among the root moves whose value, at
+    /// the depth searched, is within `M` evaluation units (a stone is 1) of the best's, so
+    /// that a deterministic search plays distinct games against itself by its own choice
+    /// among near-best moves; `None` plays the best.
+    pub near: Option<f64>,
+    /// The plies of the game (counted from its start) at which `near` applies; `None`:
+    /// every ply.
+    pub near_plies: Option<u32>,
 }
 
 /// The perfect player's settings ([`crate::perfect`]).
@@ -1280,7 +1288,7 @@ impl AgentSpec {
     }
 
     /// Whether the agent draws its choices from its seed (random moves, MCTS's playouts and
-    /// child order, alpha-beta's `ties=random`), so that it plays distinct games against
+    /// child order, alpha-beta's `ties=random` and `near=`), so that it plays distinct games against
     /// itself with no random opening. Alpha-beta is otherwise deterministic; an engine over
     /// GTP is taken to be.
     #[must_use]
@@ -1289,7 +1297,7 @@ impl AgentSpec {
             AgentSpec::Random | AgentSpec::Mcts(_) | AgentSpec::Faulty { .. } => true,
             // Ties among the best moves are drawn from the seed.
             AgentSpec::Solver(_) => true,
-            AgentSpec::AlphaBeta(s) => s.random_ties,
+            AgentSpec::AlphaBeta(s) => s.random_ties || s.near.is_some(),
             AgentSpec::Gtp(_) | AgentSpec::Human | AgentSpec::Host(_) => false,
         }
     }
