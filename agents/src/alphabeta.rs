@@ -507,7 +507,7 @@ mod tests {
             let spec = AgentSpec::parse("alphabeta:depth=9,near=1").unwrap();
             let value = spec.build(&state, seed).unwrap().choose(&state).stats.value;
             let mv = spec.build(&state, seed).unwrap().choose(&state).mv;
-            let mut after = state.clone();
+            let mut after = state;
             after.play(mv);
             let mut exact = agent("alphabeta:depth=9", &after);
             let (_, v, _) = exact.analyse(&after);

@@ -653,3 +653,80 @@ fn errors_counts_the_moves_that_throw_a_value_away() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn balance_finds_tic_tac_toe_drawn_resumes_the_same_and_refuses_bad_settings() {
+    let dir = std::env::temp_dir().join(format!("ringside-balance-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let args = |out: &str| {
+        vec![
+            "balance".to_string(),
+            "--game".to_string(),
+            "tic_tac_toe".to_string(),
+            "--out".to_string(),
+            out.to_string(),
+            "--games".to_string(),
+            "400".to_string(),
+            "--mcts".to_string(),
+            "100,1000".to_string(),
+            "--depths".to_string(),
+            "1,3".to_string(),
+        ]
+    };
+    let out = dir.to_str().unwrap().to_string();
+    let a = args(&out);
+    let o = arena(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let first = stdout(&o);
+    assert!(first.starts_with("game=tic_tac_toe verdict== "), "{first}");
+    assert!(first.contains("drawn under strong play"), "{first}");
+    let cells = std::fs::read_to_string(dir.join("cells.csv")).unwrap();
+    // Four cells and the two top rungs' replications.
+    assert_eq!(cells.lines().count(), 1 + 6, "{cells}");
+    assert!(cells.contains(",replication,"));
+    // Each cell's sequence is its counted games, in order: W-D-L recompute from it.
+    for line in cells.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let seq = f[f.len() - 1];
+        let n = |c: char| seq.chars().filter(|&x| x == c).count().to_string();
+        let at = f.len() - 20;
+        assert_eq!(
+            (f[at + 7], f[at + 8], f[at + 9]),
+            (&*n('+'), &*n('='), &*n('-')),
+            "{line}"
+        );
+    }
+    // Run again: everything is read back from the games files and nothing changes.
+    let o = arena(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), first);
+    let again = std::fs::read_to_string(dir.join("cells.csv")).unwrap();
+    let strip = |t: &str| {
+        t.lines()
+            .map(|l| {
+                let mut p = l.rsplitn(3, ',');
+                let (sequence, _seconds) = (p.next(), p.next());
+                format!("{:?} {sequence:?}", p.next())
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(strip(&again), strip(&cells));
+    for bad in [
+        vec!["--games", "3"],
+        vec!["--mcts", "10,x"],
+        vec!["--alpha", "1.5"],
+        vec!["--mcts", "", "--depths", ""],
+    ] {
+        let mut a = args(&out);
+        a.extend(bad.iter().map(ToString::to_string));
+        let o = arena(&a.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));
+        assert_eq!(
+            stderr(&o).trim().lines().count(),
+            1,
+            "{bad:?}: {}",
+            stderr(&o)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,5 +1,6 @@
 //! A run played: experiment files, one game, the worker pool, the runner (files, resume, the SPRT), reproduction.
 
+pub mod balance;
 pub mod conduct;
 pub mod design;
 pub mod experiment;

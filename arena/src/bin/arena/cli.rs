@@ -102,6 +102,16 @@ pub enum Command {
     /// unsolved, never as right or wrong. --out writes every judged decision (game, ply,
     /// value before and after for the mover) as CSV.
     Errors(Box<ErrorsArgs>),
+    /// Who is favoured in a game, asked of two families of players and answered only where
+    /// they agree: each rung (MCTS by --mcts iterations, alpha-beta by --depths, both drawing
+    /// distinct games from their seeds) plays itself in a sequential test (an anytime-valid
+    /// confidence sequence of the first colour's score at --alpha over the run's cells) that
+    /// stops when the score's interval leaves out ½ or lies within ½ ± --margin, or at --games;
+    /// each family's top rung that showed something is played again from a seed fixed before
+    /// the run. Prints a line a cell and the verdict (`+`, `-`, `=` or `undecided`); writes
+    /// `cells.csv` (every counted game's result in order, so each decision recomputes) and
+    /// `verdict.txt` into --out, with each cell's games; a second call resumes.
+    Balance(Box<BalanceArgs>),
     /// Tune an agent: `texel` fits evaluation weights to recorded games, `spsa` tunes any
     /// numeric option or weight by playing games.
     #[command(subcommand)]
@@ -267,6 +277,69 @@ pub struct ErrorsArgs {
     /// The solver's search, as `arena solve --method` takes it.
     #[arg(long, default_value = "auto", value_parser = ["auto", "alphabeta", "dfpn"])]
     pub method: String,
+}
+
+/// Arguments of `arena balance`.
+#[derive(Debug, Args)]
+pub struct BalanceArgs {
+    /// The game spec.
+    #[arg(long, value_parser = parse_game)]
+    pub game: AnyGame,
+    /// The folder of the cells' games, `cells.csv` and `verdict.txt`.
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+    /// The most games a cell plays (even).
+    #[arg(long, default_value_t = 2000)]
+    pub games: u64,
+    /// MCTS's rungs: iterations, weakest first, comma-separated ("" for none).
+    #[arg(long, default_value = "1000,8000,64000", value_parser = parse_rungs)]
+    pub mcts: Rungs,
+    /// Alpha-beta's rungs: depths, weakest first, comma-separated ("" for none).
+    #[arg(long, default_value = "2,4,6", value_parser = parse_rungs)]
+    pub depths: Rungs,
+    /// Alpha-beta's most positions a move at every rung (0: no limit).
+    #[arg(long, default_value_t = 50_000)]
+    pub ab_nodes: u64,
+    /// A cell stops undecided after this many seconds of play (default: only --games stops it).
+    #[arg(long, value_parser = parse_seconds)]
+    pub cell_seconds: Option<f64>,
+    /// The family-wise error of the run's tests (spent equally over its cells).
+    #[arg(long, default_value_t = 0.05, value_parser = parse_probability)]
+    pub alpha: f64,
+    /// A score within ½ ± this is balanced.
+    #[arg(long, default_value_t = 0.05, value_parser = parse_probability)]
+    pub margin: f64,
+    /// The run's seed (the replication's is fixed from it).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// A list of whole numbers, weakest rung first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rungs(pub Vec<u64>);
+
+fn parse_rungs(text: &str) -> Result<Rungs, String> {
+    if text.trim().is_empty() {
+        return Ok(Rungs(Vec::new()));
+    }
+    text.split(',')
+        .map(|t| match t.trim().parse::<u64>() {
+            Ok(n) if n >= 1 => Ok(n),
+            _ => Err(format!("'{t}' is not a whole number of at least 1")),
+        })
+        .collect::<Result<Vec<u64>, String>>()
+        .map(Rungs)
+}
+
+/// A number strictly between 0 and 1.
+fn parse_probability(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(p) if p > 0.0 && p < 1.0 => Ok(p),
+        _ => Err(format!("'{text}' is not a number between 0 and 1")),
+    }
 }
 
 /// A positive, finite number of seconds.

@@ -18,8 +18,9 @@ use ringside_arena::run::{experiment, slurm};
 use ringside_engine::registry::AnyGame;
 
 use crate::cli::{
-    ErrorsArgs, FeaturesArgs, GtpArgs, MatchArgs, MergeArgs, PlayArgs, PlayoutsArgs, ReplayArgs,
-    ReportArgs, RunArgs, ShardArg, SlurmShardArgs, SolveArgs, SummaryArgs, ThinkArgs, VerdictsArgs,
+    BalanceArgs, ErrorsArgs, FeaturesArgs, GtpArgs, MatchArgs, MergeArgs, PlayArgs, PlayoutsArgs,
+    ReplayArgs, ReportArgs, RunArgs, ShardArg, SlurmShardArgs, SolveArgs, SummaryArgs, ThinkArgs,
+    VerdictsArgs,
 };
 use crate::output::print;
 use crate::progress::Progress;
@@ -337,6 +338,53 @@ pub fn errors(args: &ErrorsArgs) -> Result<()> {
         std::fs::rename(&tmp, out).map_err(|e| Error::io("rename to", out, &e))?;
     }
     print(&format!("{}\n", tally.line()))
+}
+
+/// Runs `arena balance`.
+pub fn balance(args: &BalanceArgs) -> Result<()> {
+    use ringside_arena::run::balance::{Settings, describe, families, run};
+    let depths: Vec<u32> = args
+        .depths
+        .0
+        .iter()
+        .map(|&d| u32::try_from(d).unwrap_or(u32::MAX))
+        .collect();
+    let settings = Settings {
+        game: args.game.clone(),
+        families: families(
+            &args.mcts.0,
+            &depths,
+            (args.ab_nodes > 0).then_some(args.ab_nodes),
+        ),
+        games: args.games,
+        alpha: args.alpha,
+        margin: args.margin,
+        seed: args.seed,
+        threads: args.threads,
+        dir: args.out.clone(),
+        cell_seconds: args.cell_seconds,
+    };
+    let (_, verdict) = run(&settings, &mut |c| {
+        let f = &c.fold;
+        let (lo, hi) = f.interval();
+        eprintln!(
+            "{} rung {} ({}) {}: {} after {} games (W-D-L {}-{}-{}, capped {}, distinct {}), score {:.3} [{lo:.3}, {hi:.3}], {:.1} s",
+            c.family,
+            c.rung,
+            c.player,
+            c.run.word(),
+            f.verdict().word(),
+            f.counted(),
+            f.wdl[0],
+            f.wdl[1],
+            f.wdl[2],
+            f.capped,
+            f.distinct(),
+            f.score(),
+            c.seconds
+        );
+    })?;
+    print(&describe(&settings, &verdict))
 }
 
 /// Runs `arena play`.

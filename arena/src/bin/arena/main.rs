@@ -65,6 +65,7 @@ fn main() -> ExitCode {
         Command::Think(args) => commands::think(&args),
         Command::Solve(args) => commands::solve(&args),
         Command::Errors(args) => commands::errors(&args),
+        Command::Balance(args) => commands::balance(&args),
         Command::Gtp(args) => commands::gtp(&args),
         Command::Play(args) => commands::play(&args),
         Command::Tune(cli::TuneCommand::Texel(args)) => tuning::tune_texel(&args),

@@ -1,0 +1,810 @@
+//! The balance instrument: who is favoured in a game, asked of two families of players and
+//! answered only where they agree.
+//!
+//! A *family* is a kind of player at rungs of rising strength (MCTS by its iterations,
+//! alpha-beta by its depth). Each rung plays itself from the start, no random opening: MCTS
+//! draws from its seed, alpha-beta plays `near=` (a move drawn among those within a margin
+//! of the best, [`ringside_agents::spec::AlphaBetaSpec::near`]), so every game is an
+//! independent draw and counts; distinct games are counted beside it.
+//!
+//! A *cell* (a rung against itself) is a sequential test: after each game, in the order of
+//! the games' ids whatever the thread count, the first colour's score feeds an anytime-valid
+//! confidence sequence ([`crate::figures::confseq`]) at `alpha / cells` (Bonferroni's
+//! spending over the run's cells, stated before it is played). The cell stops when the
+//! interval leaves out ½ (a side *shown*) or lies within ½ ± `margin` (*balanced*), else at
+//! its budget of games (*undecided*, with the interval it reached). Games stopped by the ply
+//! cap are counted apart, never as draws, and a cell with more than 10% of them is
+//! *unfinished*.
+//!
+//! The family's word is its top rung's, and only when (1) the top rung's replication, from a
+//! seed fixed before the run, shows the same, and (2) the first colour's score does not move
+//! toward ½ with strength over the family's rungs (a weighted least-squares slope over the
+//! rungs whose 95% interval lies on ½'s side is a fall). The game's verdict: `+` (first
+//! player) or `-` (second) when every family says so; `=` (*drawn under strong play*) when
+//! every family's top rung is balanced and draws at least [`DRAWN`] of its games; *balanced*
+//! when every family is balanced with fewer draws; *the players disagree* when one family
+//! shows a side and another the other; else *undecided*.
+
+use std::collections::{BTreeMap, HashSet};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use ringside_engine::registry::AnyGame;
+
+use crate::error::{Error, Result};
+use crate::figures::confseq::ConfSeq;
+use crate::figures::stats::holm;
+use crate::plan::builder::PlanBuilder;
+use crate::records::durable::write_atomically;
+use crate::records::games_csv::read_games;
+use crate::records::row::{GameRow, Reason};
+use crate::run::pool::Observer;
+use crate::run::runner::run_to_csv;
+
+/// The share of a top rung's games that must be draws for *drawn under strong play*.
+pub const DRAWN: f64 = 0.9;
+/// A cell with more than this share of its games stopped by the ply cap is unfinished.
+pub const UNFINISHED: f64 = 0.1;
+/// The ply cap of the instrument's games.
+pub const PLY_CAP: u32 = 1000;
+/// Mixed into the seed of the replications (fixed before any game is played).
+pub const REPLICATION: u64 = 0x005E_ED0F_A6A1;
+
+/// A kind of player at rungs of rising strength.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Family {
+    /// Its name (`mcts`, `alphabeta`).
+    pub name: String,
+    /// Agent specs, weakest first.
+    pub rungs: Vec<String>,
+}
+
+/// The default families: plain MCTS at `iters`, and alpha-beta with the `rich` evaluation at
+/// `depths`, at most `nodes` positions a move (so a deep rung stays affordable on a large
+/// board: the last finished iteration's move is played), choosing among moves within 0.05 of
+/// a stone of the best (`near=0.05`).
+#[must_use]
+pub fn families(iters: &[u64], depths: &[u32], nodes: Option<u64>) -> Vec<Family> {
+    let cap = nodes.map_or(String::new(), |n| format!(",nodes={n}"));
+    let mut out = Vec::new();
+    if !iters.is_empty() {
+        out.push(Family {
+            name: "mcts".to_string(),
+            rungs: iters.iter().map(|i| format!("mcts:iters={i}")).collect(),
+        });
+    }
+    if !depths.is_empty() {
+        out.push(Family {
+            name: "alphabeta".to_string(),
+            rungs: depths
+                .iter()
+                .map(|d| format!("alphabeta:depth={d}{cap},eval=rich,near=0.05"))
+                .collect(),
+        });
+    }
+    out
+}
+
+/// What a cell shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shown {
+    /// The first colour is favoured (the interval lies above ½).
+    First,
+    /// The second colour (below ½).
+    Second,
+    /// The score lies within ½ ± the margin.
+    Balanced,
+    /// The budget ran out first.
+    Undecided,
+    /// Too many games stopped by the ply cap.
+    Unfinished,
+}
+
+impl Shown {
+    /// The word in files.
+    #[must_use]
+    pub fn word(self) -> &'static str {
+        match self {
+            Shown::First => "first",
+            Shown::Second => "second",
+            Shown::Balanced => "balanced",
+            Shown::Undecided => "undecided",
+            Shown::Unfinished => "unfinished",
+        }
+    }
+
+    fn of(interval: (f64, f64), margin: f64) -> Shown {
+        let (lo, hi) = interval;
+        if lo > 0.5 {
+            Shown::First
+        } else if hi < 0.5 {
+            Shown::Second
+        } else if lo >= 0.5 - margin && hi <= 0.5 + margin {
+            Shown::Balanced
+        } else {
+            Shown::Undecided
+        }
+    }
+}
+
+/// The games of a cell, fed to its test in the order of their ids, up to its decision.
+#[derive(Debug, Clone)]
+pub struct Fold {
+    cs: ConfSeq,
+    margin: f64,
+    next: u64,
+    waiting: BTreeMap<u64, (Option<f64>, u64)>,
+    /// Wins, draws and losses of the first colour over the counted games.
+    pub wdl: [u64; 3],
+    /// Counted games stopped by the ply cap.
+    pub capped: u64,
+    distinct: HashSet<u64>,
+    /// Each counted game's result for the first colour, in id order: `+`, `=`, `-`, or `c`
+    /// for the cap.
+    pub sequence: String,
+    /// What the test showed when it stopped (`Undecided` while it runs).
+    pub shown: Shown,
+}
+
+impl Fold {
+    /// A cell's fold, testing at `alpha` with the balanced margin `margin`.
+    #[must_use]
+    pub fn new(alpha: f64, margin: f64) -> Fold {
+        Fold {
+            cs: ConfSeq::new(alpha),
+            margin,
+            next: 0,
+            waiting: BTreeMap::new(),
+            wdl: [0; 3],
+            capped: 0,
+            distinct: HashSet::new(),
+            sequence: String::new(),
+            shown: Shown::Undecided,
+        }
+    }
+
+    /// Whether the test has stopped.
+    #[must_use]
+    pub fn decided(&self) -> bool {
+        self.shown != Shown::Undecided
+    }
+
+    /// Offers a finished game; it is counted when every game of a smaller id has been, and
+    /// only while the test runs.
+    pub fn offer(&mut self, row: &GameRow) {
+        let x = (row.reason != Reason::PlyCap).then(|| row.first_points());
+        let key = {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            row.moves.hash(&mut h);
+            h.finish()
+        };
+        self.take(row.id, x, key);
+    }
+
+    /// Game `id`'s result (`None`: stopped by the cap) and its moves' hash, counted in id
+    /// order while the test runs.
+    fn take(&mut self, id: u64, x: Option<f64>, key: u64) {
+        self.waiting.insert(id, (x, key));
+        while let Some((x, key)) = self.waiting.remove(&self.next) {
+            self.next += 1;
+            if !self.decided() {
+                self.count(x, key);
+            }
+        }
+    }
+
+    /// Counts one game.
+    fn count(&mut self, x: Option<f64>, moves: u64) {
+        self.distinct.insert(moves);
+        match x {
+            None => {
+                self.capped += 1;
+                self.sequence.push('c');
+            }
+            Some(x) => {
+                self.cs.push(x);
+                let (i, c) = if x > 0.75 {
+                    (0, '+')
+                } else if x < 0.25 {
+                    (2, '-')
+                } else {
+                    (1, '=')
+                };
+                self.wdl[i] += 1;
+                self.sequence.push(c);
+            }
+        }
+        if let Some(interval) = self.cs.interval() {
+            self.shown = Shown::of(interval, self.margin);
+        }
+    }
+
+    /// Games counted (capped ones included).
+    #[must_use]
+    pub fn counted(&self) -> u64 {
+        self.wdl.iter().sum::<u64>() + self.capped
+    }
+
+    /// Distinct games among the counted.
+    #[must_use]
+    pub fn distinct(&self) -> usize {
+        self.distinct.len()
+    }
+
+    /// The test's interval now.
+    #[must_use]
+    pub fn interval(&self) -> (f64, f64) {
+        self.cs.interval().unwrap_or((0.5, 0.5))
+    }
+
+    /// The anytime p-value of "the score is ½".
+    #[must_use]
+    pub fn p_half(&self) -> f64 {
+        self.cs.p_value(0.5)
+    }
+
+    /// The first colour's mean score over the counted games that ended.
+    #[must_use]
+    pub fn score(&self) -> f64 {
+        self.cs.mean()
+    }
+
+    /// What the cell shows at its end: unfinished over the cap's share, else the test's.
+    #[must_use]
+    pub fn verdict(&self) -> Shown {
+        if self.capped as f64 > UNFINISHED * self.counted() as f64 {
+            Shown::Unfinished
+        } else {
+            self.shown
+        }
+    }
+}
+
+/// Stops a run once its fold has decided, or its time is up.
+struct Stopper<'a> {
+    fold: &'a mut Fold,
+    until: Option<Instant>,
+}
+
+impl Observer for Stopper<'_> {
+    fn finished(&mut self, row: &GameRow) {
+        self.fold.offer(row);
+    }
+    fn interrupted(&self) -> bool {
+        self.fold.decided() || self.until.is_some_and(|t| Instant::now() >= t)
+    }
+}
+
+/// The run a cell belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Run {
+    /// The first run.
+    First,
+    /// The replication, from its seed fixed beforehand.
+    Replication,
+}
+
+impl Run {
+    /// The word in files and folders.
+    #[must_use]
+    pub fn word(self) -> &'static str {
+        match self {
+            Run::First => "first",
+            Run::Replication => "replication",
+        }
+    }
+}
+
+/// One cell's result.
+#[derive(Debug, Clone)]
+pub struct Cell {
+    /// The family's name.
+    pub family: String,
+    /// The rung, 1 the weakest.
+    pub rung: usize,
+    /// The player (agent spec).
+    pub player: String,
+    /// Its run.
+    pub run: Run,
+    /// The level its test was run at.
+    pub alpha: f64,
+    /// Games in its file (some may have finished after the decision and are not counted).
+    pub played: u64,
+    /// The fold at its end.
+    pub fold: Fold,
+    /// Holm's adjustment of its p-value over the run's cells.
+    pub holm: f64,
+    /// Seconds this call spent playing it.
+    pub seconds: f64,
+}
+
+impl Cell {
+    /// Its line of `cells.csv`.
+    fn csv(&self) -> String {
+        let f = &self.fold;
+        let (lo, hi) = f.interval();
+        format!(
+            "{},{},\"{}\",{},{:.5},{},{},{},{},{},{},{},{:.4},{:.4},{:.4},{:.3e},{:.3e},{},{:.1},{}",
+            self.family,
+            self.rung,
+            self.player,
+            self.run.word(),
+            self.alpha,
+            self.played,
+            f.counted(),
+            f.wdl[0],
+            f.wdl[1],
+            f.wdl[2],
+            f.capped,
+            f.distinct(),
+            f.score(),
+            lo,
+            hi,
+            f.p_half(),
+            self.holm,
+            f.verdict().word(),
+            self.seconds,
+            f.sequence
+        )
+    }
+}
+
+/// The header of `cells.csv`.
+pub const CELLS_HEADER: &str = "family,rung,player,run,alpha,played,counted,wins,draws,losses,capped,distinct,score,low,high,p_half,holm,shown,seconds,sequence";
+
+/// What a run is asked.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The board.
+    pub game: AnyGame,
+    /// The families, each with its rungs.
+    pub families: Vec<Family>,
+    /// The most games a cell plays (even).
+    pub games: u64,
+    /// The family-wise error of the run's tests.
+    pub alpha: f64,
+    /// The balanced margin around ½.
+    pub margin: f64,
+    /// The run's seed.
+    pub seed: u64,
+    /// Worker threads.
+    pub threads: Option<usize>,
+    /// The folder of the cells' games and the results.
+    pub dir: PathBuf,
+    /// A cell stops undecided after this many seconds of play in one call (`None`: only
+    /// `games` stops it). The games it counted are in its file and its sequence; which games
+    /// those are then depends on the machine's speed.
+    pub cell_seconds: Option<f64>,
+}
+
+/// Plays (or resumes) one cell into `dir/games.csv` and folds it.
+fn cell(
+    s: &Settings,
+    (family, rung, player): (&str, usize, &str),
+    run: Run,
+    alpha: f64,
+) -> Result<Cell> {
+    let started = Instant::now();
+    let dir = s.dir.join(format!("{family}-{rung}")).join(run.word());
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io("create", &dir, &e))?;
+    let seed = match run {
+        Run::First => s.seed,
+        Run::Replication => s.seed ^ REPLICATION,
+    };
+    let plan = PlanBuilder::for_game(s.game.clone())
+        .pairing(player, player)
+        .games(s.games)
+        .seed(seed)
+        .ply_cap(Some(PLY_CAP))
+        .opening_plies(0)
+        .build()?;
+    let path = dir.join("games.csv");
+    let mut fold = Fold::new(alpha, s.margin);
+    let mut played = 0;
+    if path.exists() {
+        let held = read_games(&path, &plan)?;
+        played = held.rows.len() as u64;
+        for row in &held.rows {
+            fold.offer(row);
+        }
+    }
+    if !fold.decided() && played < s.games {
+        let mut stopper = Stopper {
+            fold: &mut fold,
+            until: s
+                .cell_seconds
+                .map(|t| started + std::time::Duration::from_secs_f64(t)),
+        };
+        let report = run_to_csv(&plan, &path, s.threads, &mut stopper)?;
+        played += report.played;
+    }
+    Ok(Cell {
+        family: family.to_string(),
+        rung,
+        player: player.to_string(),
+        run,
+        alpha,
+        played,
+        fold,
+        holm: 1.0,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// A family's word on the game.
+#[derive(Debug, Clone)]
+pub struct Word {
+    /// The family.
+    pub family: String,
+    /// What it says: its top rung's result when replicated and not falling with strength.
+    pub says: Shown,
+    /// The top rung's draw share.
+    pub draws: f64,
+    /// The score's slope per rung and its 95% interval, over the rungs that ended games.
+    pub trend: Option<(f64, f64, f64)>,
+    /// Why, in a few words.
+    pub why: String,
+}
+
+/// The weighted least-squares slope of score on rung, with its 95% interval: each rung
+/// weighted by its games over the variance of its results (at least that of a score of
+/// 0.5 ± 0.05, so a rung of all draws does not weigh without bound).
+#[must_use]
+pub fn trend(points: &[(f64, f64, f64)]) -> Option<(f64, f64, f64)> {
+    // (rung, score, weight)
+    if points.len() < 2 {
+        return None;
+    }
+    let sw: f64 = points.iter().map(|p| p.2).sum();
+    let mx = points.iter().map(|p| p.0 * p.2).sum::<f64>() / sw;
+    let my = points.iter().map(|p| p.1 * p.2).sum::<f64>() / sw;
+    let sxx: f64 = points.iter().map(|p| p.2 * (p.0 - mx).powi(2)).sum();
+    if sxx <= 0.0 {
+        return None;
+    }
+    let slope = points
+        .iter()
+        .map(|p| p.2 * (p.0 - mx) * (p.1 - my))
+        .sum::<f64>()
+        / sxx;
+    let se = (1.0 / sxx).sqrt();
+    Some((slope, slope - 1.96 * se, slope + 1.96 * se))
+}
+
+/// The family's word from its cells (first run, weakest first) and its top rung's
+/// replication.
+#[must_use]
+pub fn word(family: &str, cells: &[&Cell], replication: Option<&Cell>) -> Word {
+    let top = cells.last().expect("a family has a rung");
+    let shown = top.fold.verdict();
+    let n = top.fold.counted().max(1) as f64;
+    let draws = top.fold.wdl[1] as f64 / n;
+    let points: Vec<(f64, f64, f64)> = cells
+        .iter()
+        .filter(|c| c.fold.counted() > c.fold.capped)
+        .map(|c| {
+            let f = &c.fold;
+            let ended = (f.counted() - f.capped) as f64;
+            let mean = f.score();
+            let var = (f.wdl[0] as f64 * (1.0 - mean).powi(2)
+                + f.wdl[1] as f64 * (0.5 - mean).powi(2)
+                + f.wdl[2] as f64 * mean.powi(2))
+                / ended;
+            (c.rung as f64, mean, ended / var.max(0.0025))
+        })
+        .collect();
+    let t = trend(&points);
+    let (says, why) = match shown {
+        Shown::First | Shown::Second | Shown::Balanced => {
+            let again = replication.map(|r| r.fold.verdict());
+            let falls = match (shown, t) {
+                (Shown::First, Some((_, _, hi))) => hi < 0.0,
+                (Shown::Second, Some((_, lo, _))) => lo > 0.0,
+                _ => false,
+            };
+            if again != Some(shown) {
+                (
+                    Shown::Undecided,
+                    format!(
+                        "its top rung showed {} but the replication {}",
+                        shown.word(),
+                        again.map_or("was not played", Shown::word)
+                    ),
+                )
+            } else if falls {
+                (
+                    Shown::Undecided,
+                    format!(
+                        "its top rung shows {} (replicated) but the score moves toward ½ with strength",
+                        shown.word()
+                    ),
+                )
+            } else {
+                (shown, format!("{} (replicated)", shown.word()))
+            }
+        }
+        other => (other, format!("its top rung is {}", other.word())),
+    };
+    Word {
+        family: family.to_string(),
+        says,
+        draws,
+        trend: t,
+        why,
+    }
+}
+
+/// The game's verdict.
+#[derive(Debug, Clone)]
+pub struct Verdict {
+    /// `+`, `-`, `=`, or `undecided` (the calibration's words).
+    pub sign: &'static str,
+    /// The sentence.
+    pub text: String,
+    /// Each family's word.
+    pub words: Vec<Word>,
+}
+
+/// The verdict from the families' words.
+#[must_use]
+pub fn verdict(words: Vec<Word>) -> Verdict {
+    let all = |s: Shown| !words.is_empty() && words.iter().all(|w| w.says == s);
+    let any = |s: Shown| words.iter().any(|w| w.says == s);
+    let (sign, text) = if all(Shown::First) {
+        (
+            "+",
+            "the first player is favoured: every family agrees".to_string(),
+        )
+    } else if all(Shown::Second) {
+        (
+            "-",
+            "the second player is favoured: every family agrees".to_string(),
+        )
+    } else if all(Shown::Balanced) && words.iter().all(|w| w.draws >= DRAWN) {
+        (
+            "=",
+            format!(
+                "drawn under strong play: every family's top rung is balanced and draws at least {:.0}% of its games",
+                100.0 * DRAWN
+            ),
+        )
+    } else if all(Shown::Balanced) {
+        (
+            "undecided",
+            "balanced: every family's top rung scores within the margin of ½".to_string(),
+        )
+    } else if any(Shown::First) && any(Shown::Second) {
+        (
+            "undecided",
+            "the players disagree: one family favours the first player, another the second"
+                .to_string(),
+        )
+    } else {
+        (
+            "undecided",
+            "undecided: the families do not agree on a side".to_string(),
+        )
+    };
+    Verdict {
+        sign,
+        text: text.to_string(),
+        words,
+    }
+}
+
+/// Runs the instrument: every rung of every family (first run), then the replication of
+/// each family's top rung that showed something, and writes `cells.csv` and `verdict.txt`
+/// into the run's folder. `report` hears each cell as it ends.
+pub fn run(s: &Settings, report: &mut dyn FnMut(&Cell)) -> Result<(Vec<Cell>, Verdict)> {
+    if s.games < 2 || !s.games.is_multiple_of(2) {
+        return Err(Error::setting(format!(
+            "--games {} must be an even number of at least 2",
+            s.games
+        )));
+    }
+    let k: usize = s.families.iter().map(|f| f.rungs.len()).sum();
+    if k == 0 {
+        return Err(Error::setting(
+            "no player to play: give a family at least one rung",
+        ));
+    }
+    std::fs::create_dir_all(&s.dir).map_err(|e| Error::io("create", &s.dir, &e))?;
+    let alpha = s.alpha / k as f64;
+    let mut cells = Vec::new();
+    for f in &s.families {
+        for (i, p) in f.rungs.iter().enumerate() {
+            let c = cell(s, (&f.name, i + 1, p), Run::First, alpha)?;
+            report(&c);
+            cells.push(c);
+            write_cells(&s.dir, &cells)?;
+        }
+    }
+    // The replications: each family's top rung that showed a side or balance.
+    let tops: Vec<usize> = s
+        .families
+        .iter()
+        .filter_map(|f| {
+            cells.iter().rposition(|c| c.family == f.name).filter(|&i| {
+                matches!(
+                    cells[i].fold.verdict(),
+                    Shown::First | Shown::Second | Shown::Balanced
+                )
+            })
+        })
+        .collect();
+    let mut again = Vec::new();
+    for &i in &tops {
+        let c = &cells[i];
+        let r = cell(
+            s,
+            (&c.family, c.rung, &c.player),
+            Run::Replication,
+            s.alpha / tops.len() as f64,
+        )?;
+        report(&r);
+        again.push(r);
+    }
+    let adjusted = holm(&cells.iter().map(|c| c.fold.p_half()).collect::<Vec<_>>());
+    for (c, h) in cells.iter_mut().zip(adjusted) {
+        c.holm = h;
+    }
+    let adjusted = holm(&again.iter().map(|c| c.fold.p_half()).collect::<Vec<_>>());
+    for (c, h) in again.iter_mut().zip(adjusted) {
+        c.holm = h;
+    }
+    let words: Vec<Word> = s
+        .families
+        .iter()
+        .map(|f| {
+            let own: Vec<&Cell> = cells.iter().filter(|c| c.family == f.name).collect();
+            let rep = again.iter().find(|c| c.family == f.name);
+            word(&f.name, &own, rep)
+        })
+        .collect();
+    let v = verdict(words);
+    cells.extend(again);
+    write_cells(&s.dir, &cells)?;
+    write_atomically(&s.dir.join("verdict.txt"), describe(s, &v).as_bytes())?;
+    Ok((cells, v))
+}
+
+fn write_cells(dir: &Path, cells: &[Cell]) -> Result<()> {
+    let mut text = format!("{CELLS_HEADER}\n");
+    for c in cells {
+        let _ = writeln!(text, "{}", c.csv());
+    }
+    write_atomically(&dir.join("cells.csv"), text.as_bytes())
+}
+
+/// The verdict in a few lines: the sign, the sentence, each family's word.
+#[must_use]
+pub fn describe(s: &Settings, v: &Verdict) -> String {
+    let mut out = format!(
+        "game={} verdict={} alpha={} margin={} games_per_cell={} seed={}\n{}\n",
+        s.game.spec(),
+        v.sign,
+        s.alpha,
+        s.margin,
+        s.games,
+        s.seed,
+        v.text
+    );
+    for w in &v.words {
+        let trend = w.trend.map_or(String::from("–"), |(b, lo, hi)| {
+            format!("{b:+.3} per rung [{lo:+.3}, {hi:+.3}]")
+        });
+        let _ = writeln!(
+            out,
+            "{}: {} (top rung draws {:.0}%; score trend {trend}): {}",
+            w.family,
+            w.says.word(),
+            100.0 * w.draws,
+            w.why
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(c: char) -> Option<f64> {
+        match c {
+            '+' => Some(1.0),
+            '=' => Some(0.5),
+            '-' => Some(0.0),
+            _ => None,
+        }
+    }
+
+    fn fed(results: &str) -> Fold {
+        let mut f = Fold::new(0.05, 0.05);
+        for (i, c) in results.chars().enumerate() {
+            f.take(i as u64, result(c), i as u64);
+        }
+        f
+    }
+
+    #[test]
+    fn a_cell_stops_at_its_decision_counts_nothing_after_and_in_id_order() {
+        let games = "++-+".repeat(200);
+        let f = fed(&games);
+        assert_eq!(f.verdict(), Shown::First);
+        assert!(f.counted() < 800, "stopped early: {}", f.counted());
+        assert_eq!(f.sequence, games[..f.counted() as usize]);
+        // The same games offered last first: counted in id order, the same decision.
+        let mut g = Fold::new(0.05, 0.05);
+        for (i, c) in games
+            .chars()
+            .enumerate()
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+        {
+            g.take(i as u64, result(c), i as u64);
+        }
+        assert_eq!(g.sequence, f.sequence);
+        assert_eq!(g.shown, f.shown);
+    }
+
+    #[test]
+    fn all_draws_are_balanced_and_capped_games_are_not_draws() {
+        let f = fed(&"=".repeat(200));
+        assert_eq!(f.verdict(), Shown::Balanced);
+        assert_eq!(f.wdl, [0, f.counted(), 0]);
+        let capped = fed(&"=c".repeat(100));
+        assert_eq!(capped.verdict(), Shown::Unfinished);
+        assert_eq!(capped.wdl[1] + capped.capped, capped.counted());
+        assert!(capped.capped > 0);
+    }
+
+    #[test]
+    fn an_even_split_is_undecided_within_a_small_budget() {
+        let f = fed(&"+-".repeat(30));
+        assert_eq!(f.verdict(), Shown::Undecided);
+    }
+
+    #[test]
+    fn the_trend_is_the_least_squares_slope_worked_by_hand() {
+        // Equal weights, scores 0.8, 0.7, 0.6 at rungs 1..3: slope −0.1; Σw(x − x̄)² = 2w.
+        let t = trend(&[(1.0, 0.8, 100.0), (2.0, 0.7, 100.0), (3.0, 0.6, 100.0)]).unwrap();
+        assert!((t.0 + 0.1).abs() < 1e-12);
+        assert!((t.2 - t.0 - 1.96 * (1.0f64 / 200.0).sqrt()).abs() < 1e-12);
+        assert!(trend(&[(1.0, 0.5, 1.0)]).is_none());
+    }
+
+    fn word_of(says: Shown, draws: f64) -> Word {
+        Word {
+            family: String::new(),
+            says,
+            draws,
+            trend: None,
+            why: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_side_needs_every_family_and_a_draw_needs_draws() {
+        use Shown::*;
+        let v = |w: Vec<Word>| verdict(w).sign;
+        assert_eq!(v(vec![word_of(First, 0.0), word_of(First, 0.1)]), "+");
+        assert_eq!(v(vec![word_of(Second, 0.0), word_of(Second, 0.0)]), "-");
+        assert_eq!(
+            v(vec![word_of(First, 0.0), word_of(Undecided, 0.0)]),
+            "undecided"
+        );
+        assert_eq!(
+            v(vec![word_of(Balanced, 0.95), word_of(Balanced, 0.99)]),
+            "="
+        );
+        assert_eq!(
+            v(vec![word_of(Balanced, 0.95), word_of(Balanced, 0.5)]),
+            "undecided"
+        );
+        let split = verdict(vec![word_of(First, 0.0), word_of(Second, 0.0)]);
+        assert!(split.text.contains("disagree"));
+    }
+}
