@@ -4,7 +4,8 @@ into results/reports/balance/<board>/, then writes results/reports/known-answers
 
 Usage: tools/balance-calibration.py [--arena PATH] [--only-table] [--cell-seconds S] [--games N]
 
-Each board's run resumes what its folder holds, so the script can be stopped and run again.
+Each board's run resumes what its folder holds, so the script can be stopped and run again;
+the boards run in the order listed (the small ones, then those the calibration most needs).
 The seed is fixed (2026) before any game of the calibration was played.
 """
 import argparse
@@ -22,8 +23,8 @@ BOARDS = [
     ("mnk:m=5,n=4,k=3", "+", "same"),
     ("mnk:m=5,n=5,k=3", "+", "same"),
     ("mnk:m=4,n=4,k=4", "=", "m,n,k-games; solved here"),
-    ("mnk:m=5,n=4,k=4", "=", "m,n,k-games; solved here"),
-    ("mnk:m=6,n=4,k=4", "=", "m,n,k-games; solved here"),
+    ("mnk:m=5,n=4,k=4", "=", "m,n,k-games; solved here (7.9 s)"),
+    ("mnk:m=6,n=4,k=4", "=", "m,n,k-games (published); not solved here in 6 minutes"),
     ("hex:size=3", "+", "strategy stealing; solved here"),
     ("hex:size=3,swap=on", "-", "strategy stealing with the swap; solved here"),
     ("hex:size=4", "+", "strategy stealing; solved here"),
@@ -34,23 +35,33 @@ BOARDS = [
     ("connect_four:rows=5,columns=5", "=", "Tromp; solved here"),
     ("connect_four:rows=6,columns=4", "=", "Tromp; solved here"),
     ("connect_four:rows=4,columns=6", "-", "Tromp; solved here"),
+    ("connect_four", "+", "Allis 1988, Allen 1988; solved here"),
+    ("hex:size=5", "+", "strategy stealing; solved here (df-pn)"),
+    ("hex:size=5,swap=on", "-", "strategy stealing with the swap"),
+    ("mnk:m=6,n=5,k=4", "+", "m,n,k-games (published)"),
+    ("mnk:m=5,n=5,k=4", "=", "m,n,k-games (published)"),
+    ("connect_four:rows=6,columns=6", "-", "Tromp; solved here"),
+    ("hex:size=6", "+", "strategy stealing; solved by Hayward et al."),
+    ("hex:size=6,swap=on", "-", "strategy stealing with the swap"),
     ("connect_four:rows=7,columns=4", "=", "Tromp; solved here"),
     ("connect_four:rows=8,columns=4", "=", "Tromp; solved here"),
     ("connect_four:rows=4,columns=7", "=", "Tromp; solved here"),
     ("connect_four:rows=6,columns=5", "=", "Tromp; solved here"),
     ("connect_four:rows=5,columns=6", "=", "Tromp; solved here"),
     ("connect_four:rows=4,columns=8", "-", "Tromp; solved here"),
-    ("hex:size=5", "+", "strategy stealing; solved here (df-pn)"),
-    ("hex:size=5,swap=on", "-", "strategy stealing with the swap"),
     ("connect_four:rows=7,columns=5", "=", "Tromp; solved here"),
     ("connect_four:rows=5,columns=7", "=", "Tromp; solved here"),
-    ("connect_four:rows=6,columns=6", "-", "Tromp; solved here"),
-    ("connect_four", "+", "Allis 1988, Allen 1988; solved here"),
-    ("mnk:m=5,n=5,k=4", "=", "m,n,k-games (published)"),
-    ("mnk:m=6,n=5,k=4", "+", "m,n,k-games (published)"),
-    ("hex:size=6", "+", "strategy stealing; solved by Hayward et al."),
-    ("hex:size=6,swap=on", "-", "strategy stealing with the swap"),
 ]
+
+# The top rungs whose moves are judged against the solver.
+TOPS = [("mcts", "mcts:iters=64000"),
+        ("alphabeta", "alphabeta:depth=6,nodes=50000,eval=rich,near=0.05")]
+# Boards whose positions the solver answers fast enough to judge every move.
+ERROR_BOARDS = ["tic_tac_toe", "mnk:m=4,n=4,k=4", "hex:size=3,swap=on", "hex:size=4",
+                "hex:size=4,swap=on", "connect_four:rows=4,columns=4",
+                "connect_four:rows=4,columns=5", "connect_four:rows=5,columns=4",
+                "connect_four:rows=5,columns=5", "connect_four:rows=4,columns=6",
+                "connect_four:rows=6,columns=4", "connect_four"]
 
 
 def folder(spec):
@@ -63,6 +74,10 @@ def main():
     ap.add_argument("--only-table", action="store_true")
     ap.add_argument("--cell-seconds", default="120")
     ap.add_argument("--games", default="600")
+    ap.add_argument("--errors", action="store_true",
+                    help="measure the top rungs' error rates against perfect play (arena errors, "
+                         "20 games each, positions solved within 2 s) on the boards listed in "
+                         "ERROR_BOARDS, into each board's errors-FAMILY.txt")
     a = ap.parse_args()
     root = "results/reports/balance"
     os.makedirs(root, exist_ok=True)
@@ -73,11 +88,24 @@ def main():
                    "--seed", str(SEED), "--cell-seconds", a.cell_seconds, "--threads", "2"]
             print(" ".join(cmd), file=sys.stderr, flush=True)
             subprocess.run(cmd, check=True)
+    if a.errors:
+        for spec in ERROR_BOARDS:
+            out = os.path.join(root, folder(spec))
+            for fam, agent in TOPS:
+                path = os.path.join(out, f"errors-{fam}.txt")
+                if os.path.exists(path):
+                    continue
+                cmd = [a.arena, "errors", "--game", spec, "--agent", agent, "--games", "20",
+                       "--seed", str(SEED), "--solve-time", "2"]
+                print(" ".join(cmd), file=sys.stderr, flush=True)
+                line = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+                open(path + ".tmp", "w").write(line)
+                os.replace(path + ".tmp", path)
     rows = []
     for spec, known, source in BOARDS:
         path = os.path.join(root, folder(spec), "verdict.txt")
         if not os.path.exists(path):
-            rows.append([spec, known, "not run", "", "", "", "", source])
+            rows.append([spec, known, "not run", "", "", "", "", "", "", "", source])
             continue
         lines = open(path).read().splitlines()
         head = dict(kv.split("=", 1) for kv in lines[0].split())
@@ -92,12 +120,20 @@ def main():
             if first:
                 t = first[-1]
                 tops.append(f"{fam} {t['wins']}-{t['draws']}-{t['losses']} {t['shown']}")
-        rows.append([spec, known, verdict, agrees, games, played, "; ".join(tops),
+        rates = []
+        for fam, _ in TOPS:
+            path = os.path.join(root, folder(spec), f"errors-{fam}.txt")
+            if os.path.exists(path):
+                kv = dict(x.split("=", 1) for x in open(path).read().split() if "=" in x)
+                rates.append(f"{kv['rate']} [{kv['low']}, {kv['high']}] of {kv['solved']}")
+            else:
+                rates.append("")
+        rows.append([spec, known, verdict, agrees, games, played, "; ".join(tops), *rates,
                      lines[1], source])
     with open("results/reports/known-answers.csv", "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["board", "known", "verdict", "agrees", "games", "played", "top_rungs",
-                    "reading", "source"])
+                    "mcts_error_rate", "alphabeta_error_rate", "reading", "source"])
         w.writerows(rows)
 
 

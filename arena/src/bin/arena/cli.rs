@@ -309,6 +309,9 @@ pub struct BalanceArgs {
     /// A score within ½ ± this is balanced.
     #[arg(long, default_value_t = 0.05, value_parser = parse_probability)]
     pub margin: f64,
+    /// Play nothing: read the cells' games already in --out and write the results from them.
+    #[arg(long)]
+    pub read_only: bool,
     /// The run's seed (the replication's is fixed from it).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,

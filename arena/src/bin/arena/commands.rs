@@ -342,7 +342,7 @@ pub fn errors(args: &ErrorsArgs) -> Result<()> {
 
 /// Runs `arena balance`.
 pub fn balance(args: &BalanceArgs) -> Result<()> {
-    use ringside_arena::run::balance::{Settings, describe, families, run};
+    use ringside_arena::run::balance::{Settings, describe_with_swaps, families, run};
     let depths: Vec<u32> = args
         .depths
         .0
@@ -363,8 +363,9 @@ pub fn balance(args: &BalanceArgs) -> Result<()> {
         threads: args.threads,
         dir: args.out.clone(),
         cell_seconds: args.cell_seconds,
+        play: !args.read_only,
     };
-    let (_, verdict) = run(&settings, &mut |c| {
+    let (cells, verdict) = run(&settings, &mut |c| {
         let f = &c.fold;
         let (lo, hi) = f.interval();
         eprintln!(
@@ -384,7 +385,7 @@ pub fn balance(args: &BalanceArgs) -> Result<()> {
             c.seconds
         );
     })?;
-    print(&describe(&settings, &verdict))
+    print(&describe_with_swaps(&settings, &verdict, &cells))
 }
 
 /// Runs `arena play`.
