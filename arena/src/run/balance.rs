@@ -811,8 +811,7 @@ pub fn describe_with_swaps(s: &Settings, v: &Verdict, cells: &[Cell]) -> String 
         for f in &s.families {
             if let Some(c) = cells
                 .iter()
-                .filter(|c| c.family == f.name && c.run == Run::First)
-                .last()
+                .rfind(|c| c.family == f.name && c.run == Run::First)
             {
                 let _ = writeln!(out, "swap, {}: {}", f.name, swap_line(c));
             }
