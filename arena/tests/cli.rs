@@ -762,3 +762,46 @@ fn mcts_swaps_exactly_the_hex_4_openings_the_solver_finds_won() {
     }
     assert!(!think("a1").starts_with("move=swap "));
 }
+
+#[test]
+fn a_swap_game_whose_opening_stops_at_the_swap_is_read_back_and_resumed() {
+    // Issue 101: two opening plies asked, the opening stops before the swap's decision after
+    // one; the file must read back (summary) and a second run must resume it, not refuse it.
+    for game in ["hex:size=5,swap=on", "havannah:size=4,swap=on"] {
+        let dir = std::env::temp_dir().join(format!(
+            "ringside-swap-open-{}-{}",
+            std::process::id(),
+            game.len()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("sw.csv");
+        let out = out.to_str().unwrap();
+        let run = |games: &str| {
+            arena(&[
+                "match",
+                "--game",
+                game,
+                "--agents",
+                "random",
+                "random",
+                "--games",
+                games,
+                "--opening-plies",
+                "2",
+                "--out",
+                out,
+            ])
+        };
+        let o = run("20");
+        assert!(o.status.success(), "{game}: {}", stderr(&o));
+        let o = arena(&["summary", out]);
+        assert!(o.status.success(), "{game}: summary: {}", stderr(&o));
+        // Resuming the finished run reads every row and plays nothing.
+        let o = run("20");
+        assert!(o.status.success(), "{game}: resume: {}", stderr(&o));
+        let rows = std::fs::read_to_string(out).unwrap().lines().count();
+        assert_eq!(rows, 21, "{game}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -49,7 +49,13 @@ pub fn replay_row<G: Game + Features, S: Sink>(
             row.plies
         )));
     }
+    // Whether the position after the recorded opening awaits a decision the rules single out
+    // (the swap's offer), where a plan whose opening stops there ends it early.
+    let mut at_decision = row.moves.is_empty() && state.rule_decision();
     for (i, text) in row.moves.split_whitespace().enumerate() {
+        if i as u32 == row.opening_plies {
+            at_decision = state.rule_decision();
+        }
         let at = |reason: String| {
             RowFault::new(
                 RowFaultKind::Move,
@@ -67,8 +73,12 @@ pub fn replay_row<G: Game + Features, S: Sink>(
         state.try_play(mv).map_err(|e| at(e.to_string()))?;
     }
     let ended_in_opening = total as u32 == row.opening_plies && state.outcome().is_some();
+    if total as u32 == row.opening_plies && total > 0 {
+        at_decision = state.rule_decision();
+    }
+    let stopped_for_decision = plan.opening_stops && at_decision;
     if row.opening_plies > row.plies
-        || (row.opening_plies < plan.opening_plies && !ended_in_opening)
+        || (row.opening_plies < plan.opening_plies && !ended_in_opening && !stopped_for_decision)
     {
         return Err(RowFault::new(
             RowFaultKind::Result,
