@@ -9,6 +9,21 @@ fn arena(args: &[&str]) -> Output {
         .expect("the arena binary runs")
 }
 
+fn arena_with_input(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the arena binary runs");
+    // The program may stop before reading: a closed pipe is not the test's failure.
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    child.wait_with_output().expect("the arena binary ends")
+}
+
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
 }
@@ -803,5 +818,29 @@ fn a_swap_game_whose_opening_stops_at_the_swap_is_read_back_and_resumed() {
         let rows = std::fs::read_to_string(out).unwrap().lines().count();
         assert_eq!(rows, 21, "{game}");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn a_person_or_a_failing_engine_as_the_agent_is_one_line_and_exit_2_everywhere() {
+    // Issue 101, item 2: these panicked (exit 101) or answered every genmove with `?`.
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["think", "--game", "tic_tac_toe", "--agent", "human"],
+        vec![
+            "think",
+            "--game",
+            "hex:size=5",
+            "--agent",
+            "gtp:cmd=/nonexistent/engine",
+        ],
+        vec!["play", "--game", "tic_tac_toe", "--agent", "human"],
+        vec!["gtp", "--game", "tic_tac_toe", "--agent", "human"],
+    ];
+    for args in cases {
+        let o = arena_with_input(&args, "a1\nquit\n");
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(!err.contains("panic"), "{args:?}: {err}");
     }
 }

@@ -34,11 +34,23 @@ pub fn think(game: &AnyGame, agent: &LabelledSpec, moves: &str, seed: u64) -> Re
                     "the game is over after these moves; nothing to choose",
                 ));
             }
+            if *self.spec == AgentSpec::Human {
+                return Err(Error::setting(format!(
+                    "agent '{}': a person plays only at `arena play`",
+                    self.label
+                )));
+            }
             let mut agent = self
                 .spec
                 .build(&start, self.seed)
                 .map_err(|e| Error::agent(self.label, e))?;
-            let d = agent.choose(&state);
+            // An engine outside the process can fail to start, crash or answer nonsense: one
+            // line naming it, not a panic.
+            let d = agent.try_choose(&state).map_err(|fault| {
+                let text = fault.to_string();
+                let first = text.lines().next().unwrap_or("failed");
+                Error::setting(format!("agent '{}': {first}", self.label))
+            })?;
             Ok(Thought {
                 mv: state.move_text(d.mv),
                 stats: d.stats,

@@ -43,6 +43,12 @@ pub struct Table<'a> {
 /// Plays one game between the person typing on `input` and the agent, writing the board and
 /// messages to `output`. Returns the finished game's row.
 pub fn play(table: &Table<'_>, input: &mut dyn BufRead, output: &mut dyn Write) -> Result<GameRow> {
+    if table.agent.spec == ringside_agents::AgentSpec::Human {
+        return Err(Error::setting(format!(
+            "agent '{}': you play the person's side; the agent must be a program",
+            table.agent.label
+        )));
+    }
     let plan = PlanBuilder::for_game(table.game.clone())
         .pairing("human", table.agent)
         .games(2)
