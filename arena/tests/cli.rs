@@ -844,3 +844,44 @@ fn a_person_or_a_failing_engine_as_the_agent_is_one_line_and_exit_2_everywhere()
         assert!(!err.contains("panic"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn the_gtp_server_refuses_a_game_its_notation_cannot_write_and_lines_not_in_utf8_and_goes_on() {
+    // Issue 101, item 3: the switch was answered `=` and the session ended with exit 2, and
+    // any line that was not UTF-8 (even a comment) ended the session.
+    let input =
+        b"ringside-game rin:size=8\nprotocol_version\n# caf\xe9\n\xff\xfe name\nname\nquit\n";
+    let o = {
+        use std::io::Write;
+        use std::process::Stdio;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args([
+                "gtp",
+                "--game",
+                "hex:size=7",
+                "--agent",
+                "random",
+                "--coords",
+                "hexgui",
+            ])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(input).unwrap();
+        child.wait_with_output().unwrap()
+    };
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let answers: Vec<&str> = out
+        .split("\n\n")
+        .filter(|a| !a.is_empty())
+        .map(str::trim)
+        .collect();
+    assert_eq!(answers.len(), 5, "{answers:?}");
+    assert!(answers[0].starts_with("? "), "{answers:?}");
+    assert_eq!(answers[1], "= 2");
+    assert!(answers[2].starts_with("? "), "{answers:?}");
+    assert!(answers[3].starts_with("= "), "{answers:?}");
+}

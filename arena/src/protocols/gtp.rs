@@ -160,16 +160,20 @@ impl GameVisitor for Session<'_> {
             coords: self.coords,
             start,
         };
-        let mut line = String::new();
+        let mut bytes = Vec::new();
         loop {
-            line.clear();
+            bytes.clear();
             let read = self
                 .input
-                .read_line(&mut line)
+                .read_until(b'\n', &mut bytes)
                 .map_err(|e| Error::new(crate::ErrorKind::Io, format!("gtp: cannot read: {e}")))?;
             if read == 0 {
                 return Ok(End::Quit);
             }
+            // A line that is not UTF-8 is read as far as it goes: a comment stays a comment,
+            // and a command with bytes it cannot read is refused as unknown, not the session's
+            // end.
+            let line = String::from_utf8_lossy(&bytes);
             let text = line.split('#').next().unwrap_or("").trim();
             if text.is_empty() {
                 continue;
@@ -464,10 +468,20 @@ impl<G: Game + Features> Table<'_, G> {
             Ok(next) => next,
             Err(e) => return (Err(Refusal::BadGame(e)), None),
         };
-        match checked(&next, self.spec) {
-            Ok(()) => (Ok(String::new()), Some(End::Switch(next))),
-            Err(e) => (Err(Refusal::CannotPlay(e)), None),
+        if let Err(e) = checked(&next, self.spec) {
+            return (Err(Refusal::CannotPlay(e)), None);
         }
+        if !next.visit(Fits(self.coords)) {
+            // Refused while the session goes on, rather than accepted and then ended.
+            return (
+                Err(Refusal::CannotPlay(Error::setting(format!(
+                    "{next} is not written in the {} notation",
+                    self.coords.as_str()
+                )))),
+                None,
+            );
+        }
+        (Ok(String::new()), Some(End::Switch(next)))
     }
 }
 
