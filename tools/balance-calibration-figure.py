@@ -17,7 +17,7 @@ calib = import_module("balance-calibration")
 
 ROOT = "results/reports/balance"
 rows = list(csv.DictReader(open("results/reports/known-answers.csv")))
-ROW_H, LEFT, PANEL_W, GAP, TOP = 22, 250, 300, 40, 70
+ROW_H, LEFT, PANEL_W, GAP, TOP = 22, 330, 300, 40, 70
 FAMILIES = [("mcts", "MCTS, top rung"), ("alphabeta", "alpha-beta, top rung")]
 WIDTH = LEFT + len(FAMILIES) * (PANEL_W + GAP) + 170
 HEIGHT = TOP + ROW_H * len(rows) + 60
