@@ -345,6 +345,28 @@ pub struct Cell {
 }
 
 impl Cell {
+    /// A line for people: the cell, what it showed after how many games, its results and
+    /// interval.
+    #[must_use]
+    pub fn line(&self) -> String {
+        let f = &self.fold;
+        let (lo, hi) = f.interval();
+        let [w, d, l] = f.wdl;
+        format!(
+            "{} rung {} ({}) {}: {} after {} games (W-D-L {w}-{d}-{l}, capped {}, distinct {}), score {:.3} [{lo:.3}, {hi:.3}], {:.1} s",
+            self.family,
+            self.rung,
+            self.player,
+            self.run.word(),
+            f.verdict().word(),
+            f.counted(),
+            f.capped,
+            f.distinct(),
+            f.score(),
+            self.seconds
+        )
+    }
+
     /// Its line of `cells.csv`.
     fn csv(&self) -> String {
         let f = &self.fold;

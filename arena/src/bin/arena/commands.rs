@@ -365,26 +365,7 @@ pub fn balance(args: &BalanceArgs) -> Result<()> {
         cell_seconds: args.cell_seconds,
         play: !args.read_only,
     };
-    let (cells, verdict) = run(&settings, &mut |c| {
-        let f = &c.fold;
-        let (lo, hi) = f.interval();
-        eprintln!(
-            "{} rung {} ({}) {}: {} after {} games (W-D-L {}-{}-{}, capped {}, distinct {}), score {:.3} [{lo:.3}, {hi:.3}], {:.1} s",
-            c.family,
-            c.rung,
-            c.player,
-            c.run.word(),
-            f.verdict().word(),
-            f.counted(),
-            f.wdl[0],
-            f.wdl[1],
-            f.wdl[2],
-            f.capped,
-            f.distinct(),
-            f.score(),
-            c.seconds
-        );
-    })?;
+    let (cells, verdict) = run(&settings, &mut |c| eprintln!("{}", c.line()))?;
     print(&describe_with_swaps(&settings, &verdict, &cells))
 }
 
