@@ -51,6 +51,14 @@ pub fn think(game: &AnyGame, agent: &LabelledSpec, moves: &str, seed: u64) -> Re
                 let first = text.lines().next().unwrap_or("failed");
                 Error::setting(format!("agent '{}': {first}", self.label))
             })?;
+            // An engine can name a move the rules refuse: said, not printed as its choice.
+            state.clone().try_play(d.mv).map_err(|e| {
+                Error::setting(format!(
+                    "agent '{}': chose {}, which the rules refuse: {e}",
+                    self.label,
+                    state.move_text(d.mv)
+                ))
+            })?;
             Ok(Thought {
                 mv: state.move_text(d.mv),
                 stats: d.stats,
