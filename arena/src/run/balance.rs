@@ -137,7 +137,7 @@ pub struct Fold {
     cs: ConfSeq,
     margin: f64,
     next: u64,
-    waiting: BTreeMap<u64, (Option<f64>, u64, Opening)>,
+    waiting: BTreeMap<u64, (Option<f64>, u64, Opening, f64)>,
     /// Wins, draws and losses of the first colour over the counted games.
     pub wdl: [u64; 3],
     /// Counted games stopped by the ply cap.
@@ -151,6 +151,9 @@ pub struct Fold {
     /// By first move, over the counted games that ended: games, how many the second player
     /// answered with the swap, and the first colour's points.
     pub openings: BTreeMap<String, (u64, u64, f64)>,
+    /// Both players' thinking time over the counted games, in seconds, as their rows record
+    /// it (a cost that survives resuming and recomputing).
+    pub thinking: f64,
 }
 
 /// A game's first move and whether the reply was the swap.
@@ -178,6 +181,7 @@ impl Fold {
             sequence: String::new(),
             shown: Shown::Undecided,
             openings: BTreeMap::new(),
+            thinking: 0.0,
         }
     }
 
@@ -197,18 +201,20 @@ impl Fold {
             row.moves.hash(&mut h);
             h.finish()
         };
-        self.take(row.id, x, key, opening_of(&row.moves));
+        let seconds = (row.first_time_ms + row.second_time_ms) / 1000.0;
+        self.take(row.id, x, key, opening_of(&row.moves), seconds);
     }
 
     /// Game `id`'s result (`None`: stopped by the cap) and its moves' hash, counted in id
     /// order while the test runs.
-    fn take(&mut self, id: u64, x: Option<f64>, key: u64, opening: Opening) {
-        self.waiting.insert(id, (x, key, opening));
-        while let Some((x, key, opening)) = self.waiting.remove(&self.next) {
+    fn take(&mut self, id: u64, x: Option<f64>, key: u64, opening: Opening, seconds: f64) {
+        self.waiting.insert(id, (x, key, opening, seconds));
+        while let Some((x, key, opening, seconds)) = self.waiting.remove(&self.next) {
             self.next += 1;
             if self.decided() {
                 continue;
             }
+            self.thinking += seconds;
             if let (Some(x), Some((first, swapped))) = (x, opening) {
                 let o = self.openings.entry(first).or_default();
                 o.0 += 1;
@@ -391,14 +397,14 @@ impl Cell {
             f.p_half(),
             self.holm,
             f.verdict().word(),
-            self.seconds,
+            f.thinking,
             f.sequence
         )
     }
 }
 
 /// The header of `cells.csv`.
-pub const CELLS_HEADER: &str = "family,rung,player,run,alpha,played,counted,wins,draws,losses,capped,distinct,score,low,high,p_half,holm,shown,seconds,sequence";
+pub const CELLS_HEADER: &str = "family,rung,player,run,alpha,played,counted,wins,draws,losses,capped,distinct,score,low,high,p_half,holm,shown,thinking_s,sequence";
 
 /// What a run is asked.
 #[derive(Debug, Clone)]
@@ -641,10 +647,19 @@ pub fn verdict(words: Vec<Word>) -> Verdict {
             "the players disagree: one family favours the first player, another the second"
                 .to_string(),
         )
+    } else if words
+        .iter()
+        .all(|w| !matches!(w.says, Shown::First | Shown::Second | Shown::Balanced))
+    {
+        (
+            "undecided",
+            "undecided: no family's top rung decided (within its budget, replicated and held with strength)"
+                .to_string(),
+        )
     } else {
         (
             "undecided",
-            "undecided: the families do not agree on a side".to_string(),
+            "undecided: one family decided, the other did not".to_string(),
         )
     };
     Verdict {
@@ -858,7 +873,7 @@ mod tests {
     fn fed(results: &str) -> Fold {
         let mut f = Fold::new(0.05, 0.05);
         for (i, c) in results.chars().enumerate() {
-            f.take(i as u64, result(c), i as u64, None);
+            f.take(i as u64, result(c), i as u64, None, 0.0);
         }
         f
     }
@@ -879,7 +894,7 @@ mod tests {
             .into_iter()
             .rev()
         {
-            g.take(i as u64, result(c), i as u64, None);
+            g.take(i as u64, result(c), i as u64, None, 0.0);
         }
         assert_eq!(g.sequence, f.sequence);
         assert_eq!(g.shown, f.shown);
@@ -895,7 +910,7 @@ mod tests {
             ("b2 a1", 1.0),
         ];
         for (i, (moves, x)) in games.iter().enumerate() {
-            f.take(i as u64, Some(*x), i as u64, opening_of(moves));
+            f.take(i as u64, Some(*x), i as u64, opening_of(moves), 0.0);
         }
         assert_eq!(f.openings["b2"], (3, 2, 2.0));
         assert_eq!(f.openings["a1"], (1, 0, 0.0));
@@ -994,6 +1009,16 @@ mod tests {
         assert_eq!(
             v(vec![word_of(First, 0.0), word_of(Undecided, 0.0)]),
             "undecided"
+        );
+        assert!(
+            verdict(vec![word_of(First, 0.0), word_of(Undecided, 0.0)])
+                .text
+                .contains("one family decided")
+        );
+        assert!(
+            verdict(vec![word_of(Undecided, 0.0), word_of(Unfinished, 0.0)])
+                .text
+                .contains("no family")
         );
         assert_eq!(
             v(vec![word_of(Balanced, 0.95), word_of(Balanced, 0.99)]),
