@@ -173,8 +173,10 @@ impl<G: Game + Features> AlphaBeta<G> {
     /// With `near=margin`: a move drawn from the seed among `best` and the root moves whose
     /// value at `depth` is at least `value − margin` (in evaluation units), each tested by a
     /// null-window search of `depth` (a fail-high at the threshold proves the move close
-    /// enough). The moves are tried in the move list's order; a budget that runs out stops
-    /// the testing, and the moves found so far are the choice.
+    /// enough). The tests share the move's `nodes=`/`time_ms=` budget with the search: they
+    /// are tried in the move list's order, a budget that runs out stops them, and the moves
+    /// found so far are the choice (only the best, where the budget already ended the
+    /// search's last iteration).
     fn near_best(
         &mut self,
         state: &G,

@@ -117,7 +117,7 @@ pub const OPTIONS: &[OptionDef<AlphaBetaSpec>] = &[
         key: "near",
         takes: Takes::Number(Bound::FromZero),
         default: Fallback::Unset(""),
-        help: "play a move drawn from the seed among the root moves within this many evaluation units (a stone is 1) of the best at the depth searched, each tested by a null-window search: distinct self-play from the player's own choices (a forced win is never traded for less)",
+        help: "play a move drawn from the seed among the root moves within this many evaluation units (a stone is 1) of the best at the depth searched, each tested by a null-window search within what is left of nodes=/time_ms= (where the budget ended the search, the best move is played): distinct self-play from the player's own choices (a forced win is never traded for less)",
         source: "",
         set: |s, v| s.near = Some(v.number()),
         print: |s| s.near.map(|m| format!("near={m}")),

@@ -64,6 +64,16 @@ pub fn replay_row<G: Game + Features, S: Sink>(
         };
         watch.before_move(&state, i as u32);
         let mv = state.parse_move(text).map_err(|e| at(e.to_string()))?;
+        if plan.opening_stops && (i as u32) < row.opening_plies && state.rule_decision() {
+            return Err(RowFault::new(
+                RowFaultKind::Result,
+                format!(
+                    "the random opening of {} plies runs through a decision at ply {}, where the run's openings stop",
+                    row.opening_plies,
+                    i + 1
+                ),
+            ));
+        }
         if (i as u32) < row.opening_plies {
             let drawn = state.random_move(&mut rng, &mut scratch);
             if drawn != Some(mv) {
@@ -203,5 +213,37 @@ mod tests {
         let mut elsewhere = row.clone();
         elsewhere.game = "rin:size=8".into();
         assert_eq!(kind(&elsewhere), RowFaultKind::Start);
+    }
+
+    #[test]
+    fn an_opening_stops_at_the_swap_when_its_plan_says_so_and_not_past_it() {
+        use ringside_engine::registry::AnyGame;
+        let build = |through: bool| {
+            PlanBuilder::new("hex:size=4,swap=on")
+                .pairing("random", "random")
+                .games(2)
+                .seed(5)
+                .opening_plies(2)
+                .opening_through_decisions(through)
+                .build()
+                .unwrap()
+        };
+        let (stops, through) = (build(false), build(true));
+        assert!(stops.opening_stops && !through.opening_stops);
+        let AnyGame::Hex(boxed) = AnyGame::parse("hex:size=4,swap=on").unwrap() else {
+            panic!("a hex board")
+        };
+        let start = *boxed;
+        // Stopped at the swap's offer after one ply: read back under the plan that stops.
+        let stopped = &run_in_memory(&stops, Some(1), &mut Silent).unwrap()[0];
+        assert_eq!(stopped.opening_plies, 1);
+        assert!(replay_row(&start, &stops, stopped, &()).is_ok());
+        // A row whose opening ran through the offer (as an old plan's did) matches the seed's
+        // draws, but not a plan whose openings stop there.
+        let ran = &run_in_memory(&through, Some(1), &mut Silent).unwrap()[0];
+        assert_eq!(ran.opening_plies, 2);
+        assert!(replay_row(&start, &through, ran, &()).is_ok());
+        let fault = replay_row(&start, &stops, ran, &()).unwrap_err();
+        assert_eq!(fault.kind, RowFaultKind::Result, "{}", fault.reason);
     }
 }
