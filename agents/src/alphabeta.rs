@@ -194,15 +194,7 @@ impl<G: Game + Features> AlphaBeta<G> {
         for mv in moves.into_iter().filter(|&m| m != best) {
             let mut child = state.clone();
             child.play_unchecked(mv);
-            let child_me = child.to_move().unwrap_or(me);
-            let below = threshold - 1;
-            let v = if child.outcome().is_some() {
-                self.negamax(&child, 0, 1, below, threshold, me)
-            } else if child_me == me {
-                self.negamax(&child, depth - 1, 1, below, threshold, me)
-            } else {
-                -self.negamax(&child, depth - 1, 1, -threshold, -below, child_me)
-            };
+            let v = self.child_value(&child, depth - 1, 1, (threshold - 1, threshold), me);
             if self.stopped {
                 break;
             }
@@ -213,6 +205,26 @@ impl<G: Game + Features> AlphaBeta<G> {
         match self.rng.as_mut() {
             Some(rng) => *near.choose(rng).expect("the best move is among them"),
             None => best,
+        }
+    }
+
+    /// A child's value from the view of `me`, the parent's mover, searched `depth` more in the
+    /// parent's window: negated only when the side to move changed (a finished child keeps
+    /// `me`, and [`AlphaBeta::negamax`] values it as the end of the game).
+    #[inline]
+    fn child_value(
+        &mut self,
+        child: &G,
+        depth: u32,
+        ply: u32,
+        (alpha, beta): (i32, i32),
+        me: Player,
+    ) -> i32 {
+        let child_me = child.to_move().unwrap_or(me);
+        if child_me == me {
+            self.negamax(child, depth, ply, alpha, beta, me)
+        } else {
+            -self.negamax(child, depth, ply, -beta, -alpha, child_me)
         }
     }
 
@@ -347,12 +359,7 @@ impl<G: Game + Features> AlphaBeta<G> {
         for &(_, _, mv) in &ordered {
             let mut child = state.clone();
             child.play_unchecked(mv);
-            let child_me = child.to_move().unwrap_or(me);
-            let v = if child_me == me {
-                self.negamax(&child, depth - 1, ply + 1, alpha, beta, me)
-            } else {
-                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, child_me)
-            };
+            let v = self.child_value(&child, depth - 1, ply + 1, (alpha, beta), me);
             if self.stopped {
                 self.ordered[p] = ordered;
                 return 0;

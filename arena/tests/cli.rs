@@ -9,7 +9,7 @@ fn arena(args: &[&str]) -> Output {
         .expect("the arena binary runs")
 }
 
-fn arena_with_input(args: &[&str], input: &str) -> Output {
+fn arena_with_input(args: &[&str], input: &[u8]) -> Output {
     use std::io::Write;
     use std::process::Stdio;
     let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
@@ -20,7 +20,7 @@ fn arena_with_input(args: &[&str], input: &str) -> Output {
         .spawn()
         .expect("the arena binary runs");
     // The program may stop before reading: a closed pipe is not the test's failure.
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    let _ = child.stdin.take().unwrap().write_all(input);
     child.wait_with_output().expect("the arena binary ends")
 }
 
@@ -837,7 +837,7 @@ fn a_person_or_a_failing_engine_as_the_agent_is_one_line_and_exit_2_everywhere()
         vec!["gtp", "--game", "tic_tac_toe", "--agent", "human"],
     ];
     for args in cases {
-        let o = arena_with_input(&args, "a1\nquit\n");
+        let o = arena_with_input(&args, b"a1\nquit\n");
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         let err = stderr(&o);
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
@@ -851,27 +851,18 @@ fn the_gtp_server_refuses_a_game_its_notation_cannot_write_and_lines_not_in_utf8
     // any line that was not UTF-8 (even a comment) ended the session.
     let input =
         b"ringside-game rin:size=8\nprotocol_version\n# caf\xe9\n\xff\xfe name\nname\nquit\n";
-    let o = {
-        use std::io::Write;
-        use std::process::Stdio;
-        let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
-            .args([
-                "gtp",
-                "--game",
-                "hex:size=7",
-                "--agent",
-                "random",
-                "--coords",
-                "hexgui",
-            ])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(input).unwrap();
-        child.wait_with_output().unwrap()
-    };
+    let o = arena_with_input(
+        &[
+            "gtp",
+            "--game",
+            "hex:size=7",
+            "--agent",
+            "random",
+            "--coords",
+            "hexgui",
+        ],
+        input,
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     let answers: Vec<&str> = out

@@ -34,12 +34,7 @@ pub fn think(game: &AnyGame, agent: &LabelledSpec, moves: &str, seed: u64) -> Re
                     "the game is over after these moves; nothing to choose",
                 ));
             }
-            if *self.spec == AgentSpec::Human {
-                return Err(Error::setting(format!(
-                    "agent '{}': a person plays only at `arena play`",
-                    self.label
-                )));
-            }
+            crate::run::pool::no_person(self.label, self.spec)?;
             let mut agent = self
                 .spec
                 .build(&start, self.seed)

@@ -83,12 +83,7 @@ pub fn serve(
     output: &mut dyn Write,
 ) -> Result<()> {
     let spec = &agent.spec;
-    if *spec == ringside_agents::AgentSpec::Human {
-        return Err(Error::setting(format!(
-            "agent '{}': a person plays only at `arena play`; the GTP engine must be a program",
-            agent.label
-        )));
-    }
+    crate::run::pool::no_person(&agent.label, spec)?;
     checked(game, spec)?;
     let mut game = game.clone();
     loop {

@@ -51,7 +51,7 @@ pub fn replay_row<G: Game + Features, S: Sink>(
     }
     // Whether the position after the recorded opening awaits a decision the rules single out
     // (the swap's offer), where a plan whose opening stops there ends it early.
-    let mut at_decision = row.moves.is_empty() && state.rule_decision();
+    let mut at_decision = false;
     for (i, text) in row.moves.split_whitespace().enumerate() {
         if i as u32 == row.opening_plies {
             at_decision = state.rule_decision();
@@ -83,7 +83,7 @@ pub fn replay_row<G: Game + Features, S: Sink>(
         state.try_play(mv).map_err(|e| at(e.to_string()))?;
     }
     let ended_in_opening = total as u32 == row.opening_plies && state.outcome().is_some();
-    if total as u32 == row.opening_plies && total > 0 {
+    if total as u32 == row.opening_plies {
         at_decision = state.rule_decision();
     }
     let stopped_for_decision = plan.opening_stops && at_decision;

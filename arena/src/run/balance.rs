@@ -40,7 +40,7 @@ use crate::figures::confseq::ConfSeq;
 use crate::figures::stats::holm;
 use crate::plan::builder::PlanBuilder;
 use crate::records::durable::write_atomically;
-use crate::records::games_csv::read_games;
+use crate::records::games_csv::read_games_with;
 use crate::records::row::{GameRow, Reason};
 use crate::run::pool::Observer;
 use crate::run::runner::run_to_csv;
@@ -49,8 +49,8 @@ use crate::run::runner::run_to_csv;
 pub const DRAWN: f64 = 0.9;
 /// A cell with more than this share of its games stopped by the ply cap is unfinished.
 pub const UNFINISHED: f64 = 0.1;
-/// The ply cap of the instrument's games.
-pub const PLY_CAP: u32 = 1000;
+/// The ply cap of the instrument's games: the design reports'.
+pub use crate::run::design::PLY_CAP;
 /// Mixed into the seed of the replications (fixed before any game is played).
 pub const REPLICATION: u64 = 0x005E_ED0F_A6A1;
 
@@ -459,11 +459,14 @@ fn cell(
     let mut fold = Fold::new(alpha, s.margin);
     let mut played = 0;
     if path.exists() {
-        let held = read_games(&path, &plan)?;
-        played = held.rows.len() as u64;
-        for row in &held.rows {
-            fold.offer(row);
-        }
+        // Streamed, a chunk at a time: memory follows the chunk, not the file.
+        read_games_with(&path, &plan, &(), &mut |chunk| {
+            played += chunk.len() as u64;
+            for r in chunk {
+                fold.offer(&r.row);
+            }
+            Ok(())
+        })?;
     }
     if s.play && !fold.decided() && played < s.games {
         let mut stopper = Stopper {
@@ -762,7 +765,7 @@ fn write_cells(dir: &Path, cells: &[Cell]) -> Result<()> {
 /// Whether the board is played with the swap rule.
 #[must_use]
 pub fn has_swap(game: &AnyGame) -> bool {
-    game.with_option("swap", "on").is_ok_and(|on| &on == game)
+    crate::run::design::sides::swap_of(game) == Some(true)
 }
 
 /// The header of `swap.csv`.

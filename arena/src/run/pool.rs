@@ -63,11 +63,8 @@ type Finished = (GameRow, Option<GameFacts>);
 /// Refuses agents that cannot take a seat in a run: a person (who plays only at `arena play`)
 /// and a host agent nobody registered.
 pub fn check_seats(plan: &RunPlan) -> Result<()> {
-    if let Some(a) = plan.agents.iter().find(|a| a.spec == AgentSpec::Human) {
-        return Err(Error::setting(format!(
-            "agent '{}': a person plays only at `arena play`",
-            a.label
-        )));
+    for a in &plan.agents {
+        no_person(&a.label, &a.spec)?;
     }
     for a in &plan.agents {
         if let AgentSpec::Host(name) = &a.spec
@@ -79,6 +76,17 @@ pub fn check_seats(plan: &RunPlan) -> Result<()> {
                 ringside_agents::host::missing(name)
             )));
         }
+    }
+    Ok(())
+}
+
+/// Refuses a person (`human`) in a seat a program must take: a person plays only at
+/// `arena play`.
+pub fn no_person(label: &str, spec: &AgentSpec) -> Result<()> {
+    if *spec == AgentSpec::Human {
+        return Err(Error::setting(format!(
+            "agent '{label}': a person plays only at `arena play`"
+        )));
     }
     Ok(())
 }
