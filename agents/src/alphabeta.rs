@@ -8,6 +8,8 @@
 use std::hash::{Hash, Hasher};
 use std::time::Instant;
 
+use crate::clock::Clock;
+
 use rand::seq::{IndexedRandom, SliceRandom};
 use ringside_engine::{Features, Game, GameRng, Outcome, Player};
 
@@ -57,7 +59,7 @@ pub struct AlphaBeta<G: Game> {
     ordered: Vec<Vec<(i32, usize, G::Move)>>,
     scratch: Vec<G::Move>,
     nodes: u64,
-    deadline: Option<Instant>,
+    clock: Clock,
     enforce_budget: bool,
     stopped: bool,
     root_move: Option<G::Move>,
@@ -99,7 +101,7 @@ impl<G: Game + Features> AlphaBeta<G> {
             ordered: Vec::new(),
             scratch: Vec::new(),
             nodes: 0,
-            deadline: None,
+            clock: Clock::unlimited(),
             enforce_budget: false,
             stopped: false,
             root_move: None,
@@ -129,7 +131,7 @@ impl<G: Game + Features> AlphaBeta<G> {
         }
         self.nodes = 0;
         self.stopped = false;
-        self.deadline = self.spec.time.map(|t| started + t);
+        self.clock = Clock::new(started, self.spec.time);
         let me = state
             .to_move()
             .expect("analyse needs a game that is not over");
@@ -235,7 +237,7 @@ impl<G: Game + Features> AlphaBeta<G> {
         if self.spec.nodes.is_some_and(|n| self.nodes >= n) {
             self.stopped = true;
         }
-        if self.nodes.is_multiple_of(1024) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.clock.expired() {
             self.stopped = true;
         }
         self.stopped

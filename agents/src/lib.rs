@@ -58,6 +58,7 @@
 //! with the most won playouts), else the longest proven loss.
 
 pub mod alphabeta;
+pub mod clock;
 pub mod eval;
 pub mod fault;
 pub mod faulty;

@@ -46,7 +46,9 @@ fn a_time_budget_bounds_mcts_and_reports_what_it_spent() {
     let start = Rin::default();
     let mut agent = rin_agent("mcts:time_ms=40", &start);
     let d = agent.choose(&start);
-    assert!(d.stats.time >= Duration::from_millis(40));
+    // It searches until two of its clock's intervals (a fiftieth of the budget each) before
+    // the budget, so as to end within it.
+    assert!(d.stats.time >= Duration::from_millis(38), "{:?}", d.stats);
     assert!(d.stats.iterations > 10, "{:?}", d.stats);
     assert!(
         d.stats.nodes > 256,

@@ -876,3 +876,39 @@ fn the_gtp_server_refuses_a_game_its_notation_cannot_write_and_lines_not_in_utf8
     assert!(answers[2].starts_with("? "), "{answers:?}");
     assert!(answers[3].starts_with("= "), "{answers:?}");
 }
+
+#[test]
+fn a_summary_reads_a_run_whose_net_file_is_not_where_its_spec_names_it() {
+    // The run's first agent names `results/nets/connect_four/net.rsnet` by its content id;
+    // from another folder that path names nothing, and reading the games needs no agent.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let csv = root.join("results/nets/connect_four-check/depth2-seed4881.csv");
+    let elsewhere = std::env::temp_dir().join("ringside-summary-elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    assert!(
+        !elsewhere
+            .join("results/nets/connect_four/net.rsnet")
+            .exists()
+    );
+    let o = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .current_dir(&elsewhere)
+        .args(["summary", csv.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("| games | 800 |"), "{}", stdout(&o));
+    // Playing still needs the net: a match naming it from there is refused in one line.
+    let o = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .current_dir(&elsewhere)
+        .args([
+            "think",
+            "--game",
+            "connect_four",
+            "--agent",
+            "alphabeta:depth=2,eval=net,net=results/nets/connect_four/net.rsnet",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+}

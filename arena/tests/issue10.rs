@@ -495,7 +495,8 @@ fn issue10_a_finished_experiment_reruns_as_a_reproducibility_check() {
     let csv = dir.join("v").join("games.csv");
     let lines = data_lines(&csv);
     let fields: Vec<&str> = lines[0].split(',').collect();
-    let nodes_field = fields.len() - 5; // first_nodes, counted from the end of this simple row
+    // first_nodes, counted from the end of this simple row (ten columns follow it).
+    let nodes_field = fields.len() - 11;
     let mut changed: Vec<String> = fields.iter().map(|s| s.to_string()).collect();
     changed[nodes_field] = (changed[nodes_field].parse::<u64>().unwrap() + 1).to_string();
     let content = std::fs::read_to_string(&csv)
@@ -621,22 +622,7 @@ fn issue10_slurm_array_shards_merge_into_the_one_machine_run() {
     args.extend(shards.iter().map(|s| path(s)));
     args.extend(["--out", path(&merged)]);
     ok(&args);
-    let untimed = |p: &Path| -> Vec<Vec<String>> {
-        let mut r = csv::Reader::from_path(p).unwrap();
-        let mut rows: Vec<Vec<String>> = r
-            .records()
-            .map(|x| {
-                x.unwrap()
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| *i != 16 && *i != 17)
-                    .map(|(_, f)| f.to_string())
-                    .collect()
-            })
-            .collect();
-        rows.sort_by_key(|r| r[0].parse::<u64>().unwrap());
-        rows
-    };
+    let untimed = common::untimed_rows;
     assert_eq!(untimed(&merged), untimed(&whole));
     refused(
         &[

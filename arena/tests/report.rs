@@ -9,20 +9,7 @@ use common::{ok, path, refused, scratch, text};
 
 /// The rows of a games CSV without the decision times, sorted by id.
 fn games(file: &Path) -> Vec<Vec<String>> {
-    let mut r = csv::Reader::from_path(file).unwrap();
-    let h = r.headers().unwrap().clone();
-    let mut rows: Vec<Vec<String>> = r
-        .records()
-        .map(|row| {
-            let row = row.unwrap();
-            (0..row.len())
-                .filter(|&i| !h[i].ends_with("_time_ms"))
-                .map(|i| row[i].to_string())
-                .collect()
-        })
-        .collect();
-    rows.sort_by_key(|r| r[0].parse::<u64>().unwrap());
-    rows
+    common::untimed_rows(file)
 }
 
 fn report(dir: &Path) -> String {

@@ -87,20 +87,7 @@ fn one_machine(dir: &Path) -> PathBuf {
 
 /// A games file's rows without the time columns, by id.
 fn untimed(p: &Path) -> Vec<Vec<String>> {
-    let mut r = csv::Reader::from_path(p).unwrap();
-    let headers = r.headers().unwrap().clone();
-    let keep: Vec<usize> = (0..headers.len())
-        .filter(|&i| !headers[i].ends_with("_time_ms"))
-        .collect();
-    let mut rows: Vec<Vec<String>> = r
-        .records()
-        .map(|x| {
-            let x = x.unwrap();
-            keep.iter().map(|&i| x[i].to_string()).collect()
-        })
-        .collect();
-    rows.sort_by_key(|r| r[0].parse::<u64>().unwrap());
-    rows
+    common::untimed_rows(p)
 }
 
 fn summary_csv_column(out_dir: &Path, column: &str) -> Vec<String> {

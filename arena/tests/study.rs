@@ -885,20 +885,7 @@ fn an_interrupted_sweep_stops_between_cells_and_resumes_to_the_same_games() {
     for cell in &exp.sweep.as_ref().unwrap().cells {
         let games = |root: &str| {
             let path = dir.join(root).join("s").join("cells").join(&cell.folder);
-            let mut reader = csv::Reader::from_path(path.join("games.csv")).unwrap();
-            let mut rows: Vec<Vec<String>> = reader
-                .records()
-                .map(|r| {
-                    // Every column but the decision times (16 and 17).
-                    let r = r.unwrap();
-                    (0..r.len())
-                        .filter(|&i| i != 16 && i != 17)
-                        .map(|i| r[i].to_string())
-                        .collect()
-                })
-                .collect();
-            rows.sort();
-            rows
+            common::untimed_rows(&path.join("games.csv"))
         };
         assert_eq!(games("a"), games("b"), "{}", cell.label);
     }

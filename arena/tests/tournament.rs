@@ -4,7 +4,7 @@ use crate::common;
 
 use std::path::{Path, PathBuf};
 
-use common::{arena, ok, path, scratch, text};
+use common::{arena, ok, path, scratch, text, timing_column};
 
 fn refused(args: &[&str], expected: &str) {
     let o = arena(args);
@@ -27,7 +27,7 @@ fn rows(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
     let timing: Vec<usize> = header
         .iter()
         .enumerate()
-        .filter(|(_, h)| h.ends_with("_time_ms"))
+        .filter(|(_, h)| timing_column(h))
         .map(|(i, _)| i)
         .collect();
     let mut rows: Vec<Vec<String>> = reader
@@ -45,7 +45,7 @@ fn rows(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
     (header, rows)
 }
 
-const COLUMNS: [&str; 23] = [
+const COLUMNS: [&str; 29] = [
     "id",
     "pairing",
     "pair",
@@ -68,6 +68,12 @@ const COLUMNS: [&str; 23] = [
     "second_nodes",
     "first_iterations",
     "second_iterations",
+    "first_moves",
+    "second_moves",
+    "first_max_ms",
+    "second_max_ms",
+    "first_overruns",
+    "second_overruns",
     "moves",
 ];
 
@@ -104,10 +110,8 @@ fn a_small_match_writes_the_documented_columns_and_counts() {
     assert_eq!(header, COLUMNS);
     let (_, rows) = rows(&out);
     assert_eq!(rows.len(), 10);
-    let col = |name: &str| {
-        COLUMNS.iter().position(|c| *c == name).unwrap()
-            - usize::from(COLUMNS.iter().position(|c| *c == name).unwrap() > 17) * 2
-    };
+    let kept: Vec<&str> = COLUMNS.into_iter().filter(|c| !timing_column(c)).collect();
+    let col = |name: &str| kept.iter().position(|c| *c == name).unwrap();
     for (i, r) in rows.iter().enumerate() {
         assert_eq!(r[col("id")], i.to_string());
         assert_eq!(r[col("pair")], (i / 2).to_string());
@@ -149,6 +153,12 @@ fn a_small_match_writes_the_documented_columns_and_counts() {
                 .unwrap()
                 > 0
         );
+        // Every move after the opening is one side's choice (Rin's turns do not alternate).
+        let chosen: u32 = ["first_moves", "second_moves"]
+            .iter()
+            .map(|c| r[col(c)].parse::<u32>().unwrap())
+            .sum();
+        assert_eq!(chosen + 2, moves.len() as u32);
     }
     let sidecar = std::fs::read_to_string(dir.join("games.csv.settings.json")).unwrap();
     assert!(sidecar.contains("\"commit\"") && sidecar.contains("\"games_per_pairing\": 10"));
@@ -648,7 +658,7 @@ fn the_two_games_of_a_self_pairing_are_different_games() {
         "--quiet",
     ]);
     let (_, rows) = rows(&out);
-    let moves = COLUMNS.iter().position(|c| *c == "moves").unwrap() - 2;
+    let moves = rows[0].len() - 1;
     let same = rows
         .chunks(2)
         .filter(|pair| pair[0][moves] == pair[1][moves])
@@ -753,5 +763,146 @@ fn a_round_robin_rates_every_agent_and_a_gauntlet_pairs_only_the_first() {
     assert!(
         !md.contains("`alphabeta:depth=1` vs"),
         "the others do not meet"
+    );
+}
+
+#[test]
+fn a_move_past_its_budget_and_the_margin_loses_on_time_and_the_clocks_count_it() {
+    let dir = scratch("forfeit");
+    let out = dir.join("games.csv");
+    // One MCTS iteration a move: some microseconds, over a budget of 0 ms however fast.
+    let args = |margin: &str| -> Vec<String> {
+        [
+            "match",
+            "--game",
+            "tic_tac_toe",
+            "--agents",
+            "mcts:time_ms=0",
+            "random",
+            "--games",
+            "6",
+            "--time-margin-ms",
+            margin,
+            "--out",
+            path(&out),
+            "--quiet",
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let o = ok(&args("0").iter().map(String::as_str).collect::<Vec<_>>());
+    let summary = text(&o.stdout);
+    let (header, forfeited) = rows(&out);
+    let col = |name: &str| {
+        header
+            .iter()
+            .filter(|h| !timing_column(h))
+            .position(|h| h == name)
+            .unwrap()
+    };
+    for r in &forfeited {
+        // MCTS loses its first move on time, before it is played.
+        assert_eq!(r[col("reason")], "time_forfeit", "{r:?}");
+        assert_eq!(r[col("winner_agent")], "1");
+        let mcts_first = r[col("first_agent")] == "0";
+        assert_eq!(r[col("plies")], if mcts_first { "0" } else { "1" });
+    }
+    assert!(
+        summary.contains("| `mcts:time_ms=0` | 0 ms | 6 |") && summary.contains("| 6 (100.0%) |"),
+        "{summary}"
+    );
+    let log = std::fs::read_to_string(dir.join("games.csv.faults.log")).unwrap();
+    assert!(
+        log.contains("time_forfeit") && log.contains("0 ms margin"),
+        "{log}"
+    );
+    // The file reads back whole, and the margin is part of the run.
+    ok(&["summary", path(&out)]);
+    let o = arena(&args("1000").iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("time margin 0 ms vs 1000 ms"),
+        "{}",
+        text(&o.stderr)
+    );
+    // With a margin wide enough, the same agents play their games out.
+    let wide = dir.join("wide.csv");
+    let o = ok(&[
+        "match",
+        "--game",
+        "tic_tac_toe",
+        "--agents",
+        "mcts:time_ms=0",
+        "random",
+        "--games",
+        "6",
+        "--time-margin-ms",
+        "10000",
+        "--out",
+        path(&wide),
+        "--quiet",
+    ]);
+    let (_, played) = rows(&wide);
+    assert!(played.iter().all(|r| r[col("reason")] == "normal"));
+    assert!(text(&o.stdout).contains("## Clocks"));
+}
+
+#[test]
+fn a_file_written_before_the_clock_columns_reads_and_resumes_in_its_own_columns() {
+    let dir = scratch("legacy-columns");
+    let out = dir.join("games.csv");
+    let args = |games: &str| -> Vec<String> {
+        [
+            "match",
+            "--game",
+            "connect_four",
+            "--agents",
+            "random",
+            "mcts:iters=20",
+            "--games",
+            games,
+            "--out",
+            path(&out),
+            "--quiet",
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let run = |games: &str| ok(&args(games).iter().map(String::as_str).collect::<Vec<_>>());
+    run("4");
+    // Rewrite it as a file of the old layout: the six clock columns dropped.
+    let mut reader = csv::Reader::from_path(&out).unwrap();
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    let clock = ["_moves", "_max_ms", "_overruns"];
+    let keep: Vec<usize> = (0..header.len())
+        .filter(|&i| header[i] == "moves" || !clock.iter().any(|c| header[i].ends_with(c)))
+        .collect();
+    assert_eq!(keep.len(), 23);
+    let mut writer = csv::Writer::from_path(dir.join("old.csv")).unwrap();
+    writer
+        .write_record(keep.iter().map(|&i| header[i].as_str()))
+        .unwrap();
+    for r in reader.records() {
+        let r = r.unwrap();
+        writer.write_record(keep.iter().map(|&i| &r[i])).unwrap();
+    }
+    writer.flush().unwrap();
+    std::fs::rename(dir.join("old.csv"), &out).unwrap();
+    let summary = text(&ok(&["summary", path(&out)]).stdout);
+    assert!(summary.contains("| games | 4 |"), "{summary}");
+    assert!(!summary.contains("## Clocks"), "{summary}");
+    // Cut its last two rows, as a killed run leaves it, and resume.
+    let text_now = std::fs::read_to_string(&out).unwrap();
+    let kept: Vec<&str> = text_now.lines().take(3).collect();
+    std::fs::write(&out, kept.join("\n") + "\n").unwrap();
+    let o = run("4");
+    let summary = text(&o.stdout);
+    assert!(summary.contains("| games | 4 |"), "{summary}");
+    let mut reader = csv::Reader::from_path(&out).unwrap();
+    assert_eq!(reader.headers().unwrap().len(), 23);
+    assert!(reader.records().all(|r| r.unwrap().len() == 23));
+    assert!(
+        !summary.contains("## Clocks"),
+        "rows appended to an old file keep no clocks, and the run counts what it kept: {summary}"
     );
 }

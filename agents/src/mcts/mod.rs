@@ -401,6 +401,7 @@ use rand::RngExt;
 use rand::seq::SliceRandom;
 use ringside_engine::{Features, Game, GameRng, Outcome, Player, random_playout, seeded_rng};
 
+use crate::clock::Clock;
 use crate::eval::Evaluator;
 use crate::spec::{
     ChildOrder, Decisive, FinalChoice, MctsSpec, Parallelism, Policy, RaveForm, Reply, Scoring,
@@ -1028,9 +1029,9 @@ impl<G: Game + Features> Mcts<G> {
         k + 2 >= self.path.len() || self.nodes[self.path[k + 1] as usize].proven != UNPROVEN
     }
 
-    /// Searches `state` until `budget` iterations (if any) or `deadline` (if any), or until
-    /// the root is proven; returns the iterations run.
-    fn search(&mut self, state: &G, budget: Option<u64>, deadline: Option<Instant>) -> u64 {
+    /// Searches `state` until `budget` iterations (if any) or the clock's deadline (if any),
+    /// or until the root is proven; returns the iterations run.
+    fn search(&mut self, state: &G, budget: Option<u64>, mut clock: Clock) -> u64 {
         self.begin(state);
         let mut iterations = 0;
         // At least one iteration, so the root is expanded.
@@ -1041,7 +1042,7 @@ impl<G: Game + Features> Mcts<G> {
             if solved || budget.is_some_and(|n| iterations >= n) {
                 break;
             }
-            if iterations % 16 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+            if clock.expired() {
                 break;
             }
         }
@@ -1077,7 +1078,7 @@ impl<G: Game + Features> Agent<G> for Mcts<G> {
             state.outcome().is_none(),
             "choose needs a game that is not over"
         );
-        let deadline = self.spec.time.map(|t| started + t);
+        let clock = Clock::new(started, self.spec.time);
         let budget = self.spec.iterations.map(|n| {
             if self.spec.per_move {
                 state.legal_moves(&mut self.legal);
@@ -1087,11 +1088,11 @@ impl<G: Game + Features> Agent<G> for Mcts<G> {
             }
         });
         let iterations = match self.spec.parallel {
-            Parallelism::Tree => self.search_tree(state, budget, deadline),
+            Parallelism::Tree => self.search_tree(state, budget, clock),
             Parallelism::Root if self.spec.threads > 1 => {
-                self.search_in_parallel(state, budget, deadline)
+                self.search_in_parallel(state, budget, clock)
             }
-            Parallelism::Root => self.search(state, budget, deadline),
+            Parallelism::Root => self.search(state, budget, clock),
         };
         if self.nodes[0].first_child == UNEXPANDED {
             // The arena was too full to expand the root: fall back to a random move.

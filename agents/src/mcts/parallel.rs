@@ -6,6 +6,7 @@ use std::sync::mpsc::{Receiver, RecvError, TryRecvError, sync_channel};
 
 use super::playout::Roll;
 use super::*;
+use crate::clock::Clock;
 
 impl<G: Game + Features> Mcts<G> {
     /// Root parallelism: this tree and `threads - 1` helpers search the same position at
@@ -15,7 +16,7 @@ impl<G: Game + Features> Mcts<G> {
         &mut self,
         state: &G,
         total: Option<u64>,
-        deadline: Option<Instant>,
+        clock: Clock,
     ) -> u64 {
         let threads = self.spec.threads as usize;
         while self.helpers.len() + 1 < threads {
@@ -38,10 +39,10 @@ impl<G: Game + Features> Mcts<G> {
                 .enumerate()
                 .map(|(i, h)| {
                     let budget = share(i + 1);
-                    scope.spawn(move || h.search(state, budget, deadline))
+                    scope.spawn(move || h.search(state, budget, clock))
                 })
                 .collect();
-            let mine = self.search(state, share(0), deadline);
+            let mine = self.search(state, share(0), clock);
             mine + running
                 .into_iter()
                 .map(|r| r.join().expect("a search thread does not panic"))
@@ -65,12 +66,7 @@ impl<G: Game + Features> Mcts<G> {
     /// budget the search is the same whatever the thread count and however the leaves were
     /// dealt.
     /// Returns the iterations (descents) run.
-    pub(super) fn search_tree(
-        &mut self,
-        state: &G,
-        total: Option<u64>,
-        deadline: Option<Instant>,
-    ) -> u64 {
+    pub(super) fn search_tree(&mut self, state: &G, total: Option<u64>, mut clock: Clock) -> u64 {
         self.begin(state);
         let threads = self.spec.threads as usize;
         // Rollers a round: this thread's (the first), then one for each other thread.
@@ -142,10 +138,8 @@ impl<G: Game + Features> Mcts<G> {
                     }
                     self.back_up_round(share, before);
                     let solved = self.spec.solver && self.nodes[0].proven != UNPROVEN;
-                    stop = stop
-                        || solved
-                        || total.is_some_and(|t| descended >= t)
-                        || deadline.is_some_and(|d| Instant::now() >= d);
+                    stop =
+                        stop || solved || total.is_some_and(|t| descended >= t) || clock.expired();
                 }
                 if n == 0 {
                     break;

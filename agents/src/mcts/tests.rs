@@ -952,7 +952,7 @@ fn ngram_learns_the_lines_pairs_and_halves_them_at_each_search() {
         "MAST's table learns beside the pairs'"
     );
     // The next search halves the pairs (visits round down: each seen once becomes 0).
-    m.search(&h, Some(1), None);
+    m.search(&h, Some(1), crate::clock::Clock::unlimited());
     let seen: u32 = m.ngram.iter().flatten().map(|a| a.visits).sum();
     assert!(
         seen < m.line.len() as u32,
@@ -1088,7 +1088,7 @@ fn mast_learns_move_averages_and_root_parallelism_repeats_itself() {
     // The next search halves what the last one learnt (visits round down).
     let before: f32 = m.mast.iter().flatten().map(|a| a.reward.abs()).sum();
     m.spec.iterations = Some(1);
-    m.search(&h, Some(1), None);
+    m.search(&h, Some(1), crate::clock::Clock::unlimited());
     let seen: u32 = m.mast.iter().flatten().map(|a| a.visits).sum();
     assert!(
         seen <= m.line.len() as u32,

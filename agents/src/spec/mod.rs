@@ -1302,6 +1302,20 @@ impl AgentSpec {
         }
     }
 
+    /// The wall-clock time the agent is given a move, if it plays to a clock: alpha-beta's and
+    /// MCTS's `time_ms`, and an engine's over GTP (which forfeits past it and its margin).
+    /// The perfect player's `time_ms` bounds its solve, after which its fallback searches by
+    /// iterations, so it has no budget a move.
+    #[must_use]
+    pub fn move_budget(&self) -> Option<Duration> {
+        match self {
+            AgentSpec::AlphaBeta(s) => s.time,
+            AgentSpec::Mcts(s) => s.time,
+            AgentSpec::Gtp(s) => Some(s.time),
+            _ => None,
+        }
+    }
+
     /// Whether the agent's moves depend on the clock (and so are not reproducible).
     #[must_use]
     pub fn uses_time(&self) -> bool {

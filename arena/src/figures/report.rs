@@ -71,7 +71,58 @@ pub fn markdown(plan: &RunPlan, tally: &Tally, title: &str, notes: &[String]) ->
     if plan.agents.len() >= 3 {
         rating_section(&mut md, plan, &summaries);
     }
+    clock_section(&mut md, plan, tally);
     md
+}
+
+/// Each agent's time a move against its budget, as cutechess-cli and fastchess report it: the
+/// mean over its moves, the longest, and the moves over budget. Random agents are not timed.
+fn clock_section(md: &mut String, plan: &RunPlan, tally: &Tally) {
+    let clocks = tally.clocks();
+    let kept = tally.clocked_games();
+    if kept == 0 {
+        return;
+    }
+    let _ = writeln!(
+        md,
+        "## Clocks
+"
+    );
+    let _ = writeln!(
+        md,
+        "| agent | budget a move | moves | mean a move | longest | over budget |\n|---|---|---|---|---|---|"
+    );
+    for (agent, c) in plan.agents.iter().zip(clocks) {
+        if c.moves == 0 {
+            continue;
+        }
+        let budget = agent.spec.move_budget();
+        let over = match budget {
+            Some(_) => format!(
+                "{} ({})",
+                c.overruns,
+                pct(c.overruns as f64 / c.moves as f64)
+            ),
+            None => "–".to_string(),
+        };
+        let _ = writeln!(
+            md,
+            "| `{}` | {} | {} | {:.2} ms | {:.2} ms | {over} |",
+            agent.label,
+            budget.map_or("none".to_string(), |b| format!("{} ms", b.as_millis())),
+            c.moves,
+            c.mean_ms(),
+            c.max_ms,
+        );
+    }
+    md.push('\n');
+    if kept < tally.games() {
+        let _ = writeln!(
+            md,
+            "Clocks of {kept} of {} games: the others' rows were written without the clock columns.\n",
+            tally.games()
+        );
+    }
 }
 
 fn pairing_section(md: &mut String, plan: &RunPlan, p: &PairingSummary) {

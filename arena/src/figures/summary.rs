@@ -13,7 +13,7 @@ use crate::figures::stats::{
 };
 use crate::plan::{RunPlan, Seat};
 use crate::records::games_csv::{Tail, read_games_with};
-use crate::records::row::{GameRow, Reason};
+use crate::records::row::{GameRow, MoveClock, Reason};
 
 /// Game lengths as counts by plies: the mean, nearest-rank percentiles and a histogram, in
 /// memory that follows the longest game, not the number of games.
@@ -215,10 +215,49 @@ impl PairingSummary {
     }
 }
 
+/// One agent's clock over a run's games: the time of its moves against its budget.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct AgentClock {
+    /// Games whose rows kept the clock columns.
+    pub games: u64,
+    /// The agent's moves in those games.
+    pub moves: u64,
+    /// Milliseconds it spent on them.
+    pub time_ms: f64,
+    /// Its longest move, in milliseconds.
+    pub max_ms: f64,
+    /// Moves longer than its budget.
+    pub overruns: u64,
+}
+
+impl AgentClock {
+    fn add(&mut self, time_ms: f64, clock: Option<MoveClock>) {
+        if let Some(c) = clock {
+            self.games += 1;
+            self.moves += u64::from(c.moves);
+            self.time_ms += time_ms;
+            self.max_ms = self.max_ms.max(c.max_ms);
+            self.overruns += u64::from(c.overruns);
+        }
+    }
+
+    /// Mean milliseconds a move (0 without moves).
+    #[must_use]
+    pub fn mean_ms(&self) -> f64 {
+        if self.moves == 0 {
+            0.0
+        } else {
+            self.time_ms / self.moves as f64
+        }
+    }
+}
+
 /// The figures of a run, folded game by game: one [`PairingSummary`] a pairing of the plan.
 #[derive(Debug, Clone, Default)]
 pub struct Tally {
     pairings: Vec<PairingSummary>,
+    clocks: Vec<AgentClock>,
+    clocked: u64,
     fold: PairFold,
     games: u64,
 }
@@ -242,6 +281,8 @@ impl Tally {
             pairings: (plan.pairings.iter().enumerate())
                 .map(|(i, &ab)| PairingSummary::new(i, ab))
                 .collect(),
+            clocks: vec![AgentClock::default(); plan.agents.len()],
+            clocked: 0,
             fold: PairFold::default(),
             games: 0,
         }
@@ -277,6 +318,15 @@ impl Tally {
             return;
         };
         self.games += 1;
+        self.clocked += u64::from(row.first_clock.is_some());
+        for (agent, time_ms, clock) in [
+            (row.first_agent, row.first_time_ms, row.first_clock),
+            (row.second_agent, row.second_time_ms, row.second_clock),
+        ] {
+            if let Some(a) = self.clocks.get_mut(agent) {
+                a.add(time_ms, clock);
+            }
+        }
         let points = row.pairing_first_points();
         p.all.add(points);
         match row.slot.seat {
@@ -306,6 +356,18 @@ impl Tally {
     #[must_use]
     pub fn pairings(&self) -> Vec<&PairingSummary> {
         self.pairings.iter().filter(|p| p.all.n() > 0).collect()
+    }
+
+    /// Each agent's clock, in the plan's order.
+    #[must_use]
+    pub fn clocks(&self) -> &[AgentClock] {
+        &self.clocks
+    }
+
+    /// Games counted whose rows kept the clock columns.
+    #[must_use]
+    pub fn clocked_games(&self) -> u64 {
+        self.clocked
     }
 
     /// Pairing `i`'s summary (with or without games).
@@ -424,6 +486,8 @@ mod tests {
             second_nodes: 0,
             first_iterations: 0,
             second_iterations: 0,
+            first_clock: None,
+            second_clock: None,
             moves: i.to_string(),
             fault: None,
         }

@@ -78,6 +78,7 @@ impl PlanBuilder {
                 ply_cap: None,
                 opening_plies: 0,
                 opening_stops: Some(true),
+                time_margin_ms: None,
                 sprt: None,
                 shard: None,
             },
@@ -187,6 +188,13 @@ impl PlanBuilder {
     #[must_use]
     pub fn opening_through_decisions(mut self, through: bool) -> PlanBuilder {
         self.raw.opening_stops = Some(!through);
+        self
+    }
+
+    /// How far past its budget an agent's move may run before it loses on time.
+    #[must_use]
+    pub fn time_margin_ms(mut self, margin: Option<u64>) -> PlanBuilder {
+        self.raw.time_margin_ms = margin;
         self
     }
 

@@ -118,6 +118,9 @@ pub struct RunPlan {
     /// players. Always false for a game whose opening meets no such decision; false in runs
     /// recorded before the setting existed (their openings ran through the swap).
     pub opening_stops: bool,
+    /// How far past its time budget a move of an agent with one may run before the agent
+    /// loses on time (reason `time_forfeit`), as fastchess's `timemargin`; `None`: never.
+    pub time_margin: Option<std::time::Duration>,
     /// Stop the (single-pairing) run once this SPRT decides.
     pub sprt: Option<SprtConfig>,
     /// The part of the run this file holds.

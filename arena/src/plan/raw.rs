@@ -51,6 +51,10 @@ pub struct RawPlan {
     /// decision): the opening ran through.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opening_stops: Option<bool>,
+    /// Milliseconds an agent with a time budget may run past it before losing on time; absent:
+    /// no agent in the process loses on time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_margin_ms: Option<u64>,
     /// The SPRT.
     pub sprt: Option<SprtConfig>,
     /// The shard.
@@ -65,8 +69,23 @@ impl RunPlan {
         RunPlan::from_game_and_raw(AnyGame::parse(&raw.game)?, raw)
     }
 
+    /// A plan read back from a record (a sidecar) to read its games: checked as
+    /// [`RunPlan::from_raw`] checks, but its agents are not built, so that reading a run's
+    /// games (a summary, a merge, a replay, tuning from them) needs none of the files its
+    /// agents name: a net or shapes file recorded by its content id may be elsewhere or gone.
+    /// A plan to play is built from flags or an experiment file, and resuming compares it
+    /// with this one.
+    pub fn from_recorded(raw: &RawPlan) -> Result<RunPlan> {
+        RunPlan::checked(AnyGame::parse(&raw.game)?, raw, false)
+    }
+
     /// [`RunPlan::from_raw`] with the game already read from `raw.game`.
     pub(crate) fn from_game_and_raw(game: AnyGame, raw: &RawPlan) -> Result<RunPlan> {
+        RunPlan::checked(game, raw, true)
+    }
+
+    /// The checks, with the agents built for the game when `build` says so.
+    fn checked(game: AnyGame, raw: &RawPlan, build: bool) -> Result<RunPlan> {
         check_games(raw.games_per_pairing)?;
         if raw.pairings.is_empty() {
             return Err(Error::setting("a run needs at least one pairing"));
@@ -104,7 +123,9 @@ impl RunPlan {
                 full,
             });
         }
-        check_agents_build(&game, &agents)?;
+        if build {
+            check_agents_build(&game, &agents)?;
+        }
         for &(a, b) in &raw.pairings {
             if a >= agents.len() || b >= agents.len() {
                 return Err(Error::setting(format!(
@@ -138,6 +159,7 @@ impl RunPlan {
             ply_cap: raw.ply_cap,
             opening_plies: raw.opening_plies,
             opening_stops,
+            time_margin: raw.time_margin_ms.map(std::time::Duration::from_millis),
             sprt: raw.sprt,
             shard: raw.shard,
         })
@@ -163,6 +185,7 @@ impl RunPlan {
             ply_cap: self.ply_cap,
             opening_plies: self.opening_plies,
             opening_stops: self.opening_stops.then_some(true),
+            time_margin_ms: self.time_margin.map(|m| m.as_millis() as u64),
             sprt: self.sprt,
             shard: self.shard,
         }
@@ -222,6 +245,16 @@ impl RunPlan {
                 "the opening {} vs {} the swap's decision",
                 text(self.opening_stops),
                 text(other.opening_stops)
+            ));
+        }
+        if self.time_margin != other.time_margin {
+            let text = |m: Option<std::time::Duration>| {
+                m.map_or("none".to_string(), |m| format!("{} ms", m.as_millis()))
+            };
+            out.push(format!(
+                "time margin {} vs {}",
+                text(self.time_margin),
+                text(other.time_margin)
             ));
         }
         if self.sprt != other.sprt {

@@ -255,6 +255,9 @@ impl GameVisitor for Session<'_> {
             second_nodes: nodes[s],
             first_iterations: iterations[f],
             second_iterations: iterations[s],
+            // With undo and a person thinking at a prompt, moves a side are not counted.
+            first_clock: None,
+            second_clock: None,
             moves,
             fault: None,
         })

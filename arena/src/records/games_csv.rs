@@ -4,8 +4,13 @@
 //! id, pairing, pair, game, seed, opening_plies, first_agent, first_spec, second_agent,
 //! second_spec, winner, winner_agent, reason, plies, first_score, second_score,
 //! first_time_ms, second_time_ms, first_nodes, second_nodes, first_iterations,
-//! second_iterations, moves
+//! second_iterations, first_moves, second_moves, first_max_ms, second_max_ms,
+//! first_overruns, second_overruns, moves
 //! ```
+//!
+//! A file written before the six clock columns (`first_moves` … `second_overruns`) existed
+//! reads as it stands, its rows without clocks ([`Layout::Legacy`]), and rows appended to it
+//! on resume keep its columns.
 //!
 //! Rows are appended as games finish and flushed every few milliseconds, so a kill leaves at
 //! most one torn last line. Reading checks every row against the run's plan (id, pairing,
@@ -25,12 +30,12 @@ use crate::error::{Error, Result};
 use crate::plan::RunPlan;
 use crate::records::fault::RowFault;
 use crate::records::idset::IdSet;
-use crate::records::row::{GameRow, Reason, Winner};
+use crate::records::row::{GameRow, MoveClock, Reason, Winner};
 use crate::records::sink::Sink;
 use crate::records::validate::replay_row;
 
 /// The columns, in order.
-pub const COLUMNS: [&str; 23] = [
+pub const COLUMNS: [&str; 29] = [
     "id",
     "pairing",
     "pair",
@@ -53,8 +58,62 @@ pub const COLUMNS: [&str; 23] = [
     "second_nodes",
     "first_iterations",
     "second_iterations",
+    "first_moves",
+    "second_moves",
+    "first_max_ms",
+    "second_max_ms",
+    "first_overruns",
+    "second_overruns",
     "moves",
 ];
+
+/// The clock columns, which files written before them lack ([`Layout::Legacy`]).
+pub const CLOCK_COLUMNS: [&str; 6] = [
+    "first_moves",
+    "second_moves",
+    "first_max_ms",
+    "second_max_ms",
+    "first_overruns",
+    "second_overruns",
+];
+
+/// [`COLUMNS`] without the clock columns: a games file's columns before they existed.
+static LEGACY_COLUMNS: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+    COLUMNS
+        .into_iter()
+        .filter(|c| !CLOCK_COLUMNS.contains(c))
+        .collect()
+});
+
+/// Which columns a games file has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// [`COLUMNS`], with the clocks.
+    Current,
+    /// Without them.
+    Legacy,
+}
+
+impl Layout {
+    /// The layout whose header line (with its newline) is `line`.
+    fn of_header(line: &[u8]) -> Option<Layout> {
+        [Layout::Current, Layout::Legacy]
+            .into_iter()
+            .find(|l| l.header_line().as_bytes() == line)
+    }
+
+    fn columns(self) -> &'static [&'static str] {
+        match self {
+            Layout::Current => &COLUMNS,
+            Layout::Legacy => LEGACY_COLUMNS.as_slice(),
+        }
+    }
+
+    /// The header line, with its newline.
+    fn header_line(self) -> String {
+        self.columns().join(",") + "\n"
+    }
+}
 
 /// What the end of a games file held after its last complete line.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -104,11 +163,22 @@ pub struct GamesFile {
     pub tail: Tail,
 }
 
-/// Writes one row, formatting each number into one reused buffer (no allocation per field).
+/// Writes one row in the current layout ([`COLUMNS`]).
 pub fn write_row<W: Write>(
     w: &mut csv::Writer<W>,
     plan: &RunPlan,
     row: &GameRow,
+) -> csv::Result<()> {
+    write_row_as(w, plan, row, Layout::Current)
+}
+
+/// Writes one row in `layout`, formatting each number into one reused buffer (no allocation
+/// per field). A row without clocks has their fields empty.
+fn write_row_as<W: Write>(
+    w: &mut csv::Writer<W>,
+    plan: &RunPlan,
+    row: &GameRow,
+    layout: Layout,
 ) -> csv::Result<()> {
     use std::fmt::Write as _;
     let mut buf = String::with_capacity(32);
@@ -149,6 +219,27 @@ pub fn write_row<W: Write>(
     number(w, &row.second_nodes)?;
     number(w, &row.first_iterations)?;
     number(w, &row.second_iterations)?;
+    if layout == Layout::Current {
+        let clocks = [row.first_clock, row.second_clock];
+        for c in clocks {
+            match c {
+                Some(c) => number(w, &c.moves)?,
+                None => w.write_field("")?,
+            }
+        }
+        for c in clocks {
+            match c {
+                Some(c) => number(w, &float(c.max_ms))?,
+                None => w.write_field("")?,
+            }
+        }
+        for c in clocks {
+            match c {
+                Some(c) => number(w, &c.overruns)?,
+                None => w.write_field("")?,
+            }
+        }
+    }
     w.write_field(&row.moves)?;
     w.write_record(None::<&[u8]>)
 }
@@ -161,11 +252,6 @@ impl std::fmt::Display for Debug {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{:?}", self.0)
     }
-}
-
-/// The header line, with its newline.
-fn header_line() -> String {
-    COLUMNS.join(",") + "\n"
 }
 
 /// Rows read (and replayed in parallel) at a time: the reader's memory.
@@ -307,12 +393,14 @@ fn read_file<G: Game + Features, S: Sink>(
         .map_err(|e| Error::io("read", path, &e))?
         .len();
     let (body_end, rest) = split_tail(&mut file, len, path)?;
-    let header = header_line();
     let mut report = ReadReport::default();
     if body_end == 0 {
         // No complete line: an empty file, or a header cut short.
         if !rest.is_empty() {
-            if !header.as_bytes().starts_with(&rest) {
+            if ![Layout::Current, Layout::Legacy]
+                .iter()
+                .any(|l| l.header_line().as_bytes().starts_with(&rest))
+            {
                 return Err(at(1, "not the header of a games CSV"));
             }
             report.tail = Tail::Torn {
@@ -328,7 +416,7 @@ fn read_file<G: Game + Features, S: Sink>(
     let mut first = Vec::new();
     body.read_until(b'\n', &mut first)
         .map_err(|e| Error::io("read", path, &e))?;
-    if first != header.as_bytes() {
+    let Some(layout) = Layout::of_header(&first) else {
         let found = std::str::from_utf8(&first).map_err(|_| at(1, "not UTF-8 text"))?;
         return Err(at(
             1,
@@ -339,7 +427,7 @@ fn read_file<G: Game + Features, S: Sink>(
                 COLUMNS[..3].join(", ")
             ),
         ));
-    }
+    };
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .from_reader(body);
@@ -359,7 +447,7 @@ fn read_file<G: Game + Features, S: Sink>(
         last_line = line;
         let record = csv::StringRecord::from_byte_record(std::mem::take(&mut bytes))
             .map_err(|_| at(line, "not UTF-8 text"))?;
-        let row = parse_record(&record, plan).map_err(|fault| at(line, &fault.reason))?;
+        let row = parse_record(&record, plan, layout).map_err(|fault| at(line, &fault.reason))?;
         bytes = record.into_byte_record();
         if !report.ids.insert(row.id) {
             return Err(at(line, &format!("game {} appears twice", row.id)));
@@ -374,7 +462,7 @@ fn read_file<G: Game + Features, S: Sink>(
     replay_chunk(start, plan, sink, &mut chunk).map_err(|(l, r)| at(l, &r.reason))?;
     let line = last_line + 1;
     if !rest.is_empty() {
-        let last = last_row(&rest, plan).filter(|row| !report.ids.contains(row.id));
+        let last = last_row(&rest, plan, layout).filter(|row| !report.ids.contains(row.id));
         let replayed = last.and_then(|row| {
             let mut last = ReadRow::new(line, row);
             replay_one(start, plan, sink, &mut last).ok()?;
@@ -424,13 +512,13 @@ fn replay_one<G: Game + Features, S: Sink>(
 }
 
 /// The unterminated last line as a row, if it parses (its replay is the caller's).
-fn last_row(rest: &[u8], plan: &RunPlan) -> Option<GameRow> {
+fn last_row(rest: &[u8], plan: &RunPlan, layout: Layout) -> Option<GameRow> {
     let text = std::str::from_utf8(rest).ok()?;
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .from_reader(text.as_bytes());
     let record = reader.records().next()?.ok()?;
-    parse_record(&record, plan).ok()
+    parse_record(&record, plan, layout).ok()
 }
 
 /// Reads one record into a row and checks it against the plan; the error says which column
@@ -438,12 +526,14 @@ fn last_row(rest: &[u8], plan: &RunPlan) -> Option<GameRow> {
 fn parse_record(
     record: &csv::StringRecord,
     plan: &RunPlan,
+    layout: Layout,
 ) -> std::result::Result<GameRow, RowFault> {
-    if record.len() != COLUMNS.len() {
+    let columns = layout.columns();
+    if record.len() != columns.len() {
         return Err(RowFault::column(format!(
             "{} columns, not {}",
             record.len(),
-            COLUMNS.len()
+            columns.len()
         )));
     }
     let field = |i: usize| &record[i];
@@ -472,6 +562,30 @@ fn parse_record(
         } else {
             finite(i).map(Some)
         }
+    };
+    // Side `side`'s clock: its three columns, all empty (a row of a game played in `arena
+    // play`, say) or all numbers; none in a legacy file.
+    let clock = |side: usize| -> std::result::Result<Option<MoveClock>, RowFault> {
+        if layout == Layout::Legacy {
+            return Ok(None);
+        }
+        let [moves, max, overruns] = [22, 24, 26].map(|i| i + side);
+        if [moves, max, overruns].iter().all(|&i| field(i).is_empty()) {
+            return Ok(None);
+        }
+        let max_ms = finite(max)?;
+        if max_ms < 0.0 {
+            return Err(RowFault::column(format!(
+                "{} '{}' is negative",
+                COLUMNS[max],
+                field(max)
+            )));
+        }
+        Ok(Some(MoveClock {
+            moves: number(field(moves), COLUMNS[moves])?,
+            max_ms,
+            overruns: number(field(overruns), COLUMNS[overruns])?,
+        }))
     };
     let id: u64 = number(field(0), "id")?;
     let slot = plan.slot(id).ok_or_else(|| {
@@ -547,7 +661,9 @@ fn parse_record(
         second_nodes: number(field(19), "second_nodes")?,
         first_iterations: number(field(20), "first_iterations")?,
         second_iterations: number(field(21), "second_iterations")?,
-        moves: field(22).to_string(),
+        first_clock: clock(0)?,
+        second_clock: clock(1)?,
+        moves: field(columns.len() - 1).to_string(),
         fault: None,
     };
     let recorded_winner = if field(11).is_empty() {
@@ -577,6 +693,7 @@ fn parse_record(
 pub struct RowWriter<'p> {
     writer: csv::Writer<File>,
     plan: &'p RunPlan,
+    layout: Layout,
 }
 
 impl<'p> RowWriter<'p> {
@@ -601,20 +718,49 @@ impl<'p> RowWriter<'p> {
             }
         }
         let len = file.metadata().map_err(err)?.len();
-        if len == 0 {
-            file.write_all(header_line().as_bytes()).map_err(err)?;
-        }
+        let layout = if len == 0 {
+            file.write_all(Layout::Current.header_line().as_bytes())
+                .map_err(err)?;
+            Layout::Current
+        } else {
+            // Rows appended keep the file's columns.
+            let mut first = Vec::new();
+            BufReader::new(File::open(path).map_err(err)?)
+                .read_until(b'\n', &mut first)
+                .map_err(err)?;
+            Layout::of_header(&first).ok_or_else(|| {
+                Error::corrupt(format!(
+                    "{}: line 1: not the header of a games CSV",
+                    path.display()
+                ))
+            })?
+        };
         Ok(RowWriter {
             writer: csv::WriterBuilder::new()
                 .has_headers(false)
                 .from_writer(file),
             plan,
+            layout,
         })
+    }
+
+    /// `row` as the file keeps it: without its clocks in a file of the old layout, so that
+    /// what a run counts is what a later read of the file counts.
+    #[must_use]
+    pub fn as_kept(&self, row: GameRow) -> GameRow {
+        match self.layout {
+            Layout::Current => row,
+            Layout::Legacy => GameRow {
+                first_clock: None,
+                second_clock: None,
+                ..row
+            },
+        }
     }
 
     /// Appends one row (buffered: call [`RowWriter::flush`]).
     pub fn write(&mut self, row: &GameRow) -> Result<()> {
-        write_row(&mut self.writer, self.plan, row)
+        write_row_as(&mut self.writer, self.plan, row, self.layout)
             .map_err(|e| Error::new(crate::ErrorKind::Io, format!("cannot write a row: {e}")))
     }
 
@@ -628,7 +774,7 @@ impl<'p> RowWriter<'p> {
 
 /// Writes the header line to a new games file.
 pub fn write_header(file: &mut impl Write) -> std::io::Result<()> {
-    file.write_all(header_line().as_bytes())
+    file.write_all(Layout::Current.header_line().as_bytes())
 }
 
 /// Writes `rows` to `file` after whatever it holds.

@@ -129,6 +129,27 @@ impl Reason {
     }
 }
 
+/// One agent's clock over a game: how many moves it chose, its longest, and how many took
+/// longer than its time budget.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct MoveClock {
+    /// Moves the agent chose (the random opening's are not its).
+    pub moves: u32,
+    /// Milliseconds of its longest move (random agents are not timed: 0).
+    pub max_ms: f64,
+    /// Moves that took longer than the agent's time budget (0 for an agent without one).
+    pub overruns: u32,
+}
+
+impl MoveClock {
+    /// Counts a move that took `ms` milliseconds, against `budget_ms` if the agent has one.
+    pub fn add(&mut self, ms: f64, budget_ms: Option<f64>) {
+        self.moves += 1;
+        self.max_ms = self.max_ms.max(ms);
+        self.overruns += u32::from(budget_ms.is_some_and(|b| ms > b));
+    }
+}
+
 /// One finished game.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GameRow {
@@ -168,6 +189,11 @@ pub struct GameRow {
     pub first_iterations: u64,
     /// MCTS iterations of the second agent.
     pub second_iterations: u64,
+    /// The first agent's moves, longest move and overruns; `None` in a file written before
+    /// these columns were kept.
+    pub first_clock: Option<MoveClock>,
+    /// The second agent's.
+    pub second_clock: Option<MoveClock>,
     /// Every move from the start, in the game's notation, separated by spaces.
     pub moves: String,
     /// What an outside engine's fault was, with its last stderr lines: not a CSV column, but

@@ -1,7 +1,7 @@
 //! The settings sidecar `FILE.csv.settings.json`: the run's plan as plain data, the program
 //! version and the commit it was built from, and for a merged file which shards it holds.
-//! Written by write-then-rename; read back through [`RunPlan::from_raw`], so a sidecar is
-//! checked exactly as flags are.
+//! Written by write-then-rename; read back through [`RunPlan::from_recorded`], so a sidecar is
+//! checked as flags are, but its agents are not built (reading games needs none of their files).
 
 use std::path::{Path, PathBuf};
 
@@ -94,7 +94,7 @@ pub fn read_sidecar(csv: &Path) -> Result<(RunPlan, Sidecar)> {
         )));
     }
     let sidecar: Sidecar = serde_json::from_value(value).map_err(|e| corrupt(e.to_string()))?;
-    let plan = RunPlan::from_raw(&sidecar.settings).map_err(|e| corrupt(e.message))?;
+    let plan = RunPlan::from_recorded(&sidecar.settings).map_err(|e| corrupt(e.message))?;
     Ok((plan, sidecar))
 }
 

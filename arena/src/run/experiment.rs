@@ -10,6 +10,8 @@
 //! opening_plies = 0                  # optional
 //! opening_through_decisions = false  # optional: true lets the opening play the swap's
 //!                                    # decision too, as runs before it stopped there did
+//! time_margin_ms = 5                 # optional: a move this far past its agent's time
+//!                                    # budget loses on time
 //!
 //! [[match]]                          # one pairing; or `agents = [...]` with
 //! agents = ["random", "random"]      # `gauntlet = true|false` for a tournament
@@ -51,6 +53,7 @@ struct File {
     opening_plies: u32,
     #[serde(default)]
     opening_through_decisions: bool,
+    time_margin_ms: Option<u64>,
     agents: Option<Vec<String>>,
     gauntlet: Option<bool>,
     #[serde(rename = "match", default)]
@@ -126,7 +129,8 @@ pub fn parse(text: &str, path: &std::path::Path) -> Result<Experiment> {
             .seed(seed)
             .ply_cap(file.ply_cap)
             .opening_plies(file.opening_plies)
-            .opening_through_decisions(file.opening_through_decisions);
+            .opening_through_decisions(file.opening_through_decisions)
+            .time_margin_ms(file.time_margin_ms);
         let builder = if file.agents.is_some() {
             builder.tournament(agents, file.gauntlet.unwrap_or(false))
         } else {

@@ -9,7 +9,7 @@ use ringside_engine::zobrist::splitmix64;
 use ringside_engine::{Features, Game, Player};
 
 use crate::plan::{RunPlan, Seat};
-use crate::records::row::{GameRow, Reason, Winner};
+use crate::records::row::{GameRow, MoveClock, Reason, Winner};
 use crate::records::sink::Watch;
 use crate::records::validate::pair_start;
 
@@ -127,6 +127,9 @@ pub fn play_watched<G: Game + Features, W: Watch<G>>(
         !spec_of(1).chooses_listed_moves(),
     ];
     let mut spent = [Spent::default(); 2];
+    let mut clocks = [MoveClock::default(); 2];
+    let budget_ms = [0, 1].map(|c| spec_of(c).move_budget().map(|t| t.as_secs_f64() * 1000.0));
+    let margin_ms = plan.time_margin.map(|m| m.as_secs_f64() * 1000.0);
     let cap = plan.ply_cap.unwrap_or(u32::MAX);
 
     // One unwind guard around the whole game rather than one a decision: a guard a ply would
@@ -161,8 +164,19 @@ pub fn play_watched<G: Game + Features, W: Watch<G>>(
                     return (Some(mover.other()), reason);
                 }
             };
-            if let Some(t) = clock {
-                spent[c].time_ms += t.elapsed().as_secs_f64() * 1000.0;
+            let ms = clock.map_or(0.0, |t| t.elapsed().as_secs_f64() * 1000.0);
+            spent[c].time_ms += ms;
+            clocks[c].add(ms, budget_ms[c]);
+            if let (Some(budget), Some(margin)) = (budget_ms[c], margin_ms)
+                && ms > budget + margin
+            {
+                fault = Some(format!(
+                    "{} ({}) at ply {}: time_forfeit: {ms:.1} ms, over its {budget} ms and the run's {margin} ms margin",
+                    plan.agents[agent_of[c]].label,
+                    state.player_name(mover),
+                    state.ply() - start.ply() + 1,
+                ));
+                return (Some(mover.other()), Reason::TimeForfeit);
             }
             spent[c].nodes += decision.stats.nodes;
             spent[c].iterations += decision.stats.iterations;
@@ -213,6 +227,8 @@ pub fn play_watched<G: Game + Features, W: Watch<G>>(
         second_nodes: spent[s].nodes,
         first_iterations: spent[f].iterations,
         second_iterations: spent[s].iterations,
+        first_clock: Some(clocks[f]),
+        second_clock: Some(clocks[s]),
         moves,
         fault,
     };

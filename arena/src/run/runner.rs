@@ -257,6 +257,7 @@ pub fn continue_run(
     let mut decision = None;
     let mut interrupted = false;
     let mut take = |row: GameRow, row_facts: Option<GameFacts>| -> Result<bool> {
+        let row = writer.borrow().as_kept(row);
         writer.borrow_mut().write(&row)?;
         if let Some(fault) = &row.fault {
             append_fault(path, row.id, fault)?;

@@ -179,6 +179,7 @@ impl SpsaSettings {
             ply_cap: self.ply_cap,
             opening_plies: self.opening_plies,
             opening_stops: Some(true),
+            time_margin_ms: None,
             sprt: None,
             shard: None,
         };

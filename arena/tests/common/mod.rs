@@ -73,3 +73,27 @@ pub fn refused(args: &[&str], expected: &str) -> String {
     assert!(!err.contains("panic"), "{args:?}: {err}");
     err
 }
+
+/// Whether a games CSV column holds what the clock decides (time spent, longest move, moves
+/// over budget), which two runs of the same games need not share.
+pub fn timing_column(name: &str) -> bool {
+    ["_time_ms", "_max_ms", "_overruns"]
+        .iter()
+        .any(|end| name.ends_with(end))
+}
+
+/// The rows of a games CSV without the columns the clock decides, sorted by id.
+pub fn untimed_rows(file: &Path) -> Vec<Vec<String>> {
+    let mut r = csv::Reader::from_path(file).unwrap();
+    let h = r.headers().unwrap().clone();
+    let keep: Vec<usize> = (0..h.len()).filter(|&i| !timing_column(&h[i])).collect();
+    let mut rows: Vec<Vec<String>> = r
+        .records()
+        .map(|row| {
+            let row = row.unwrap();
+            keep.iter().map(|&i| row[i].to_string()).collect()
+        })
+        .collect();
+    rows.sort_by_key(|r| r[0].parse::<u64>().unwrap());
+    rows
+}

@@ -169,6 +169,12 @@ pub struct MatchArgs {
     /// With three or more agents: the first plays each of the others (instead of all pairs).
     #[arg(long)]
     pub gauntlet: bool,
+    /// A move of an agent with a time budget (`time_ms=`) that runs this many milliseconds
+    /// past it loses the game on time (reason time_forfeit), as fastchess's timemargin.
+    /// Without it no agent in the process loses on time; the summary's clock table shows
+    /// every agent's moves over budget either way.
+    #[arg(long)]
+    pub time_margin_ms: Option<u64>,
     /// Stop a two-agent match once an SPRT on colour-swapped pairs decides:
     /// elo0,elo1,alpha,beta[,logistic|normalized] (logistic Elo by default), as fishtest
     /// computes it.

@@ -58,6 +58,7 @@ pub fn run_match(args: &MatchArgs) -> Result<()> {
         .seed(args.seed)
         .ply_cap(args.ply_cap)
         .opening_plies(args.opening_plies)
+        .time_margin_ms(args.time_margin_ms)
         .sprt(args.sprt)
         .shard(shard(args.shard)?)
         .build()?;
