@@ -20,8 +20,8 @@ use std::sync::{Mutex, PoisonError};
 
 use ringside_agents::AgentSpec;
 
-use crate::Game;
 use crate::state::{CHANCE_PLAYER, DynAgent, DynState};
+use crate::{Game, args};
 
 /// Batches smaller than this are stepped on the calling thread.
 const PARALLEL_FROM: usize = 64;
@@ -248,23 +248,29 @@ impl VecEnv {
 #[pymethods]
 impl VecEnv {
     #[new]
-    #[pyo3(signature = (game, n, seed = 1, observations = true, opponent = None, seat = 0))]
+    #[pyo3(signature = (game, n, seed, observations, opponent, seat))]
     fn new(
         game: PyRef<'_, Game>,
-        n: usize,
-        seed: u64,
+        n: &Bound<'_, PyAny>,
+        seed: &Bound<'_, PyAny>,
         observations: bool,
         opponent: Option<&str>,
-        seat: i64,
+        seat: &Bound<'_, PyAny>,
     ) -> PyResult<VecEnv> {
-        if n == 0 {
-            return Err(PyValueError::new_err("a VecEnv needs at least one game"));
-        }
-        if !(0..=1).contains(&seat) {
-            return Err(PyValueError::new_err(format!(
-                "seat {seat}: expected 0 or 1"
-            )));
-        }
+        let n = match args::whole(n, "n")? {
+            n if n < 1 => return Err(PyValueError::new_err("a VecEnv needs at least one game")),
+            n => usize::try_from(n)
+                .map_err(|_| PyValueError::new_err(format!("n {n}: too many games")))?,
+        };
+        let seed = args::seed(seed)?;
+        let seat = match args::whole(seat, "seat")? {
+            seat @ 0..=1 => seat as i64,
+            seat => {
+                return Err(PyValueError::new_err(format!(
+                    "seat {seat}: expected 0 or 1"
+                )));
+            }
+        };
         let spec = opponent
             .map(|o| {
                 AgentSpec::parse(o).map_err(|e| PyValueError::new_err(format!("agent '{o}': {e}")))
@@ -374,8 +380,9 @@ impl VecEnv {
     fn random_steps<'py>(
         &mut self,
         py: Python<'py>,
-        k: u64,
+        k: &Bound<'_, PyAny>,
     ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+        let k = args::bounded(k, "k", 0, u64::MAX)?;
         let seed = self.seed;
         let mut episodes = vec![0u32; self.envs.len()];
         let mut returns = vec![0f32; 2 * self.envs.len()];

@@ -11,12 +11,19 @@ Everything that plays runs in Rust with the interpreter's lock released: a searc
 (``Agent.choose``), a batch step (``VecEnv.step``) and a whole match (``match``). Errors in
 what you pass (a game spec, an agent spec, an illegal action, a games file that does not
 replay) raise ``ValueError`` with the arena's one-line message.
+
+Whole numbers are taken strictly: an action, a player, a seed, a count or a ply cap is a Python
+``int`` or a NumPy integer (what ``operator.index`` takes). Anything else raises ``TypeError``:
+a float, even ``2.0``, a string, and a ``bool`` (``True`` is an ``int`` only by an accident of
+Python's history, and passed as action 1 it is a bug). A whole number out of range (a player
+the game does not have, a negative seed, ``ply_cap=0``) raises ``ValueError``.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import operator
 import os
 import re
 import tempfile
@@ -50,6 +57,32 @@ CHANCE_PLAYER_ID = -1
 TERMINAL_PLAYER_ID = -4
 
 
+def _integer(value: object, what: str) -> int:
+    """``value`` as an ``int``, read as ``operator.index`` reads one (an ``int``, a NumPy
+    integer): ``TypeError`` for anything else, a ``bool`` included (Python's or NumPy's: ``bool``
+    is a subclass of ``int`` only by an accident of history, and ``True`` is not action 1)."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{what} must be an integer, not a bool ({value!r})")
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(
+            f"{what} must be an integer (an int or a NumPy integer), "
+            f"not {type(value).__name__} {value!r}"
+        ) from None
+
+
+def _player(player: object, chance: bool = False) -> int:
+    """A player argument: 0 or 1 (or ``CHANCE_PLAYER_ID`` where ``chance``), else
+    ``ValueError``; ``TypeError`` when it is not an integer."""
+    p = _integer(player, "player")
+    allowed = (0, 1, CHANCE_PLAYER_ID) if chance else (0, 1)
+    if p not in allowed:
+        expected = "0, 1 or -1 (chance)" if chance else "0 or 1"
+        raise ValueError(f"player {p}: expected {expected}")
+    return p
+
+
 class State:
     """A position: OpenSpiel's ``State`` (``current_player``, ``legal_actions``,
     ``apply_action``, ``returns``, ``observation_tensor``, ...).
@@ -78,15 +111,19 @@ class State:
         return self._s.is_terminal()
 
     def legal_actions(self, player: Optional[int] = None) -> List[int]:
-        """The legal actions, ascending (chance's outcomes at a chance node)."""
-        if player is not None and player != self.current_player():
+        """The legal actions, ascending (chance's outcomes at a chance node); with ``player``
+        (0, 1 or ``CHANCE_PLAYER_ID``), that player's: none unless it is to move. Any other
+        player is a ``ValueError``."""
+        if player is not None and _player(player, chance=True) != self.current_player():
             return []
         return self._s.legal_actions()
 
     def legal_actions_mask(self, player: Optional[int] = None) -> npt.NDArray[np.int32]:
-        """A 0/1 array over every action number."""
+        """A 0/1 array over every action number; with ``player`` (0, 1 or
+        ``CHANCE_PLAYER_ID``), all zeros unless it is to move. Any other player is a
+        ``ValueError``."""
         mask = np.frombuffer(self._s.legal_actions_mask(), dtype=np.uint8).astype(np.int32)
-        if player is not None and player != self.current_player():
+        if player is not None and _player(player, chance=True) != self.current_player():
             mask[:] = 0
         return mask
 
@@ -95,8 +132,11 @@ class State:
         return self._s.chance_outcomes()
 
     def apply_action(self, action: int) -> None:
-        """Plays ``action``; ``ValueError`` when it is not legal here."""
-        self._s.apply_action(int(action))
+        """Plays ``action``, an ``int`` or a NumPy integer: ``ValueError`` when it is not legal
+        here, ``TypeError`` when it is not an integer (a float is not truncated, and a
+        ``bool`` is refused although Python makes ``bool`` a subclass of ``int``: ``True`` is
+        not action 1)."""
+        self._s.apply_action(action)
 
     def returns(self) -> List[float]:
         """1 for the winner, -1 for the loser, 0 for a draw or a game going on."""
@@ -107,32 +147,51 @@ class State:
         return self.returns() if self.is_terminal() else [0.0, 0.0]
 
     def player_return(self, player: int) -> float:
-        """``player``'s return."""
-        return float(self.returns()[player])
+        """``player``'s return (0 or 1; any other player is a ``ValueError``)."""
+        return float(self.returns()[_player(player)])
 
     # Notation.
     def action_to_string(self, *args: int) -> str:
         """``action_to_string(action)``: Ringside's notation; OpenSpiel's
         ``action_to_string(player, action)``: OpenSpiel's action string (the mover's mark in
-        Tic-tac-toe and Connect Four, Ringside's notation elsewhere)."""
+        Tic-tac-toe and Connect Four, Ringside's notation elsewhere; chance's player,
+        ``CHANCE_PLAYER_ID``, gets Ringside's). A player other than 0, 1 and chance is a
+        ``ValueError``; an action or player that is not an integer a ``TypeError``."""
         if len(args) == 2:
-            return self._s.action_to_string(int(args[1]), int(args[0]))
-        return self._s.action_to_string(int(args[0]))
+            return self._s.action_to_string(args[1], args[0])
+        if len(args) == 1:
+            return self._s.action_to_string(args[0])
+        raise TypeError(f"action_to_string takes (action) or (player, action), not {len(args)} arguments")
 
     def string_to_action(self, *args: Union[int, str]) -> int:
-        """``string_to_action(text)`` or ``string_to_action(player, text)``."""
-        return self._s.string_to_action(str(args[-1]))
+        """``string_to_action(text)`` or ``string_to_action(player, text)``: ``text`` must be a
+        string (``TypeError``) and ``player`` 0, 1 or ``CHANCE_PLAYER_ID`` (``ValueError``)."""
+        if len(args) not in (1, 2):
+            raise TypeError(
+                f"string_to_action takes (text) or (player, text), not {len(args)} arguments"
+            )
+        text = args[-1]
+        if not isinstance(text, str):
+            raise TypeError(f"a move's text must be a string, not {type(text).__name__} {text!r}")
+        player = _player(args[0], chance=True) if len(args) == 2 else None
+        return self._s.string_to_action(text, player)
 
     # What a learner sees.
     def observation_tensor(self, player: Optional[int] = None) -> npt.NDArray[np.float32]:
         """channels × rows × columns, float32: stones of player 0 and 1, their marks, empty
-        cells, and two planes naming the player to move (the same whoever asks)."""
+        cells, and two planes naming the player to move (the same whoever asks: ``player``, 0
+        or 1, may be given as in OpenSpiel; any other is a ``ValueError``)."""
+        if player is not None:
+            _player(player)
         shape = self._s.observation_tensor_shape()
         raw = np.frombuffer(self._s.observation_bytes(), dtype=np.uint8)
         return raw.reshape(shape).astype(np.float32)
 
     def observation_string(self, player: Optional[int] = None) -> str:
-        """The board as text (``str(state)``)."""
+        """The board as text (``str(state)``, the same for ``player`` 0 and 1; any other
+        player is a ``ValueError``)."""
+        if player is not None:
+            _player(player)
         return str(self)
 
     # The rest of OpenSpiel's surface.
@@ -358,6 +417,7 @@ class VecEnv:
     ):
         self.game = game if isinstance(game, Game) else load_game(game)
         self._e = _core.VecEnv(self.game._g, n, seed, observations, opponent, seat)
+        n = _integer(n, "n")
         self.n = n
         self.observations = observations
         self.opponent = opponent
@@ -419,7 +479,7 @@ class VecEnv:
         opponent's answer), restarting finished games: (games finished in each game's slot
         (n), the sums of their returns (n × 2)). Afterwards ``current()`` gives the games as
         they stand."""
-        episodes, returns = self._e.random_steps(int(k))
+        episodes, returns = self._e.random_steps(k)
         return (
             np.frombuffer(episodes, dtype="<u4").astype(np.int64),
             np.frombuffer(returns, dtype="<f4").reshape(self.n, 2),
@@ -438,7 +498,9 @@ def _seat(choose: Callable[[State], int], game: Game) -> Callable[["_core.State"
     """``choose`` as the core calls it: with the core's state, wrapped as a :class:`State`."""
 
     def call(inner: "_core.State") -> int:
-        return int(choose(State(inner, game)))
+        # Taken as the core reads any action: an integer (a float or a bool is a TypeError,
+        # which stops the run); one that is not legal loses the game.
+        return choose(State(inner, game))
 
     return call
 
