@@ -4,7 +4,9 @@ an ``int`` or a NumPy integer, never a float that would be truncated, a string, 
 action 1). Anything else is a ``TypeError``; a whole number out of range (a player the game
 does not have, ``ply_cap=-1``) a ``ValueError``. Every refusal tested here failed before: the
 value was taken (``apply_action(1.9)`` played 1) or refused with the wrong error
-(``OverflowError``); beside them, what must still be taken (NumPy integers, chance's player)."""
+(``OverflowError``); beside them, what must still be taken (NumPy integers, chance's player).
+
+And one rule for an illegal action in the environments, single and vector alike: it loses."""
 
 from typing import Any, Callable, List
 
@@ -162,6 +164,57 @@ def test_seeds_counts_and_seats_are_integers_in_range() -> None:
     assert ringside.Agent("random", seed=largest).choose(fresh()) in range(9)
 
 
+# Batched actions.
+
+
+@pytest.mark.parametrize(
+    "actions",
+    [
+        [0.7, 1.2, 2.9],
+        np.array([0.7, 1.2, 2.9]),
+        np.array([0, 1, 2], dtype=np.float32),
+        np.array([True, False, True]),
+        [True, 1, 2],
+        [0, 1, "2"],
+        "012",
+    ],
+    ids=repr,
+)
+def test_vecenv_step_refuses_actions_that_are_not_integers_and_plays_none(actions: Any) -> None:
+    env = ringside.VecEnv("tic_tac_toe", 3, seed=1)
+    env.reset()
+    with pytest.raises(TypeError):
+        env.step(actions)
+    _, _, player = env.current()
+    assert (player == 0).all(), "nothing was played"
+
+
+@pytest.mark.parametrize(
+    "actions", [np.array([[0, 1, 2]]), np.array([[0], [1], [2]]), [[0, 1, 2]], [0, 1], [0, 1, 2, 3]],
+    ids=repr,
+)
+def test_vecenv_step_refuses_any_shape_but_one_action_a_game(actions: Any) -> None:
+    env = ringside.VecEnv("tic_tac_toe", 3, seed=1)
+    env.reset()
+    with pytest.raises(ValueError, match="step takes 3 actions"):
+        env.step(actions)
+    _, _, player = env.current()
+    assert (player == 0).all(), "nothing was played"
+
+
+@pytest.mark.parametrize(
+    "actions",
+    [[0, 1, 2], (0, 1, 2), [np.int64(0), np.int32(1), 2], np.array([0, 1, 2], dtype=np.uint8),
+     np.array([0, 1, 2], dtype=np.int32), np.array([0, 1, 2], dtype=object)],
+    ids=repr,
+)
+def test_vecenv_step_takes_lists_of_integers_and_any_integer_dtype(actions: Any) -> None:
+    env = ringside.VecEnv("tic_tac_toe", 3, seed=1)
+    env.reset()
+    _, _, _, _, player = env.step(actions)
+    assert (player == 1).all()
+
+
 # Python players.
 
 
@@ -188,6 +241,97 @@ def test_a_policy_answering_a_negative_action_loses_like_any_illegal_action() ->
 
 
 # The environments.
+
+
+def test_gymnasium_step_refuses_an_action_that_is_not_an_integer_and_plays_nothing() -> None:
+    pytest.importorskip("gymnasium")
+    import ringside.gymnasium as rg
+
+    env = rg.RingsideEnv("connect_four")
+    env.reset(seed=0)
+    for action in ["3", 3.0, True, None]:
+        with pytest.raises(TypeError, match="action must be an integer"):
+            env.step(action)
+    assert env.state_object.history() == []
+    _, reward, terminated, _, _ = env.step(np.int64(3))
+    assert (reward, terminated, env.state_object.history()[0]) == (0.0, False, 3)
+
+
+def test_gymnasium_seats_and_illegal_rewards_are_refused_when_not_what_they_say() -> None:
+    pytest.importorskip("gymnasium")
+    import ringside.gymnasium as rg
+
+    for seat in [True, 1.0]:
+        with pytest.raises(TypeError, match="seat"):
+            rg.RingsideEnv("connect_four", seat=seat)  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match="seat"):
+            rg.make_vec("connect_four", 2, seat=seat)
+    with pytest.raises(ValueError, match="seat"):
+        rg.RingsideEnv("connect_four", seat="1")
+    with pytest.raises(TypeError, match="illegal_reward"):
+        rg.RingsideEnv("connect_four", illegal_reward="-1")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="n must be an integer"):
+        rg.make_vec("connect_four", 2.0)  # type: ignore[arg-type]
+    assert rg.RingsideEnv("connect_four", seat=ONE_NP).seat == 1
+
+
+def test_gymnasium_vector_step_refuses_floats_and_wrong_shapes() -> None:
+    pytest.importorskip("gymnasium")
+    import ringside.gymnasium as rg
+
+    env = rg.make_vec("tic_tac_toe", 3, seat=0)
+    env.reset(seed=1)
+    with pytest.raises(TypeError):
+        env.step([0.7, 1.2, 2.9])
+    with pytest.raises(ValueError, match="step takes 3 actions"):
+        env.step(np.array([[0, 1, 2]]))
+
+
+def test_an_illegal_action_loses_in_the_single_and_the_vector_environment_alike() -> None:
+    """The one rule for both: an illegal action (an integer that is no legal move here) ends
+    the learner's game at once, terminated, with ``illegal_reward`` and
+    ``info["illegal_action"]``. Why: PettingZoo's classic games with action masks end the game
+    with the mover losing (``TerminateIllegalWrapper``, ``illegal_reward``), the arena scores
+    an illegal move as a loss, and Gymnasium, which has no general rule, checks environments by
+    stepping unmasked samples of the action space, so a masked environment must take an illegal
+    action rather than raise. The vector environment used to raise instead."""
+    pytest.importorskip("gymnasium")
+    import ringside.gymnasium as rg
+
+    single = rg.RingsideEnv("tic_tac_toe", seat=1, illegal_reward=-2)
+    single.reset(seed=0)
+    taken = single.state_object.history()[0]
+    _, reward, terminated, truncated, info = single.step(taken)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-2.0, True, False, True)
+
+    vector = rg.make_vec("tic_tac_toe", 3, seat=0, illegal_reward=-2)
+    obs, info = vector.reset(seed=1)
+    before = obs[2].copy()
+    obs, rewards, ended, cut, info = vector.step([0, 4, 99])
+    assert rewards.tolist() == [0.0, 0.0, -2.0]
+    assert ended.tolist() == [False, False, True] and not cut.any()
+    assert info["illegal_action"].tolist() == info["_illegal_action"].tolist() == [False, False, True]
+    # The game that ended is kept as its final observation; a new one starts in its place.
+    np.testing.assert_array_equal(info["final_obs"][2], before)
+    assert info["action_mask"][2].all()
+    # The next step has no illegal action: no flags.
+    _, _, _, _, info = vector.step([int(np.flatnonzero(m)[0]) for m in info["action_mask"]])
+    assert "illegal_action" not in info
+
+
+def test_vecenv_raises_on_an_illegal_action_unless_given_an_illegal_reward() -> None:
+    env = ringside.VecEnv("tic_tac_toe", 2, seed=1)
+    env.reset()
+    with pytest.raises(ValueError, match="game 1: action 9"):
+        env.step([0, 9])
+    _, mask, reward, done, player = env.step([0, 9], illegal_reward=-1.0)
+    # Game 0 played its move; game 1 is lost by its mover (player 0) and started again.
+    assert done.tolist() == [False, True] and env.illegal.tolist() == [False, True]
+    assert reward.tolist() == [[0.0, 0.0], [-1.0, 0.0]]
+    assert player.tolist() == [1, 0] and mask[1].all()
+    assert not env.truncated.any()
+    with pytest.raises(TypeError, match="illegal_reward"):
+        env.step([1, 0], illegal_reward="-1")  # type: ignore[arg-type]
 
 
 def test_pettingzoo_raw_env_refuses_an_action_that_is_not_an_integer() -> None:

@@ -426,10 +426,13 @@ class VecEnv:
         self.num_actions = self._e.num_distinct_actions()
         #: Whether the game that ended at the last step was stopped by the ply cap (n bools).
         self.truncated: npt.NDArray[np.bool_] = np.zeros(self.n, dtype=np.bool_)
+        #: Whether the game that ended at the last step ended at an illegal action (n bools;
+        #: only ``step(..., illegal_reward=...)`` ends games so).
+        self.illegal: npt.NDArray[np.bool_] = np.zeros(self.n, dtype=np.bool_)
         self._final = b""
 
     def _arrays(self, raw: "_core.Buffers") -> "Step":
-        obs_b, mask_b, reward_b, done_b, player_b, truncated_b, self._final = raw
+        obs_b, mask_b, reward_b, done_b, player_b, truncated_b, self._final, illegal_b = raw
         obs: npt.NDArray[np.uint8]
         if self.observations:
             obs = np.frombuffer(obs_b, dtype=np.uint8).reshape((self.n,) + self.observation_shape)
@@ -441,6 +444,7 @@ class VecEnv:
         done = np.frombuffer(done_b, dtype=np.bool_)
         player = np.frombuffer(player_b, dtype=np.int8).astype(np.int64)
         self.truncated = np.frombuffer(truncated_b, dtype=np.bool_)
+        self.illegal = np.frombuffer(illegal_b, dtype=np.bool_)
         return obs.astype(np.float32), mask, reward, done, player
 
     @property
@@ -459,13 +463,30 @@ class VecEnv:
         obs, mask, _, _, player = self._arrays(self._e.reset())
         return obs, mask, player
 
-    def step(self, actions: Union[Iterable[int], npt.NDArray[np.integer[Any]]]) -> "Step":
+    def step(
+        self,
+        actions: Union[Iterable[int], npt.NDArray[np.integer[Any]]],
+        illegal_reward: Optional[float] = None,
+    ) -> "Step":
         """Plays one legal action in each game (and the opponent's answer): (observations,
         legal masks, rewards (n × 2, each player's return on the step a game ends), dones,
         players to move). The masks, rewards and dones are read-only views of what Rust
-        wrote; copy one to change it."""
-        actions = np.ascontiguousarray(actions, dtype="<i8")
-        return self._arrays(self._e.step(actions.tobytes()))
+        wrote; copy one to change it.
+
+        ``actions`` is a 1-D array of shape (n,) with an integer dtype, or a list of n ints
+        (or NumPy integers): another shape is a ``ValueError``, floats and bools a
+        ``TypeError`` (nothing is rounded).
+
+        An action that is not legal by its game's mask raises ``ValueError`` and nothing is
+        played, as ``State.apply_action`` raises. With ``illegal_reward`` (a number), it ends
+        its game instead, as PettingZoo's classic games end one (``TerminateIllegalWrapper``):
+        its mover is given ``illegal_reward`` and the other player 0, the game is done (not
+        truncated), ``illegal`` flags it, ``final_observations`` has the position it was
+        played in, and a new game starts in its place; the other games step as usual."""
+        raw = _action_array(actions, self.n)
+        if illegal_reward is not None:
+            illegal_reward = _real(illegal_reward, "illegal_reward")
+        return self._arrays(self._e.step(raw.tobytes(), illegal_reward))
 
     def random_actions(self) -> npt.NDArray[np.int64]:
         """A uniformly random legal action in each game, drawn in Rust from the batch's
@@ -492,6 +513,47 @@ class VecEnv:
 
     def __len__(self) -> int:
         return self.n
+
+
+def _action_array(actions: Any, n: int) -> npt.NDArray[np.int64]:
+    """``actions`` for ``n`` games as little-endian int64: a 1-D array of shape (n,) with an
+    integer dtype, or a list (any iterable) of n integers. ``ValueError`` for another shape or
+    an action beyond 64 bits, ``TypeError`` for floats, bools and other non-integers."""
+    if isinstance(actions, np.ndarray) and actions.dtype.kind != "O":
+        if actions.shape != (n,):
+            raise ValueError(f"step takes {n} actions, an array of shape ({n},), not {actions.shape}")
+        if actions.dtype.kind not in "iu":
+            raise TypeError(f"actions must have an integer dtype, not {actions.dtype}")
+        if actions.dtype.kind == "u" and actions.dtype.itemsize == 8 and actions.max() > 2**63 - 1:
+            raise ValueError(f"an action beyond 64 bits: {actions.max()}")
+        return np.ascontiguousarray(actions, dtype="<i8")
+    if isinstance(actions, (str, bytes)):
+        raise TypeError(f"actions must be an array or a list of integers, not {type(actions).__name__}")
+    try:
+        items = list(actions)
+    except TypeError:
+        raise TypeError(
+            f"actions must be an array or a list of integers, not {type(actions).__name__}"
+        ) from None
+    try:
+        shape: Tuple[int, ...] = np.shape(np.array(items, dtype=object))
+    except ValueError:  # ragged
+        shape = (len(items), -1)
+    if shape != (n,):
+        raise ValueError(f"step takes {n} actions, a list of {n} integers, not shape {shape}")
+    values = [_integer(a, "an action") for a in items]
+    try:
+        return np.array(values, dtype="<i8")
+    except OverflowError:
+        raise ValueError(f"an action beyond 64 bits: {max(values, key=abs)}") from None
+
+
+def _real(value: object, what: str) -> float:
+    """``value`` as a float: an ``int``, a ``float`` or a NumPy number, not a ``bool`` nor a
+    string (``TypeError``)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
+        raise TypeError(f"{what} must be a number, not {type(value).__name__} {value!r}")
+    return float(value)
 
 
 def _seat(choose: Callable[[State], int], game: Game) -> Callable[["_core.State"], int]:
