@@ -3,8 +3,12 @@
 //! there; everything that plays lives here, and runs with the interpreter's lock released.
 //!
 //! Errors from the library (a bad game spec, a bad agent spec, an illegal action, a file that
-//! does not replay) become a Python `ValueError` carrying the arena's one-line message.
+//! does not replay) become a Python `ValueError` carrying the arena's one-line message. Whole
+//! numbers (actions, players, seeds, counts, caps) are read strictly ([`args`]): anything but
+//! an `int` or a NumPy integer, a bool included, is a `TypeError`; one out of range a
+//! `ValueError`.
 
+mod args;
 mod state;
 mod vecenv;
 
@@ -51,12 +55,9 @@ struct Game {
 impl Game {
     #[new]
     #[pyo3(signature = (spec, ply_cap = None))]
-    fn new(spec: &str, ply_cap: Option<u32>) -> PyResult<Game> {
+    fn new(spec: &str, ply_cap: Option<&Bound<'_, PyAny>>) -> PyResult<Game> {
+        let ply_cap = args::ply_cap(ply_cap)?.unwrap_or(DEFAULT_PLY_CAP);
         let any = AnyGame::parse(spec).map_err(|e| value_error(e.reason))?;
-        let ply_cap = ply_cap.unwrap_or(DEFAULT_PLY_CAP);
-        if ply_cap == 0 {
-            return Err(value_error("ply_cap must be at least 1"));
-        }
         let start = start_of(&any, ply_cap);
         Ok(Game {
             any,
@@ -172,10 +173,10 @@ impl State {
         self.inner.current_player() == state::CHANCE_PLAYER
     }
 
-    /// Plays an action (a ValueError when it is not legal).
-    fn apply_action(&mut self, action: i64) -> PyResult<()> {
-        let action = usize::try_from(action)
-            .map_err(|_| value_error(format!("action {action} is negative")))?;
+    /// Plays an action: an `int` or a NumPy integer (a bool or a float is a TypeError), a
+    /// ValueError when it is not legal.
+    fn apply_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let action = args::action(action)?;
         self.inner.apply(action).map_err(value_error)
     }
 
@@ -205,11 +206,16 @@ impl State {
 
     /// An action in Ringside's notation; with `player` (0 or 1), as OpenSpiel's
     /// `ActionToString(player, action)` names it (Tic-tac-toe's `x(1,1)`, Connect Four's
-    /// `o3`; the same as Ringside's in the other games). Other players (chance) get
-    /// Ringside's notation.
+    /// `o3`; the same as Ringside's in the other games). Chance (-1) gets Ringside's notation;
+    /// any other player is a ValueError.
     #[pyo3(signature = (action, player = None))]
-    fn action_to_string(&self, action: usize, player: Option<i64>) -> PyResult<String> {
-        let player = player
+    fn action_to_string(
+        &self,
+        action: &Bound<'_, PyAny>,
+        player: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<String> {
+        let action = args::action(action)?;
+        let player = args::player(player)?
             .filter(|p| (0..2).contains(p))
             .map(|p| Player::new(p as usize));
         self.inner
@@ -217,10 +223,11 @@ impl State {
             .map_err(value_error)
     }
 
-    /// The action a move in Ringside's notation names.
+    /// The action a move in Ringside's notation names (`player`, when given, must be 0, 1 or
+    /// -1: the notation is the same for every player).
     #[pyo3(signature = (text, player = None))]
-    fn string_to_action(&self, text: &str, player: Option<i64>) -> PyResult<usize> {
-        let _ = player;
+    fn string_to_action(&self, text: &str, player: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+        args::player(player)?;
         self.inner.string_to_action(text).map_err(value_error)
     }
 
@@ -290,8 +297,9 @@ struct Agent {
 #[pymethods]
 impl Agent {
     #[new]
-    #[pyo3(signature = (spec, seed = 1))]
-    fn new(spec: &str, seed: u64) -> PyResult<Agent> {
+    #[pyo3(signature = (spec, seed))]
+    fn new(spec: &str, seed: &Bound<'_, PyAny>) -> PyResult<Agent> {
+        let seed = args::seed(seed)?;
         let parsed =
             AgentSpec::parse(spec).map_err(|e| value_error(format!("agent '{spec}': {e}")))?;
         Ok(Agent {
@@ -356,7 +364,9 @@ impl Agent {
 type PolicyError = Arc<Mutex<Option<PyErr>>>;
 
 /// A Python policy in a seat (`host:name=NAME`): called with a `_core.State` of the game so
-/// far, it answers an action number.
+/// far, it answers an action number. An answer that is not a whole number (a float, a bool, a
+/// string) is an exception, which stops the run; a whole number that is no legal action (a
+/// negative one included) loses the game as an illegal move.
 struct PyPolicy {
     policy: Py<PyAny>,
     /// The game's start, from which each position the policy is shown is replayed.
@@ -376,15 +386,21 @@ impl HostAgent for PyPolicy {
             message,
         };
         let inner = self.template.replayed(start, moves).map_err(fault)?;
-        Python::attach(|py| {
+        let action = Python::attach(|py| {
             let state = Py::new(py, State { inner })?;
-            self.policy.call1(py, (state,))?.extract::<usize>(py)
+            let answer = self.policy.call1(py, (state,))?;
+            args::whole(answer.bind(py), "a Python policy's action")
         })
         .map_err(|e| {
             let message = format!("the Python policy raised {e}");
             let mut first = self.error.lock().unwrap_or_else(PoisonError::into_inner);
             first.get_or_insert(e);
             fault(message)
+        })?;
+        // No action number is negative or this large: the seat checks the move and loses it.
+        usize::try_from(action).map_err(|_| AgentFault {
+            kind: FaultKind::IllegalMove,
+            message: format!("host agent: action {action} is not a legal move here"),
         })
     }
 }
@@ -466,21 +482,28 @@ impl Observer for Signals {
 /// first exception one raises loses its game (the row says so), stops the run after the games
 /// in play, and is raised here.
 #[pyfunction]
-#[pyo3(signature = (game, agents, out, games = 100, seed = 1, threads = None, ply_cap = None, opening_plies = 0, gauntlet = false, policies = Vec::new()))]
+#[pyo3(signature = (game, agents, out, games, seed, threads, ply_cap, opening_plies, gauntlet, policies))]
 #[allow(clippy::too_many_arguments)]
 fn run_match(
     py: Python<'_>,
     game: &str,
     agents: Vec<String>,
     out: PathBuf,
-    games: u64,
-    seed: u64,
-    threads: Option<usize>,
-    ply_cap: Option<u32>,
-    opening_plies: u32,
+    games: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+    threads: Option<&Bound<'_, PyAny>>,
+    ply_cap: Option<&Bound<'_, PyAny>>,
+    opening_plies: &Bound<'_, PyAny>,
     gauntlet: bool,
     policies: Vec<(String, Py<PyAny>)>,
 ) -> PyResult<(u64, u64, f64)> {
+    let games = args::bounded(games, "games", 0, u64::MAX)?;
+    let seed = args::seed(seed)?;
+    let threads = threads
+        .map(|t| args::bounded(t, "threads", 1, usize::MAX))
+        .transpose()?;
+    let ply_cap = args::ply_cap(ply_cap)?;
+    let opening_plies = args::bounded(opening_plies, "opening_plies", 0, u32::MAX)?;
     let policy_error: PolicyError = Arc::new(Mutex::new(None));
     let _registered = if policies.is_empty() {
         Registered(Vec::new())

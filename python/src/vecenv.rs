@@ -8,6 +8,11 @@
 //! moves are searched here, in every game at once, after each of the learner's and at a start,
 //! so the learner is always to move when a step returns. `random_steps` plays many random
 //! steps in Rust (random play with no Python loop at all).
+//!
+//! An illegal action raises and plays nothing, unless the step is given an illegal reward:
+//! then the game it was played in ends there, lost by its mover as PettingZoo's classic games
+//! score it (`TerminateIllegalWrapper`: the illegal reward to the mover, 0 to the other), and
+//! is started again; an illegal flag says which games ended so.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -20,8 +25,8 @@ use std::sync::{Mutex, PoisonError};
 
 use ringside_agents::AgentSpec;
 
-use crate::Game;
 use crate::state::{CHANCE_PLAYER, DynAgent, DynState};
+use crate::{Game, args};
 
 /// Batches smaller than this are stepped on the calling thread.
 const PARALLEL_FROM: usize = 64;
@@ -56,6 +61,8 @@ struct Out<'a> {
     truncated: &'a mut u8,
     /// The observation of the game that ended (when observations are made).
     final_obs: &'a mut [u8],
+    /// 1 when the game ended because its mover played an illegal action.
+    illegal: &'a mut u8,
 }
 
 impl Out<'_> {
@@ -64,6 +71,7 @@ impl Out<'_> {
         self.reward.fill(0.0);
         *self.done = 0;
         *self.truncated = 0;
+        *self.illegal = 0;
     }
 }
 
@@ -145,6 +153,22 @@ impl Env {
         self.show(out);
     }
 
+    /// Ends the game at an illegal action of its mover, who is given `reward` (the other
+    /// player 0), keeping its final observation, and starts the next game.
+    fn forfeit(&mut self, reward: f32, seed: u64, out: &mut Out<'_>) {
+        out.clear();
+        if let Ok(mover @ 0..=1) = usize::try_from(self.state.current_player()) {
+            out.reward[mover] = reward;
+        }
+        *out.done = 1;
+        *out.illegal = 1;
+        if !out.final_obs.is_empty() {
+            self.state.observation(out.final_obs);
+        }
+        self.begin(seed);
+        self.show(out);
+    }
+
     /// Plays `k` uniformly random legal moves (each drawn from this game's stream by the
     /// game's own playout draw, no list of actions made), each answered by the opponent,
     /// restarting finished games; counts the games finished and adds up their returns.
@@ -178,6 +202,7 @@ pub struct VecEnv {
     player: Vec<i8>,
     truncated: Vec<u8>,
     final_obs: Vec<u8>,
+    illegal: Vec<u8>,
 }
 
 impl VecEnv {
@@ -194,11 +219,15 @@ impl VecEnv {
             .zip(self.player.par_iter_mut())
             .zip(self.truncated.par_iter_mut())
             .zip(self.final_obs.par_chunks_mut(ol))
+            .zip(self.illegal.par_iter_mut())
             .enumerate()
             .with_min_len(PARALLEL_FROM);
         let observe = self.obs_len > 0;
         parts.for_each(
-            |(i, (((((((env, obs), mask), reward), done), player), truncated), final_obs))| {
+            |(
+                i,
+                ((((((((env, obs), mask), reward), done), player), truncated), final_obs), illegal),
+            )| {
                 let mut out = Out {
                     obs: if observe { obs } else { &mut [] },
                     mask,
@@ -207,6 +236,7 @@ impl VecEnv {
                     player,
                     truncated,
                     final_obs: if observe { final_obs } else { &mut [] },
+                    illegal,
                 };
                 each(i, env, &mut out);
             },
@@ -222,8 +252,8 @@ impl VecEnv {
     }
 
     /// (observations, masks, rewards, dones, players, truncated flags, final observations:
-    /// empty when no game ended).
-    fn buffers<'py>(&self, py: Python<'py>) -> [Bound<'py, PyBytes>; 7] {
+    /// empty when no game ended, illegal flags).
+    fn buffers<'py>(&self, py: Python<'py>) -> [Bound<'py, PyBytes>; 8] {
         let reward: Vec<u8> = self.reward.iter().flat_map(|r| r.to_le_bytes()).collect();
         let player: Vec<u8> = self.player.iter().map(|&p| p as u8).collect();
         let obs: &[u8] = if self.obs_len > 0 { &self.obs } else { &[] };
@@ -241,6 +271,7 @@ impl VecEnv {
             PyBytes::new(py, &player),
             PyBytes::new(py, &self.truncated),
             PyBytes::new(py, final_obs),
+            PyBytes::new(py, &self.illegal),
         ]
     }
 }
@@ -248,23 +279,29 @@ impl VecEnv {
 #[pymethods]
 impl VecEnv {
     #[new]
-    #[pyo3(signature = (game, n, seed = 1, observations = true, opponent = None, seat = 0))]
+    #[pyo3(signature = (game, n, seed, observations, opponent, seat))]
     fn new(
         game: PyRef<'_, Game>,
-        n: usize,
-        seed: u64,
+        n: &Bound<'_, PyAny>,
+        seed: &Bound<'_, PyAny>,
         observations: bool,
         opponent: Option<&str>,
-        seat: i64,
+        seat: &Bound<'_, PyAny>,
     ) -> PyResult<VecEnv> {
-        if n == 0 {
-            return Err(PyValueError::new_err("a VecEnv needs at least one game"));
-        }
-        if !(0..=1).contains(&seat) {
-            return Err(PyValueError::new_err(format!(
-                "seat {seat}: expected 0 or 1"
-            )));
-        }
+        let n = match args::whole(n, "n")? {
+            n if n < 1 => return Err(PyValueError::new_err("a VecEnv needs at least one game")),
+            n => usize::try_from(n)
+                .map_err(|_| PyValueError::new_err(format!("n {n}: too many games")))?,
+        };
+        let seed = args::seed(seed)?;
+        let seat = match args::whole(seat, "seat")? {
+            seat @ 0..=1 => seat as i64,
+            seat => {
+                return Err(PyValueError::new_err(format!(
+                    "seat {seat}: expected 0 or 1"
+                )));
+            }
+        };
         let spec = opponent
             .map(|o| {
                 AgentSpec::parse(o).map_err(|e| PyValueError::new_err(format!("agent '{o}': {e}")))
@@ -307,6 +344,7 @@ impl VecEnv {
             player: vec![0; n],
             truncated: vec![0; n],
             final_obs: vec![0; n * obs_len.max(1)],
+            illegal: vec![0; n],
         })
     }
 
@@ -316,8 +354,8 @@ impl VecEnv {
     }
 
     /// Starts every game afresh (the opponent's opening moves played): (observations, masks,
-    /// rewards, dones, players, truncated flags, final observations) as bytes.
-    fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<[Bound<'py, PyBytes>; 7]> {
+    /// rewards, dones, players, truncated flags, final observations, illegal flags) as bytes.
+    fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<[Bound<'py, PyBytes>; 8]> {
         let seed = self.seed;
         py.detach(|| {
             self.for_each(|_, env, out| {
@@ -332,11 +370,20 @@ impl VecEnv {
 
     /// Plays one action in every game (each legal by the last mask), and the opponent's
     /// answer: (observations, masks, rewards, dones, players, truncated flags, final
-    /// observations) as bytes. A game that ends reports its returns, done, whether the cap
-    /// stopped it and its final observation, and the observation is of the game started in
-    /// its place. `actions` are little-endian 64-bit integers, one a game (a NumPy int64
-    /// array's bytes).
-    fn step<'py>(&mut self, py: Python<'py>, actions: &[u8]) -> PyResult<[Bound<'py, PyBytes>; 7]> {
+    /// observations, illegal flags) as bytes. A game that ends reports its returns, done,
+    /// whether the cap stopped it and its final observation, and the observation is of the
+    /// game started in its place. `actions` are little-endian 64-bit integers, one a game (a
+    /// NumPy int64 array's bytes). An action that is not legal raises a ValueError and nothing
+    /// is played; with `illegal_reward`, it ends its game instead, lost by its mover, who is
+    /// given that reward (the other player 0): done, not truncated, flagged illegal, its final
+    /// observation the position it was played in, the game started again.
+    #[pyo3(signature = (actions, illegal_reward = None))]
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &[u8],
+        illegal_reward: Option<f32>,
+    ) -> PyResult<[Bound<'py, PyBytes>; 8]> {
         if actions.len() != 8 * self.envs.len() {
             return Err(PyValueError::new_err(format!(
                 "step takes {} actions, one a game, not {}",
@@ -348,19 +395,32 @@ impl VecEnv {
             .chunks_exact(8)
             .map(|b| i64::from_le_bytes(b.try_into().expect("8 bytes")))
             .collect();
-        for (i, &a) in actions.iter().enumerate() {
-            let legal = usize::try_from(a)
-                .ok()
-                .filter(|&a| a < self.actions && self.mask[i * self.actions + a] == 1);
-            if legal.is_none() {
-                return Err(PyValueError::new_err(format!(
-                    "game {i}: action {a} is not legal there (see its mask); nothing was played"
-                )));
-            }
+        let legal: Vec<bool> = actions
+            .iter()
+            .enumerate()
+            .map(|(i, &a)| {
+                usize::try_from(a)
+                    .is_ok_and(|a| a < self.actions && self.mask[i * self.actions + a] == 1)
+            })
+            .collect();
+        if illegal_reward.is_none()
+            && let Some(i) = legal.iter().position(|&ok| !ok)
+        {
+            return Err(PyValueError::new_err(format!(
+                "game {i}: action {} is not legal there (see its mask); nothing was played",
+                actions[i]
+            )));
         }
         let seed = self.seed;
+        let forfeit = illegal_reward.unwrap_or(0.0);
         py.detach(|| {
-            self.for_each(|i, env, out| env.step(actions[i] as usize, seed, out));
+            self.for_each(|i, env, out| {
+                if legal[i] {
+                    env.step(actions[i] as usize, seed, out);
+                } else {
+                    env.forfeit(forfeit, seed, out);
+                }
+            });
         });
         self.fault()?;
         Ok(self.buffers(py))
@@ -374,8 +434,9 @@ impl VecEnv {
     fn random_steps<'py>(
         &mut self,
         py: Python<'py>,
-        k: u64,
+        k: &Bound<'_, PyAny>,
     ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+        let k = args::bounded(k, "k", 0, u64::MAX)?;
         let seed = self.seed;
         let mut episodes = vec![0u32; self.envs.len()];
         let mut returns = vec![0f32; 2 * self.envs.len()];
@@ -400,8 +461,8 @@ impl VecEnv {
     }
 
     /// The buffers as the games stand: (observations, masks, rewards, dones, players,
-    /// truncated flags, final observations) as bytes.
-    fn current<'py>(&self, py: Python<'py>) -> [Bound<'py, PyBytes>; 7] {
+    /// truncated flags, final observations, illegal flags) as bytes.
+    fn current<'py>(&self, py: Python<'py>) -> [Bound<'py, PyBytes>; 8] {
         self.buffers(py)
     }
 

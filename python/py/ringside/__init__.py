@@ -11,12 +11,19 @@ Everything that plays runs in Rust with the interpreter's lock released: a searc
 (``Agent.choose``), a batch step (``VecEnv.step``) and a whole match (``match``). Errors in
 what you pass (a game spec, an agent spec, an illegal action, a games file that does not
 replay) raise ``ValueError`` with the arena's one-line message.
+
+Whole numbers are taken strictly: an action, a player, a seed, a count or a ply cap is a Python
+``int`` or a NumPy integer (what ``operator.index`` takes). Anything else raises ``TypeError``:
+a float, even ``2.0``, a string, and a ``bool`` (``True`` is an ``int`` only by an accident of
+Python's history, and passed as action 1 it is a bug). A whole number out of range (a player
+the game does not have, a negative seed, ``ply_cap=0``) raises ``ValueError``.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import operator
 import os
 import re
 import tempfile
@@ -50,6 +57,32 @@ CHANCE_PLAYER_ID = -1
 TERMINAL_PLAYER_ID = -4
 
 
+def _integer(value: object, what: str) -> int:
+    """``value`` as an ``int``, read as ``operator.index`` reads one (an ``int``, a NumPy
+    integer): ``TypeError`` for anything else, a ``bool`` included (Python's or NumPy's: ``bool``
+    is a subclass of ``int`` only by an accident of history, and ``True`` is not action 1)."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{what} must be an integer, not a bool ({value!r})")
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(
+            f"{what} must be an integer (an int or a NumPy integer), "
+            f"not {type(value).__name__} {value!r}"
+        ) from None
+
+
+def _player(player: object, chance: bool = False) -> int:
+    """A player argument: 0 or 1 (or ``CHANCE_PLAYER_ID`` where ``chance``), else
+    ``ValueError``; ``TypeError`` when it is not an integer."""
+    p = _integer(player, "player")
+    allowed = (0, 1, CHANCE_PLAYER_ID) if chance else (0, 1)
+    if p not in allowed:
+        expected = "0, 1 or -1 (chance)" if chance else "0 or 1"
+        raise ValueError(f"player {p}: expected {expected}")
+    return p
+
+
 class State:
     """A position: OpenSpiel's ``State`` (``current_player``, ``legal_actions``,
     ``apply_action``, ``returns``, ``observation_tensor``, ...).
@@ -78,15 +111,19 @@ class State:
         return self._s.is_terminal()
 
     def legal_actions(self, player: Optional[int] = None) -> List[int]:
-        """The legal actions, ascending (chance's outcomes at a chance node)."""
-        if player is not None and player != self.current_player():
+        """The legal actions, ascending (chance's outcomes at a chance node); with ``player``
+        (0, 1 or ``CHANCE_PLAYER_ID``), that player's: none unless it is to move. Any other
+        player is a ``ValueError``."""
+        if player is not None and _player(player, chance=True) != self.current_player():
             return []
         return self._s.legal_actions()
 
     def legal_actions_mask(self, player: Optional[int] = None) -> npt.NDArray[np.int32]:
-        """A 0/1 array over every action number."""
+        """A 0/1 array over every action number; with ``player`` (0, 1 or
+        ``CHANCE_PLAYER_ID``), all zeros unless it is to move. Any other player is a
+        ``ValueError``."""
         mask = np.frombuffer(self._s.legal_actions_mask(), dtype=np.uint8).astype(np.int32)
-        if player is not None and player != self.current_player():
+        if player is not None and _player(player, chance=True) != self.current_player():
             mask[:] = 0
         return mask
 
@@ -95,8 +132,11 @@ class State:
         return self._s.chance_outcomes()
 
     def apply_action(self, action: int) -> None:
-        """Plays ``action``; ``ValueError`` when it is not legal here."""
-        self._s.apply_action(int(action))
+        """Plays ``action``, an ``int`` or a NumPy integer: ``ValueError`` when it is not legal
+        here, ``TypeError`` when it is not an integer (a float is not truncated, and a
+        ``bool`` is refused although Python makes ``bool`` a subclass of ``int``: ``True`` is
+        not action 1)."""
+        self._s.apply_action(action)
 
     def returns(self) -> List[float]:
         """1 for the winner, -1 for the loser, 0 for a draw or a game going on."""
@@ -107,32 +147,51 @@ class State:
         return self.returns() if self.is_terminal() else [0.0, 0.0]
 
     def player_return(self, player: int) -> float:
-        """``player``'s return."""
-        return float(self.returns()[player])
+        """``player``'s return (0 or 1; any other player is a ``ValueError``)."""
+        return float(self.returns()[_player(player)])
 
     # Notation.
     def action_to_string(self, *args: int) -> str:
         """``action_to_string(action)``: Ringside's notation; OpenSpiel's
         ``action_to_string(player, action)``: OpenSpiel's action string (the mover's mark in
-        Tic-tac-toe and Connect Four, Ringside's notation elsewhere)."""
+        Tic-tac-toe and Connect Four, Ringside's notation elsewhere; chance's player,
+        ``CHANCE_PLAYER_ID``, gets Ringside's). A player other than 0, 1 and chance is a
+        ``ValueError``; an action or player that is not an integer a ``TypeError``."""
         if len(args) == 2:
-            return self._s.action_to_string(int(args[1]), int(args[0]))
-        return self._s.action_to_string(int(args[0]))
+            return self._s.action_to_string(args[1], args[0])
+        if len(args) == 1:
+            return self._s.action_to_string(args[0])
+        raise TypeError(f"action_to_string takes (action) or (player, action), not {len(args)} arguments")
 
     def string_to_action(self, *args: Union[int, str]) -> int:
-        """``string_to_action(text)`` or ``string_to_action(player, text)``."""
-        return self._s.string_to_action(str(args[-1]))
+        """``string_to_action(text)`` or ``string_to_action(player, text)``: ``text`` must be a
+        string (``TypeError``) and ``player`` 0, 1 or ``CHANCE_PLAYER_ID`` (``ValueError``)."""
+        if len(args) not in (1, 2):
+            raise TypeError(
+                f"string_to_action takes (text) or (player, text), not {len(args)} arguments"
+            )
+        text = args[-1]
+        if not isinstance(text, str):
+            raise TypeError(f"a move's text must be a string, not {type(text).__name__} {text!r}")
+        player = _player(args[0], chance=True) if len(args) == 2 else None
+        return self._s.string_to_action(text, player)
 
     # What a learner sees.
     def observation_tensor(self, player: Optional[int] = None) -> npt.NDArray[np.float32]:
         """channels × rows × columns, float32: stones of player 0 and 1, their marks, empty
-        cells, and two planes naming the player to move (the same whoever asks)."""
+        cells, and two planes naming the player to move (the same whoever asks: ``player``, 0
+        or 1, may be given as in OpenSpiel; any other is a ``ValueError``)."""
+        if player is not None:
+            _player(player)
         shape = self._s.observation_tensor_shape()
         raw = np.frombuffer(self._s.observation_bytes(), dtype=np.uint8)
         return raw.reshape(shape).astype(np.float32)
 
     def observation_string(self, player: Optional[int] = None) -> str:
-        """The board as text (``str(state)``)."""
+        """The board as text (``str(state)``, the same for ``player`` 0 and 1; any other
+        player is a ``ValueError``)."""
+        if player is not None:
+            _player(player)
         return str(self)
 
     # The rest of OpenSpiel's surface.
@@ -358,6 +417,7 @@ class VecEnv:
     ):
         self.game = game if isinstance(game, Game) else load_game(game)
         self._e = _core.VecEnv(self.game._g, n, seed, observations, opponent, seat)
+        n = _integer(n, "n")
         self.n = n
         self.observations = observations
         self.opponent = opponent
@@ -366,10 +426,13 @@ class VecEnv:
         self.num_actions = self._e.num_distinct_actions()
         #: Whether the game that ended at the last step was stopped by the ply cap (n bools).
         self.truncated: npt.NDArray[np.bool_] = np.zeros(self.n, dtype=np.bool_)
+        #: Whether the game that ended at the last step ended at an illegal action (n bools;
+        #: only ``step(..., illegal_reward=...)`` ends games so).
+        self.illegal: npt.NDArray[np.bool_] = np.zeros(self.n, dtype=np.bool_)
         self._final = b""
 
     def _arrays(self, raw: "_core.Buffers") -> "Step":
-        obs_b, mask_b, reward_b, done_b, player_b, truncated_b, self._final = raw
+        obs_b, mask_b, reward_b, done_b, player_b, truncated_b, self._final, illegal_b = raw
         obs: npt.NDArray[np.uint8]
         if self.observations:
             obs = np.frombuffer(obs_b, dtype=np.uint8).reshape((self.n,) + self.observation_shape)
@@ -381,6 +444,7 @@ class VecEnv:
         done = np.frombuffer(done_b, dtype=np.bool_)
         player = np.frombuffer(player_b, dtype=np.int8).astype(np.int64)
         self.truncated = np.frombuffer(truncated_b, dtype=np.bool_)
+        self.illegal = np.frombuffer(illegal_b, dtype=np.bool_)
         return obs.astype(np.float32), mask, reward, done, player
 
     @property
@@ -399,13 +463,30 @@ class VecEnv:
         obs, mask, _, _, player = self._arrays(self._e.reset())
         return obs, mask, player
 
-    def step(self, actions: Union[Iterable[int], npt.NDArray[np.integer[Any]]]) -> "Step":
+    def step(
+        self,
+        actions: Union[Iterable[int], npt.NDArray[np.integer[Any]]],
+        illegal_reward: Optional[float] = None,
+    ) -> "Step":
         """Plays one legal action in each game (and the opponent's answer): (observations,
         legal masks, rewards (n × 2, each player's return on the step a game ends), dones,
         players to move). The masks, rewards and dones are read-only views of what Rust
-        wrote; copy one to change it."""
-        actions = np.ascontiguousarray(actions, dtype="<i8")
-        return self._arrays(self._e.step(actions.tobytes()))
+        wrote; copy one to change it.
+
+        ``actions`` is a 1-D array of shape (n,) with an integer dtype, or a list of n ints
+        (or NumPy integers): another shape is a ``ValueError``, floats and bools a
+        ``TypeError`` (nothing is rounded).
+
+        An action that is not legal by its game's mask raises ``ValueError`` and nothing is
+        played, as ``State.apply_action`` raises. With ``illegal_reward`` (a number), it ends
+        its game instead, as PettingZoo's classic games end one (``TerminateIllegalWrapper``):
+        its mover is given ``illegal_reward`` and the other player 0, the game is done (not
+        truncated), ``illegal`` flags it, ``final_observations`` has the position it was
+        played in, and a new game starts in its place; the other games step as usual."""
+        raw = _action_array(actions, self.n)
+        if illegal_reward is not None:
+            illegal_reward = _real(illegal_reward, "illegal_reward")
+        return self._arrays(self._e.step(raw.tobytes(), illegal_reward))
 
     def random_actions(self) -> npt.NDArray[np.int64]:
         """A uniformly random legal action in each game, drawn in Rust from the batch's
@@ -419,7 +500,7 @@ class VecEnv:
         opponent's answer), restarting finished games: (games finished in each game's slot
         (n), the sums of their returns (n × 2)). Afterwards ``current()`` gives the games as
         they stand."""
-        episodes, returns = self._e.random_steps(int(k))
+        episodes, returns = self._e.random_steps(k)
         return (
             np.frombuffer(episodes, dtype="<u4").astype(np.int64),
             np.frombuffer(returns, dtype="<f4").reshape(self.n, 2),
@@ -434,11 +515,54 @@ class VecEnv:
         return self.n
 
 
+def _action_array(actions: Any, n: int) -> npt.NDArray[np.int64]:
+    """``actions`` for ``n`` games as little-endian int64: a 1-D array of shape (n,) with an
+    integer dtype, or a list (any iterable) of n integers. ``ValueError`` for another shape or
+    an action beyond 64 bits, ``TypeError`` for floats, bools and other non-integers."""
+    if isinstance(actions, np.ndarray) and actions.dtype.kind != "O":
+        if actions.shape != (n,):
+            raise ValueError(f"step takes {n} actions, an array of shape ({n},), not {actions.shape}")
+        if actions.dtype.kind not in "iu":
+            raise TypeError(f"actions must have an integer dtype, not {actions.dtype}")
+        if actions.dtype.kind == "u" and actions.dtype.itemsize == 8 and actions.max() > 2**63 - 1:
+            raise ValueError(f"an action beyond 64 bits: {actions.max()}")
+        return np.ascontiguousarray(actions, dtype="<i8")
+    if isinstance(actions, (str, bytes)):
+        raise TypeError(f"actions must be an array or a list of integers, not {type(actions).__name__}")
+    try:
+        items = list(actions)
+    except TypeError:
+        raise TypeError(
+            f"actions must be an array or a list of integers, not {type(actions).__name__}"
+        ) from None
+    try:
+        shape: Tuple[int, ...] = np.shape(np.array(items, dtype=object))
+    except ValueError:  # ragged
+        shape = (len(items), -1)
+    if shape != (n,):
+        raise ValueError(f"step takes {n} actions, a list of {n} integers, not shape {shape}")
+    values = [_integer(a, "an action") for a in items]
+    try:
+        return np.array(values, dtype="<i8")
+    except OverflowError:
+        raise ValueError(f"an action beyond 64 bits: {max(values, key=abs)}") from None
+
+
+def _real(value: object, what: str) -> float:
+    """``value`` as a float: an ``int``, a ``float`` or a NumPy number, not a ``bool`` nor a
+    string (``TypeError``)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
+        raise TypeError(f"{what} must be a number, not {type(value).__name__} {value!r}")
+    return float(value)
+
+
 def _seat(choose: Callable[[State], int], game: Game) -> Callable[["_core.State"], int]:
     """``choose`` as the core calls it: with the core's state, wrapped as a :class:`State`."""
 
     def call(inner: "_core.State") -> int:
-        return int(choose(State(inner, game)))
+        # Taken as the core reads any action: an integer (a float or a bool is a TypeError,
+        # which stops the run); one that is not legal loses the game.
+        return choose(State(inner, game))
 
     return call
 

@@ -1,5 +1,6 @@
 """Types of the compiled module (PyO3). The documented API is ``ringside``'s Python layer,
-which wraps these; this stub lets type checkers follow it through."""
+which wraps these; this stub lets type checkers follow it through. Whole numbers are read
+strictly: an ``int`` or a NumPy integer, never a bool or a float (``TypeError``)."""
 
 from os import PathLike
 from typing import Callable, Dict, List, Optional, Tuple, Union
@@ -42,27 +43,27 @@ class State:
     def __deepcopy__(self, memo: object) -> State: ...
 
 class Agent:
-    def __init__(self, spec: str, seed: int = 1) -> None: ...
+    def __init__(self, spec: str, seed: int) -> None: ...
     def choose(self, state: State) -> int: ...
     def think(
         self, state: State
     ) -> Tuple[int, int, int, int, float, Optional[float]]: ...
 
-Buffers = Tuple[bytes, bytes, bytes, bytes, bytes, bytes, bytes]
+Buffers = Tuple[bytes, bytes, bytes, bytes, bytes, bytes, bytes, bytes]
 
 class VecEnv:
     def __init__(
         self,
         game: Game,
         n: int,
-        seed: int = 1,
-        observations: bool = True,
-        opponent: Optional[str] = None,
-        seat: int = 0,
+        seed: int,
+        observations: bool,
+        opponent: Optional[str],
+        seat: int,
     ) -> None: ...
     def __len__(self) -> int: ...
     def reset(self) -> Buffers: ...
-    def step(self, actions: bytes) -> Buffers: ...
+    def step(self, actions: bytes, illegal_reward: Optional[float] = None) -> Buffers: ...
     def random_actions(self) -> bytes: ...
     def random_steps(self, k: int) -> Tuple[bytes, bytes]: ...
     def current(self) -> Buffers: ...
@@ -73,13 +74,13 @@ def run_match(
     game: str,
     agents: List[str],
     out: Union[str, PathLike[str]],
-    games: int = 100,
-    seed: int = 1,
-    threads: Optional[int] = None,
-    ply_cap: Optional[int] = None,
-    opening_plies: int = 0,
-    gauntlet: bool = False,
-    policies: List[Tuple[str, Callable[[State], int]]] = ...,
+    games: int,
+    seed: int,
+    threads: Optional[int],
+    ply_cap: Optional[int],
+    opening_plies: int,
+    gauntlet: bool,
+    policies: List[Tuple[str, Callable[[State], int]]],
 ) -> Tuple[int, int, float]: ...
 def summary_csv(path: Union[str, PathLike[str]]) -> str: ...
 def games() -> List[Tuple[str, str, str]]: ...

@@ -20,8 +20,17 @@ played in Rust.
 - **The seat** is ``0`` (the first player), ``1``, or ``"random"`` (drawn at each reset);
   ``info["seat"]`` says which. Chance (Advance's first player) is drawn from the generator.
 - **Rewards** come at the end: +1 a win, -1 a loss, 0 a draw. A game stopped by the ply cap
-  is *truncated*. An illegal action ends the episode at once with ``illegal_reward`` (-1)
-  and ``info["illegal_action"] = True``, as PettingZoo's ``TerminateIllegalWrapper`` does.
+  is *truncated*.
+- **An illegal action** (an integer that is not a legal move, out of range included) loses:
+  the episode terminates at once with ``illegal_reward`` (-1) and
+  ``info["illegal_action"] = True``, in the single and the vector environment alike. That is
+  what PettingZoo's classic games with action masks do (``TerminateIllegalWrapper``: the mover
+  loses, ``illegal_reward``) and what the arena does (an illegal move loses the game); Gymnasium
+  has no general rule, but its checker steps with unmasked samples of the action space, so an
+  environment with masks must take an illegal action rather than raise. (The raw layers raise:
+  ``State.apply_action``, ``VecEnv.step`` without ``illegal_reward``, PettingZoo's ``raw_env``.)
+- **An action that is not an integer** (``"3"``, ``1.9``, ``True``) raises ``TypeError`` and
+  plays nothing: that is a bug in the caller, not a move.
 
 ``make`` goes through ``gymnasium.make("ringside/Game-v0", ...)``, so Gymnasium's checks and
 wrappers apply; ``RingsideEnv`` is the class itself.
@@ -31,8 +40,11 @@ wrappers apply; ``RingsideEnv`` is the class itself.
 the opponent's moves are searched there too (all games at once), and finished games restart
 in the same step (``autoreset_mode`` ``SAME_STEP``: the finished game's observation is in
 ``info["final_obs"]``, marked by ``info["_final_obs"]``). Masks are ``info["action_mask"]``
-(``num_envs`` × actions) and ``action_masks()``; an illegal action raises ``ValueError`` and
-plays nothing.
+(``num_envs`` × actions) and ``action_masks()``; an illegal action ends its game as in the
+single environment (``illegal_reward``, terminated, ``info["illegal_action"]`` and
+``info["_illegal_action"]`` mark it, the position it was played in is its ``final_obs``), and the
+game restarts in the same step. The actions are a 1-D integer array of shape (``num_envs``,)
+(or a list of ints): another shape is a ``ValueError``, floats a ``TypeError``.
 """
 
 from __future__ import annotations
@@ -44,7 +56,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from . import CHANCE_PLAYER_ID, Agent, State, VecEnv, load_game
+from . import CHANCE_PLAYER_ID, Agent, State, VecEnv, _integer, _real, load_game
 from ._play import RENDER_MODES, check_render_mode, draw_chance, render, stopped_by_cap
 
 __all__ = ["ENV_ID", "RingsideEnv", "RingsideVectorEnv", "make", "make_vec"]
@@ -60,11 +72,27 @@ def make(spec: str = "connect_four", **kwargs: Any) -> gymnasium.Env:
     return gymnasium.make(ENV_ID, spec=spec, **kwargs)
 
 
+def _seat(seat: object, random: bool) -> Union[int, str]:
+    """A seat argument: 0, 1 or (where ``random``) ``"random"``; ``ValueError`` for another
+    value, ``TypeError`` for a seat that is neither an integer nor a string (``1.0``,
+    ``True``)."""
+    choices = "0, 1 or 'random'" if random else "0 or 1"
+    if isinstance(seat, str):
+        if seat == "random" and random:
+            return seat
+        raise ValueError(f"seat {seat!r}: expected {choices}")
+    number = _integer(seat, "seat")
+    if number not in (0, 1):
+        raise ValueError(f"seat {seat!r}: expected {choices}")
+    return number
+
+
 class RingsideEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
     """One seat of game ``spec`` against ``opponent`` (an agent spec).
 
     ``seat`` is 0, 1 or ``"random"``; ``ply_cap`` truncates long games; ``illegal_reward``
-    is the reward of an illegal action, which ends the episode; ``render_mode`` is ``None``,
+    is the reward of an illegal action, which ends the episode (the learner loses, as in
+    PettingZoo's classic games: see the module's notes); ``render_mode`` is ``None``,
     ``"ansi"`` or ``"human"``.
     """
 
@@ -79,16 +107,15 @@ class RingsideEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
         illegal_reward: float = -1.0,
         render_mode: Optional[str] = None,
     ):
-        if seat not in (0, 1, "random"):
-            raise ValueError(f"seat {seat!r}: expected 0, 1 or 'random'")
+        seat = _seat(seat, random=True)
         check_render_mode(render_mode)
         self.game = load_game(spec, ply_cap)
         # Fails here, with the arena's message, on a bad spec.
         self.opponent_spec = opponent
         self._opponent = Agent(opponent, seed=0)
         self.seat_choice = seat
-        self.seat = 0 if seat == "random" else int(seat)
-        self.illegal_reward = float(illegal_reward)
+        self.seat = seat if isinstance(seat, int) else 0
+        self.illegal_reward = _real(illegal_reward, "illegal_reward")
         self.render_mode = render_mode
         actions = self.game.num_distinct_actions()
         shape = tuple(self.game.observation_tensor_shape())
@@ -126,10 +153,17 @@ class RingsideEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
 
     def step(self, action: Any) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
         """Plays the learner's ``action``, then the opponent's moves up to the learner's next
-        turn or the end."""
+        turn or the end.
+
+        ``action`` must be an integer (an ``int`` or a NumPy integer): anything else, a
+        ``bool`` included, raises ``TypeError`` and plays nothing. An integer that is not a
+        legal move here (out of range included) loses: the episode terminates with
+        ``illegal_reward`` and ``info["illegal_action"]``, as PettingZoo's classic games and
+        the vector environment treat it (Gymnasium's checker steps with unmasked actions, so
+        raising is not an option for a masked environment)."""
         if self._over or self._state.is_terminal():
             raise RuntimeError("step after the episode ended: call reset()")
-        action = int(action)
+        action = _integer(action, "action")
         if not (0 <= action < self.game.num_distinct_actions()) or action not in set(
             self._state.legal_actions()
         ):
@@ -183,7 +217,8 @@ def make_vec(
 class RingsideVectorEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` games of ``spec``, seat ``seat`` (0 or 1) of each against ``opponent``,
     stepped together in Rust (:class:`ringside.VecEnv`). ``reset(seed=...)`` starts every game
-    afresh from that seed (chance and the opponents' seeds with it)."""
+    afresh from that seed (chance and the opponents' seeds with it). An illegal action ends
+    its game with ``illegal_reward``, as in :class:`RingsideEnv`."""
 
     metadata = {
         "autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP,
@@ -198,26 +233,28 @@ class RingsideVectorEnv(gymnasium.vector.VectorEnv):
         seat: int = 0,
         ply_cap: Optional[int] = None,
         seed: int = 0,
+        illegal_reward: float = -1.0,
     ):
-        if seat not in (0, 1):
-            raise ValueError(f"seat {seat!r}: expected 0 or 1")
+        chosen = _seat(seat, random=False)
+        assert isinstance(chosen, int)
+        self.seat = chosen
+        self.illegal_reward = _real(illegal_reward, "illegal_reward")
         self.game = load_game(spec, ply_cap)
         self.opponent_spec = opponent
-        self.seat = seat
-        self.num_envs = num_envs
         self._seed = seed
-        self._env = VecEnv(self.game, num_envs, seed=seed, opponent=opponent, seat=seat)
+        self._env = VecEnv(self.game, num_envs, seed=seed, opponent=opponent, seat=self.seat)
+        self.num_envs = self._env.n
         shape = tuple(self.game.observation_tensor_shape())
         actions = self.game.num_distinct_actions()
         self.single_observation_space = spaces.Box(0, 1, shape=shape, dtype=np.int8)
         self.single_action_space = spaces.Discrete(actions)
         self.observation_space = gymnasium.vector.utils.batch_space(
-            self.single_observation_space, num_envs
+            self.single_observation_space, self.num_envs
         )
         self.action_space = gymnasium.vector.utils.batch_space(
-            self.single_action_space, num_envs
+            self.single_action_space, self.num_envs
         )
-        self._mask = np.zeros((num_envs, actions), dtype=bool)
+        self._mask = np.zeros((self.num_envs, actions), dtype=bool)
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions in every game (``num_envs`` × actions, bool)."""
@@ -240,8 +277,15 @@ class RingsideVectorEnv(gymnasium.vector.VectorEnv):
     def step(
         self, actions: Any
     ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
-        """One action in every game, the opponents' answers, and finished games restarted."""
-        obs, mask, reward, done, _ = self._env.step(np.asarray(actions))
+        """One action in every game, the opponents' answers, and finished games restarted.
+
+        ``actions`` is an integer array of shape (``num_envs``,) or a list of ints
+        (``ValueError`` for another shape, ``TypeError`` for floats or bools). An illegal
+        action ends its game as :meth:`RingsideEnv.step` ends the episode: terminated, with
+        ``illegal_reward``, flagged in ``info["illegal_action"]`` (and
+        ``info["_illegal_action"]``), its last position in ``info["final_obs"]``; the game
+        restarts in the same step."""
+        obs, mask, reward, done, _ = self._env.step(actions, illegal_reward=self.illegal_reward)
         self._mask = np.array(mask)
         truncated = np.array(self._env.truncated)
         terminated = np.array(done) & ~truncated
@@ -253,6 +297,9 @@ class RingsideVectorEnv(gymnasium.vector.VectorEnv):
                 final[i] = finished[i]
             info["final_obs"] = final
             info["_final_obs"] = np.array(done)
+        if self._env.illegal.any():
+            info["illegal_action"] = np.array(self._env.illegal)
+            info["_illegal_action"] = np.array(self._env.illegal)
         rewards = np.array(reward[:, self.seat], dtype=np.float64)
         return obs.astype(np.int8), rewards, terminated, truncated, info
 

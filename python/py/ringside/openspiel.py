@@ -85,7 +85,8 @@ class RingsideGame(pyspiel.Game):
     def __init__(self, params: Optional[Dict[str, Any]] = None) -> None:
         name = self.NAME
         params = dict(params or {})
-        ply_cap = int(params.get("ply_cap", ringside.DEFAULT_PLY_CAP))
+        # Taken as ringside takes it: an integer of at least 1 (pyspiel's parameter is an int).
+        ply_cap = params.get("ply_cap", ringside.DEFAULT_PLY_CAP)
         self.ringside = ringside.load_game(spec_of(name, params), ply_cap=ply_cap)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.ringside.num_distinct_actions(),

@@ -142,7 +142,9 @@ class raw_env(AECEnv):
         self._reset_bookkeeping()
 
     def step(self, action: Optional[int]) -> None:
-        """Plays ``action`` for ``agent_selection`` (``None`` once that agent is done)."""
+        """Plays ``action`` for ``agent_selection`` (``None`` once that agent is done): an
+        integer (``TypeError`` otherwise, a ``bool`` included); an illegal one raises
+        ``ValueError`` here and loses the game under ``env()``'s wrappers."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -151,7 +153,8 @@ class raw_env(AECEnv):
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if action is None:
             raise ValueError(f"{agent} is to move: None is only for agents that are done")
-        self._state.apply_action(int(action))
+        # Strict, as State.apply_action: a float or a bool is a TypeError, not truncated.
+        self._state.apply_action(action)
         draw_chance(self._state, self._rng)
         if self._state.is_terminal():
             returns = self._state.returns()
