@@ -4,7 +4,8 @@ budget, from short matches at 10 ms a move.
 
     python3 tools/clock-table.py --arena target/release/arena --out DIR [--games 20]
 
-Plays each match of MATCHES with `arena match` into DIR/NAME.csv and prints one Markdown row
+Plays each match of MATCHES with `arena match` into DIR/NAME.csv (a finished file is read,
+not played again: `arena match` resumes it) and prints one Markdown row
 an agent: game, agent, budget, moves, mean, longest, moves over budget, mean / budget, longest /
 budget. A games file with the clock columns gives every figure; one written by an older arena
 (without them, for a "before" table) gives the mean only, its moves counted from the plies of
@@ -30,7 +31,7 @@ MATCHES = [
 
 
 def budget_ms(spec):
-    for part in spec.split(","):
+    for part in spec.partition(":")[2].split(","):
         if part.startswith("time_ms="):
             return float(part.split("=")[1])
     return None

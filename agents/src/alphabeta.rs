@@ -63,6 +63,8 @@ pub struct AlphaBeta<G: Game> {
     enforce_budget: bool,
     stopped: bool,
     root_move: Option<G::Move>,
+    /// The value of `root_move`.
+    root_value: i32,
     /// With `ties=random`: shuffles the root's moves.
     rng: Option<GameRng>,
 }
@@ -105,6 +107,7 @@ impl<G: Game + Features> AlphaBeta<G> {
             enforce_budget: false,
             stopped: false,
             root_move: None,
+            root_value: 0,
             rng: None,
         }
     }
@@ -137,11 +140,16 @@ impl<G: Game + Features> AlphaBeta<G> {
             .expect("analyse needs a game that is not over");
         let mut best = (None, 0, 0);
         for depth in 1..=self.spec.depth {
-            // The first iteration always finishes, so there is always a move.
+            // A node budget lets the first iteration finish, so there is always a move; a time
+            // budget stops it once a root move is searched, and that move (the best of those
+            // searched) is played: a costly evaluation must not carry a move past its time.
             self.enforce_budget = depth > 1;
             self.root_move = None;
             let value = self.negamax(state, depth, 0, -INF, INF, me);
             if self.stopped {
+                if depth == 1 {
+                    best = (self.root_move, self.root_value, 1);
+                }
                 break;
             }
             best = (self.root_move, value, depth);
@@ -230,6 +238,8 @@ impl<G: Game + Features> AlphaBeta<G> {
         }
     }
 
+    /// The node budget, read at inner nodes (where it always was, so that a `nodes=` search
+    /// plays as it did).
     fn out_of_budget(&mut self) -> bool {
         if !self.enforce_budget {
             return false;
@@ -237,7 +247,17 @@ impl<G: Game + Features> AlphaBeta<G> {
         if self.spec.nodes.is_some_and(|n| self.nodes >= n) {
             self.stopped = true;
         }
-        if self.clock.expired() {
+        self.stopped
+    }
+
+    /// The time budget, read at every node, leaves too: an evaluation may be the costly part
+    /// of a search. In the first iteration only once a root move is searched.
+    #[inline]
+    fn out_of_time(&mut self) -> bool {
+        if !self.stopped
+            && (self.enforce_budget || self.root_move.is_some())
+            && self.clock.expired()
+        {
             self.stopped = true;
         }
         self.stopped
@@ -301,6 +321,9 @@ impl<G: Game + Features> AlphaBeta<G> {
         me: Player,
     ) -> i32 {
         self.nodes += 1;
+        if self.out_of_time() {
+            return 0;
+        }
         if let Some(outcome) = state.outcome() {
             return self.result_value(outcome, me, ply);
         }
@@ -371,6 +394,7 @@ impl<G: Game + Features> AlphaBeta<G> {
                 best_move = Some(mv);
                 if ply == 0 {
                     self.root_move = Some(mv);
+                    self.root_value = v;
                 }
             }
             alpha = alpha.max(v);
@@ -404,7 +428,7 @@ impl<G: Game + Features> Agent<G> for AlphaBeta<G> {
     fn choose(&mut self, state: &G) -> Decision<G::Move> {
         let started = Instant::now();
         let (mv, value, depth) = self.analyse(state);
-        let mut mv = mv.expect("a live position has a move and depth 1 always finishes");
+        let mut mv = mv.expect("a live position has a move and depth 1 searches one at least");
         if let Some(margin) = self.spec.near
             && self.spec.near_plies.is_none_or(|n| state.ply() < n)
         {

@@ -60,6 +60,10 @@ pub const MAGIC: [u8; 8] = *b"RSNET\0\0\x01";
 /// The fixed-point scale of the first layer's weights at evaluation time.
 const QUANTUM: f32 = 4096.0;
 
+/// The largest value a fixed-point accumulator lane may reach: half of `i32`'s range, so that
+/// the difference of the two views' linear lanes cannot overflow either.
+const ACC_LIMIT: i32 = i32::MAX / 2;
+
 /// The widest hidden layer a net may have.
 pub const MAX_HIDDEN: usize = 1024;
 
@@ -168,6 +172,35 @@ impl fmt::Debug for Net {
 }
 
 impl Net {
+    /// Refuses first-layer weights that some position could sum past [`ACC_LIMIT`] in fixed
+    /// point: a lane's bias plus, for each cell, its largest weight over the planes (a cell
+    /// holds at most one plane's piece), in absolute value. Such a net would wrap the
+    /// accumulator and flip the sign of its value.
+    fn check_accumulator(&self) -> Result<(), NetError> {
+        let (cells, planes, lanes) = (self.shape.cells, self.shape.planes, self.shape.lanes());
+        let inputs = self.shape.inputs();
+        let q = f64::from(QUANTUM);
+        for view in 0..2 {
+            for lane in 0..lanes {
+                let mut bound = f64::from(self.b1[view * lanes + lane].abs()) * q;
+                for cell in 0..cells {
+                    let largest = (0..planes)
+                        .map(|p| self.w1[(view * inputs + p * cells + cell) * lanes + lane].abs())
+                        .fold(0.0f32, f32::max);
+                    bound += f64::from(largest) * q;
+                }
+                if bound > f64::from(ACC_LIMIT) {
+                    return Err(NetError::Overflow {
+                        view,
+                        lane,
+                        bound: bound as u64,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// A net of `shape` with small random weights drawn from `rng` (uniform in
     /// `±1/(expected active inputs)` for the hidden lanes, so that units start unsaturated,
     /// `±1/√(2H)` for the output; the linear lane starts at 0), the start of training.
@@ -263,6 +296,9 @@ impl Net {
         }
         let len = r.u32()? as usize;
         let game = String::from_utf8(r.take(len)?.to_vec()).map_err(|_| NetError::GameNotText)?;
+        if game.chars().any(char::is_control) {
+            return Err(NetError::GameNotText);
+        }
         let (cells, planes, hidden) = (r.u32()? as usize, r.u32()? as usize, r.u32()? as usize);
         if cells == 0 || cells * 4 > usize::from(u16::MAX) || !(planes == 2 || planes == 4) {
             return Err(NetError::Board { cells, planes });
@@ -309,6 +345,7 @@ impl Net {
         {
             return Err(NetError::NotFinite);
         }
+        net.check_accumulator()?;
         Ok(net)
     }
 }
@@ -337,6 +374,15 @@ pub enum NetError {
     Features(usize),
     /// A weight, or K, that is not a finite number (K must also be above 0).
     NotFinite,
+    /// First-layer weights whose sum over a position could leave the fixed-point accumulator.
+    Overflow {
+        /// The view (0 or 1).
+        view: usize,
+        /// The lane (hidden unit; the last is the linear lane).
+        lane: usize,
+        /// The largest sum a position could give, in fixed point.
+        bound: u64,
+    },
     /// The net reads another game or board than the one it is to evaluate.
     OtherGame {
         /// The game the net reads.
@@ -359,7 +405,15 @@ impl fmt::Display for NetError {
             ),
             NetError::EndsEarly => write!(f, "the net file ends early"),
             NetError::Trailing(n) => write!(f, "{n} bytes after the net's last weight"),
-            NetError::GameNotText => write!(f, "the game's spec is not UTF-8"),
+            NetError::GameNotText => write!(
+                f,
+                "the game's spec is not UTF-8 text on one line (no control characters)"
+            ),
+            NetError::Overflow { view, lane, bound } => write!(
+                f,
+                "first-layer weights too large: hidden unit {lane} of view {view} could sum to {bound:.3e} in fixed point, past the accumulator's ±{:.3e}",
+                f64::from(ACC_LIMIT)
+            ),
             NetError::Board { cells, planes } => write!(
                 f,
                 "a net of {cells} cells and {planes} planes (cells 1 to 16383, planes 2 or 4)"
@@ -674,6 +728,33 @@ mod tests {
         nan.w2[3] = f32::NAN;
         let nan = Net::from_bytes(&nan.to_bytes()).unwrap_err();
         assert_eq!(nan, NetError::NotFinite);
+        // A game name on two lines would make a two-line error of every message naming it.
+        let mut two_lines = small_net(&game);
+        two_lines.shape.game = "havannah:size=4\nsecond line".into();
+        let err = Net::from_bytes(&two_lines.to_bytes()).unwrap_err();
+        assert_eq!(err, NetError::GameNotText);
+    }
+
+    #[test]
+    fn first_layer_weights_that_could_wrap_the_accumulator_are_refused() {
+        let game = Havannah::new(4, false).unwrap();
+        let lanes = small_net(&game).shape.lanes();
+        // 8e4 in fixed point is 3.3e8 a cell: 37 cells of it pass the accumulator's limit
+        // (2^30), and would wrap it; 5e3 a cell (7.6e8 in all) does not.
+        for (w, refused) in [(8e4f32, true), (5e3, false)] {
+            let mut net = small_net(&game);
+            for (i, x) in net.w1.iter_mut().enumerate() {
+                if i % lanes == 2 {
+                    *x = w;
+                }
+            }
+            let read = Net::from_bytes(&net.to_bytes());
+            assert_eq!(read.is_err(), refused, "{w}: {read:?}");
+            if let Err(e) = read {
+                assert!(matches!(e, NetError::Overflow { lane: 2, .. }), "{e}");
+                assert!(e.to_string().contains("too large"), "{e}");
+            }
+        }
     }
 
     #[test]

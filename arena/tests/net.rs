@@ -47,6 +47,9 @@ fn a_trained_net_is_written_with_its_record_and_plays_in_a_match_named_by_conten
         "3",
         "--children",
         "2",
+        // Thirty games may teach three epochs nothing the held-out games show; the record is
+        // what is tested here.
+        "--write-anyway",
         "--quiet",
     ]);
     let stdout = text(&run.stdout);
@@ -213,11 +216,40 @@ fn eval_net_without_a_shipped_net_or_with_a_broken_file_is_one_line_and_exit_2()
             &["--leaf-depth", "0", "--children", "4"][..],
             "--leaf-depth: searching children",
         ),
+        (
+            &["--validation", "0"][..],
+            "no validation positions (--validation 0",
+        ),
     ] {
         let mut args = vec!["tune", "net", path(&games), "--out", &out_dir];
         args.extend_from_slice(flags);
         refused(&args, expected);
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_net_training_that_learned_nothing_exits_2_and_writes_nothing_unless_asked() {
+    let dir = scratch("net-nothing");
+    let games = self_play(&dir, 6);
+    let out = dir.join("n");
+    // Six games of Rin with material: nothing the validation loss can show.
+    let args = [
+        "tune",
+        "net",
+        path(&games),
+        "--out",
+        path(&out),
+        "--eval",
+        "material",
+    ];
+    let line = refused(&args, "nothing to learn: ");
+    assert!(line.contains("--write-anyway"), "{line}");
+    assert!(!out.exists(), "nothing written");
+    let mut anyway = args.to_vec();
+    anyway.extend(["--write-anyway", "--epochs", "1", "--quiet"]);
+    ok(&anyway);
+    assert!(out.join("net.rsnet").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

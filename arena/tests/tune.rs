@@ -821,6 +821,21 @@ fn shapes_are_fitted_to_the_moves_of_the_agents_learned_from_and_written_as_hava
         ],
         "give --wide",
     );
+    // A --min-seen no shape reaches leaves nothing to write: one line, exit 2, no file.
+    let none = dir.join("none");
+    refused(
+        &[
+            "tune",
+            "shapes",
+            path(&games),
+            "--out",
+            path(&none),
+            "--min-seen",
+            "99999999",
+        ],
+        "nothing to learn: no shape",
+    );
+    assert!(!none.join("shapes.txt").exists());
     // Learning from nobody, or from a game without shapes, is one line and exit code 2.
     refused(
         &[

@@ -89,6 +89,14 @@ pub fn in_context(weights: &[(u64, f32)]) -> bool {
 /// neither a shape's, below 2³², nor a wide shape's, from [`WIDE`] to below `2 · WIDE`, a
 /// weight that is not finite, no shape at all).
 pub fn parse_shape_weights(text: &str) -> Result<Vec<(u64, f32)>, String> {
+    // A file is read whole or not at all: one cut mid-write (its last line without its
+    // newline) could end in a valid but wrong weight.
+    if !text.is_empty() && !text.ends_with('\n') {
+        return Err(format!(
+            "line {}: cut short (the file does not end with a newline, as a file written whole does)",
+            text.lines().count()
+        ));
+    }
     let mut shapes = Vec::new();
     for (at, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -100,6 +108,11 @@ pub fn parse_shape_weights(text: &str) -> Result<Vec<(u64, f32)>, String> {
         let (Some(shape), Some(weight)) = (fields.next(), fields.next()) else {
             return Err(wrong("a shape and its weight, `shape ln_gamma`"));
         };
+        if let Some(extra) = fields.find(|f| f.parse::<u64>().is_err()) {
+            return Err(wrong(&format!(
+                "{extra} after the weight is not a count (`shape ln_gamma [chosen offered]`)"
+            )));
+        }
         let key: u64 = shape
             .parse()
             .map_err(|_| wrong(&format!("shape {shape} is not a whole number")))?;
@@ -349,6 +362,9 @@ mod tests {
                 "562949953421312 0.1\n",
                 "line 1: shape 562949953421312 is neither",
             ),
+            // Cut mid-write: a last line without its newline.
+            ("5 0.1 3 9\n553984 -0.54", "line 2: cut short"),
+            ("5 0.1 x\n", "line 1: x after the weight is not a count"),
         ] {
             let err = parse_shape_weights(text).unwrap_err();
             assert!(err.starts_with(says), "{text:?}: {err}");

@@ -279,13 +279,24 @@ impl PartialEq for MoveNetRef {
 /// `None` when the file is not here but the spec names it by content, so a recorded spec read
 /// elsewhere (another folder, a clone without the file) still parses. `refused` words an
 /// error; `what` names the file's kind in it.
+/// The bytes of the regular file at `path`: a FIFO, a device or a folder is refused before it
+/// is opened (opening a FIFO waits for a writer, for ever).
+pub fn read_regular_file(path: &str) -> std::io::Result<Vec<u8>> {
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(std::io::Error::other(
+            "not a regular file (a FIFO, a device or a folder)",
+        ));
+    }
+    std::fs::read(path)
+}
+
 fn read_named(
     path: &str,
     id: Option<u64>,
     what: &str,
     refused: impl Fn(String) -> SpecError,
 ) -> Result<Option<(Vec<u8>, u64)>, SpecError> {
-    let bytes = match std::fs::read(path) {
+    let bytes = match read_regular_file(path) {
         Ok(bytes) => bytes,
         Err(_) if id.is_some() => return Ok(None),
         Err(e) => return Err(refused(e.to_string())),
@@ -981,8 +992,9 @@ impl Options<'_> {
 /// Reads a weights file: one JSON object of feature names and finite numbers, like
 /// `{"material": 1.0, "immune": 0.5}`.
 pub fn read_weights(path: &str) -> Result<BTreeMap<String, f64>, WeightsError> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| WeightsError::Unreadable(e.to_string()))?;
+    let bytes = read_regular_file(path).map_err(|e| WeightsError::Unreadable(e.to_string()))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| WeightsError::Unreadable("not UTF-8 text".to_string()))?;
     let weights = serde_json::from_str::<BTreeMap<String, f64>>(&text)
         .map_err(|e| WeightsError::NotJson(e.to_string()))?;
     match weights.iter().find(|(_, w)| !w.is_finite()) {

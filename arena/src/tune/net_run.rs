@@ -40,6 +40,8 @@ pub struct NetRun {
     pub children: u32,
     /// Keep the searched position, labelled with the search's value, rather than its leaf.
     pub keep_searched: bool,
+    /// Write the net even when training learned nothing.
+    pub write_anyway: bool,
     /// Hidden units of each of the two accumulators.
     pub hidden: usize,
     /// Read the game's features too, starting from `eval`'s weights for them (the net then
@@ -144,7 +146,23 @@ pub fn run_net(run: &NetRun, mut progress: impl FnMut(&Epoch)) -> Result<NetOutc
     }
     let mut data = extract(&run.files, &run.filter, leaf.as_ref(), Some(&shape))?;
     let linear = start_weights(&data.game_start, &run.eval)?;
+    let nothing = |why: String| {
+        Error::setting(format!(
+            "nothing to learn: {why}; no net written (--write-anyway writes one)"
+        ))
+    };
+    if data.validation.is_empty() {
+        return Err(Error::setting(
+            "no validation positions (--validation 0, or too few games): training stops on the validation loss",
+        ));
+    }
     let k = fit_k(&data.train, &linear)?;
+    if k < 1e-4 && run.lambda == 0.0 && !run.write_anyway {
+        return Err(nothing(format!(
+            "K is fitted to {k:.4} ({} games), so every label σ(K · value) is ½: the evaluation does not predict these games' results (too few games, or an evaluation blind to them; λ > 0 labels with the results too)",
+            data.games.1
+        )));
+    }
     blend_labels(&mut data.train, k, run.lambda)?;
     blend_labels(&mut data.validation, k, run.lambda)?;
     let linear_loss = (
@@ -181,6 +199,14 @@ pub fn run_net(run: &NetRun, mut progress: impl FnMut(&Epoch)) -> Result<NetOutc
         &mut progress,
     );
     let trained = clock.elapsed().as_secs_f64();
+    // Asked for no epochs (a net that starts as the linear evaluation), it is what it is.
+    if run.train.epochs > 0 && !epochs.iter().skip(1).any(|e| e.best) && !run.write_anyway {
+        return Err(nothing(format!(
+            "no epoch of {} lowered the validation loss below the start's ({:.6})",
+            epochs.len() - 1,
+            epochs[0].validation_loss
+        )));
+    }
     let net_loss = (
         super::net::loss(&net, &train_data),
         super::net::loss(&net, &validation),

@@ -612,7 +612,6 @@ pub fn run_shapes(run: &ShapeRun, progress: impl FnMut(&ShapeStep)) -> Result<Sh
         context_names,
         over_text,
     } = gather(run)?;
-    let (gamma, steps) = fit_shapes(&train, &validation, &offsets, run.iterations, progress);
     let (mut chosen, mut offered) = (vec![0u64; shapes.len()], vec![0u64; shapes.len()]);
     for &c in &train.chosen {
         chosen[c as usize] += 1;
@@ -623,7 +622,15 @@ pub fn run_shapes(run: &ShapeRun, progress: impl FnMut(&ShapeStep)) -> Result<Sh
     let mut rows: Vec<usize> = (0..shapes.len())
         .filter(|&i| offered[i] >= run.min_seen.max(1))
         .collect();
+    if rows.is_empty() {
+        return Err(Error::setting(format!(
+            "nothing to learn: no shape of the {} offered in the training positions was offered {} times or more (--min-seen); nothing written",
+            shapes.len(),
+            run.min_seen
+        )));
+    }
     rows.sort_unstable_by_key(|&i| shapes[i]);
+    let (gamma, steps) = fit_shapes(&train, &validation, &offsets, run.iterations, progress);
     let mut played: Vec<f64> = offsets.clone();
     for &i in &rows {
         played[i] *= gamma[i];

@@ -590,6 +590,10 @@ pub struct NetArgs {
     /// net learns what the search sees one step further.
     #[arg(long)]
     pub keep_searched: bool,
+    /// Write the net even when training learned nothing (K fitted to 0 with λ = 0, or no
+    /// epoch below the start's validation loss), which otherwise exits 2 writing nothing.
+    #[arg(long)]
+    pub write_anyway: bool,
     /// What training minimises: `chance`, Texel's (σ(K·v) − y)²; or `logit`, the error in
     /// logits (K·v − clamp(logit y, ±6))², which keeps the scale of decided positions (for
     /// labels from a search).

@@ -204,6 +204,7 @@ pub fn tune_net(args: &NetArgs) -> Result<()> {
         features: args.features,
         children: args.children,
         keep_searched: args.keep_searched,
+        write_anyway: args.write_anyway,
         train: TrainOptions {
             loss: match args.loss.as_str() {
                 "chance" => Loss::Chance,
