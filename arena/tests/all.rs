@@ -10,6 +10,7 @@
 mod common;
 
 mod cli;
+mod fuzz;
 mod gtp;
 mod issue10;
 mod layers;

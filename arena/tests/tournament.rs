@@ -906,3 +906,60 @@ fn a_file_written_before_the_clock_columns_reads_and_resumes_in_its_own_columns(
         "rows appended to an old file keep no clocks, and the run counts what it kept: {summary}"
     );
 }
+
+#[test]
+fn a_killed_run_of_every_game_with_a_swap_resumes_to_the_games_of_one_unbroken_run() {
+    let dir = scratch("swap-resume");
+    let swapping: Vec<&str> = ringside_engine::registry::GAMES
+        .iter()
+        .filter(|g| g.options.iter().any(|o| o.name == "swap"))
+        .map(|g| g.name)
+        .collect();
+    assert!(swapping.contains(&"hex") && swapping.contains(&"havannah"));
+    for name in swapping {
+        // Two opening plies stop at the swap's offer (one played); three run past it.
+        for plies in ["2", "3"] {
+            let game = format!("{name}:swap=on");
+            let args = |out: &Path| -> Vec<String> {
+                [
+                    "match",
+                    "--game",
+                    &game,
+                    "--agents",
+                    "random",
+                    "mcts:iters=8",
+                    "--games",
+                    "12",
+                    "--opening-plies",
+                    plies,
+                    "--out",
+                    path(out),
+                    "--quiet",
+                ]
+                .map(String::from)
+                .to_vec()
+            };
+            let run = |out: &Path| ok(&args(out).iter().map(String::as_str).collect::<Vec<_>>());
+            let whole = dir.join(format!("{name}-{plies}-whole.csv"));
+            run(&whole);
+            // A kill: five rows and half of the sixth, the sidecar as the run wrote it.
+            let killed = dir.join(format!("{name}-{plies}-killed.csv"));
+            let text = std::fs::read_to_string(&whole).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            let half = &lines[6][..lines[6].len() / 2];
+            std::fs::write(&killed, lines[..6].join("\n") + "\n" + half).unwrap();
+            std::fs::copy(
+                dir.join(format!("{name}-{plies}-whole.csv.settings.json")),
+                dir.join(format!("{name}-{plies}-killed.csv.settings.json")),
+            )
+            .unwrap();
+            run(&killed);
+            assert_eq!(
+                common::untimed_rows(&killed),
+                common::untimed_rows(&whole),
+                "{game}, {plies} opening plies"
+            );
+            ok(&["summary", path(&killed)]);
+        }
+    }
+}
