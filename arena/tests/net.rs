@@ -298,3 +298,21 @@ fn a_recorded_net_whose_file_is_missing_is_found_by_content_among_the_shipped_ne
     // Without a recorded id a missing file is refused at once.
     assert!(AgentSpec::parse("alphabeta:eval=net,net=no/such/file.rsnet").is_err());
 }
+
+#[test]
+fn a_net_or_weights_file_that_is_a_fifo_is_refused_at_once_not_waited_on() {
+    let dir = scratch("net-fifo");
+    let fifo = dir.join("net.rsnet");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo makes the FIFO");
+    for agent in [
+        format!("alphabeta:depth=1,eval=net,net={}", path(&fifo)),
+        format!("alphabeta:depth=1,weights={}", path(&fifo)),
+    ] {
+        refused(
+            &["think", "--game", "rin:size=6", "--agent", &agent],
+            "not a regular file",
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
