@@ -218,9 +218,7 @@ impl PairingSummary {
 /// One agent's clock over a run's games: the time of its moves against its budget.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct AgentClock {
-    /// Games whose rows kept the clock columns.
-    pub games: u64,
-    /// The agent's moves in those games.
+    /// The agent's moves in the games whose rows kept the clock columns.
     pub moves: u64,
     /// Milliseconds it spent on them.
     pub time_ms: f64,
@@ -233,7 +231,6 @@ pub struct AgentClock {
 impl AgentClock {
     fn add(&mut self, time_ms: f64, clock: Option<MoveClock>) {
         if let Some(c) = clock {
-            self.games += 1;
             self.moves += u64::from(c.moves);
             self.time_ms += time_ms;
             self.max_ms = self.max_ms.max(c.max_ms);
