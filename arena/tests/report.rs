@@ -116,6 +116,31 @@ fn a_tiny_report_ranks_random_below_depth_one_below_depth_three_and_traces_skill
     ] {
         assert!(md.contains(measure), "{measure}\n{md}");
     }
+    // Intervals count distinct games, not games: no more of them than games.
+    let counts = md
+        .lines()
+        .find(|l| l.starts_with("| games (distinct) |"))
+        .unwrap_or_else(|| panic!("{md}"));
+    for cell in counts
+        .split('|')
+        .map(str::trim)
+        .skip(2)
+        .filter(|c| !c.is_empty())
+    {
+        let n: Vec<u64> = cell
+            .split([' ', '(', ')'])
+            .filter_map(|x| x.parse().ok())
+            .collect();
+        assert!(
+            matches!(n[..], [games, distinct] if distinct >= 1 && distinct <= games),
+            "{cell}"
+        );
+    }
+    // K is fitted on one half of the clusters and scores the other.
+    assert!(
+        md.contains("with `K` fitted on held-out games") || md.contains("too few distinct games"),
+        "{md}"
+    );
     let lengths = std::fs::read_to_string(dir.join("lengths.svg")).unwrap();
     assert!(lengths.contains("mcts:iters=30") && lengths.contains("alphabeta:depth=3,eval=rich"));
     assert_eq!(std::fs::read_to_string(dir.join("report.md")).unwrap(), md);

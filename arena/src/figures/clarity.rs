@@ -13,7 +13,8 @@
 //! default weights, `eval=rich`) of `p` minus that of the other colour, and `K` the scale that
 //! turns it into the win probability the measured games themselves show: fitted by least
 //! squares of `σ(K·E)` against the first colour's result (1, ½, 0) over every position of the
-//! games measured together ([`fit_scale`]), as Texel tuning fits its `K`. So a value means the
+//! games it is fitted on ([`fit_scale`]), as Texel tuning fits its `K`; a design report fits it
+//! on held-out games, a half of the games' clusters for the other half. So a value means the
 //! same in every game (twice the expected score, less one), whatever the evaluation's units,
 //! and Clarity and Decisiveness compare across games. A finished position is worth 1 to its
 //! winner, −1 to its loser and 0 to both on a draw. (Before, `V` was `tanh(E/4)` on each
@@ -42,7 +43,6 @@ use ringside_engine::{Features, Game, MAX_FEATURES, Outcome, Player};
 
 use crate::error::{Error, Result};
 use crate::figures::metrics::evaluation;
-use crate::figures::stats::Z95;
 use crate::records::row::GameRow;
 use crate::records::validate::pair_start;
 
@@ -239,37 +239,6 @@ pub fn game_clarity<G: Game + Features>(start: &G, row: &GameRow, k: f64) -> Res
     })
 }
 
-/// The mean of per-game values with a 95% normal interval over colour-swapped pairs (the two
-/// games of a pair share an opening, so each pair's mean is one observation). `None` without
-/// values; with one pair the interval is the point.
-#[must_use]
-pub fn pair_mean_interval(values: &[((usize, u64), f64)]) -> Option<(f64, f64, f64)> {
-    let mut pairs: Vec<((usize, u64), f64, u32)> = Vec::new();
-    let mut sorted = values.to_vec();
-    sorted.sort_by_key(|(k, _)| *k);
-    for (key, v) in sorted {
-        match pairs.last_mut() {
-            Some((k, sum, n)) if *k == key => {
-                *sum += v;
-                *n += 1;
-            }
-            _ => pairs.push((key, v, 1)),
-        }
-    }
-    if pairs.is_empty() {
-        return None;
-    }
-    let means: Vec<f64> = pairs.iter().map(|(_, s, n)| s / f64::from(*n)).collect();
-    let m = means.len() as f64;
-    let mean = means.iter().sum::<f64>() / m;
-    if means.len() < 2 {
-        return Some((mean, mean, mean));
-    }
-    let var = means.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (m - 1.0);
-    let half = Z95 * (var / m).sqrt();
-    Some((mean, mean - half, mean + half))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -343,24 +312,5 @@ mod tests {
         assert!((threshold - 0.3).abs() < 1e-12);
         assert_eq!(moves, 1.0);
         assert_eq!(decisiveness_of(&[]), None);
-    }
-
-    #[test]
-    fn the_interval_is_over_pair_means() {
-        // Pairs (0,0): games 1 and 0 → 0.5; (0,1): 1 → 1; (0,2): 0 and 0 → 0. Mean ½; sample
-        // variance of 0.5, 1, 0 is ¼; half-width 1.96·√(¼/3).
-        let v = [
-            ((0, 0), 1.0),
-            ((0, 1), 1.0),
-            ((0, 0), 0.0),
-            ((0, 2), 0.0),
-            ((0, 2), 0.0),
-        ];
-        let (m, lo, hi) = pair_mean_interval(&v).unwrap();
-        let half = Z95 * (0.25f64 / 3.0).sqrt();
-        assert!((m - 0.5).abs() < 1e-12);
-        assert!((lo - (0.5 - half)).abs() < 1e-12 && (hi - (0.5 + half)).abs() < 1e-12);
-        assert_eq!(pair_mean_interval(&[((1, 4), 0.7)]), Some((0.7, 0.7, 0.7)));
-        assert_eq!(pair_mean_interval(&[]), None);
     }
 }

@@ -202,6 +202,16 @@ pub struct GameRow {
 }
 
 impl GameRow {
+    /// A hash of the moves (SipHash with fixed keys: the same on every run and machine): two
+    /// games with the same key are, but for a collision of 64 bits, the same game.
+    #[must_use]
+    pub fn moves_key(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::hash::DefaultHasher::new();
+        self.moves.hash(&mut h);
+        h.finish()
+    }
+
     /// The points (1, ½ or 0) of the player who moved first.
     #[must_use]
     pub fn first_points(&self) -> f64 {

@@ -195,12 +195,7 @@ impl Fold {
     /// only while the test runs.
     pub fn offer(&mut self, row: &GameRow) {
         let x = (row.reason != Reason::PlyCap).then(|| row.first_points());
-        let key = {
-            use std::hash::{Hash, Hasher};
-            let mut h = std::collections::hash_map::DefaultHasher::new();
-            row.moves.hash(&mut h);
-            h.finish()
-        };
+        let key = row.moves_key();
         let seconds = (row.first_time_ms + row.second_time_ms) / 1000.0;
         self.take(row.id, x, key, opening_of(&row.moves), seconds);
     }

@@ -571,7 +571,8 @@ impl Seconds {
 
 /// Plays (or resumes) one part of a report into `dir/games.csv`: the pairings of `builder`
 /// (games, seed and openings set), with the report's ply cap. Returns the plan, the tally of
-/// every game in the file, and the seconds this run took.
+/// every game in the file, and the seconds this run took playing (none when it had nothing to
+/// play: reading a finished part again is not play).
 fn play_part(
     dir: &Path,
     builder: PlanBuilder,
@@ -582,7 +583,12 @@ fn play_part(
     let plan = builder.ply_cap(Some(PLY_CAP)).build()?;
     std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, &e))?;
     let run = run_to_csv(&plan, &dir.join("games.csv"), threads, observer)?;
-    Ok((plan, run.tally, started.elapsed().as_secs_f64()))
+    let seconds = if run.played == 0 {
+        0.0
+    } else {
+        started.elapsed().as_secs_f64()
+    };
+    Ok((plan, run.tally, seconds))
 }
 
 /// The smallest Elo a step must have to be found with 80% probability by a direct match of
@@ -692,7 +698,8 @@ fn ladder_markdown(
 fn trace_markdown(dir: &Path, trace: &TraceVerdict, games: u64) -> Result<String> {
     let steps = trace.first.len();
     let mut md = format!(
-        "## Skill curve (SkillTrace by doubling)\n\nRingside's skill curve, after Ludii's SkillTrace but not Ludii's (which follows): MCTS with 2k iterations a move against MCTS with k (`skilltrace/games.csv`), {games} games a step: the 2k side's score with its 95% Wilson interval, and the exact sign test on its wins and losses adjusted by Holm–Bonferroni over the {steps} steps. A doubling *wins* or *loses* when its adjusted p is at most 0.05; a loss is an artefact to explain. The curve levels off at the first k from which two consecutive doublings win nothing measurable and none after wins; the steps from there on, and any losing step, are played again from a fresh seed fixed before the run (`skilltrace-replication/games.csv`, Holm over the replicated steps), and the report says it levels off only when no replicated step from there on wins. "
+        "## Skill curve (SkillTrace by doubling)\n\nRingside's skill curve, after Ludii's SkillTrace but not Ludii's (which follows): MCTS with 2k iterations a move against MCTS with k (`skilltrace/games.csv`), {games} games a step: the 2k side's score with its 95% Wilson interval, and the exact sign test on its wins and losses adjusted by Holm–Bonferroni over the {steps} steps. A doubling *wins* or *loses* when its adjusted p is at most 0.05; a loss is an artefact to explain. A plateau starts at the first k from which two consecutive doublings win nothing measurable and none after wins; the steps from there on, and any losing step, are played again from a fresh seed fixed before the run (`skilltrace-replication/games.csv`, Holm over the replicated steps). No single step failing its test makes a curve level, so the claim rests on one test over the whole tail: every doubling from the plateau on, first run and replication pooled, by the sign test at 5% (without a plateau, the last three doublings of the first run). The report says it *levels off* only when no replicated step wins, the pooled tail does not win and that test could have seen 2k win {power:.2} of the decisive games (80% power); *still climbing* when the pooled tail wins; otherwise *undecided*. ",
+        power = trace::TAIL_POWER
     );
     match detectable_share(games, 0.05 / steps.max(1) as f64, 0.8) {
         Some(q) => {

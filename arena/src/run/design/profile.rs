@@ -8,10 +8,9 @@ use std::path::Path;
 use ringside_engine::registry::GameVisitor;
 use ringside_engine::{Features, Game};
 
-use crate::error::Result;
-use crate::figures::clarity::{
-    ClarityFacts, fit_scale, game_clarity, game_evaluations, pair_mean_interval,
-};
+use crate::error::{Error, Result};
+use crate::figures::clarity::{ClarityFacts, fit_scale, game_clarity, game_evaluations};
+use crate::figures::cluster::{Ties, bootstrap_mean, clusters, halves};
 use crate::figures::metrics::{Estimate, Metric, MetricFold, MetricsSink, number};
 use crate::figures::study::write_lengths_svg;
 use crate::figures::summary::{Lengths, PairingSummary};
@@ -33,28 +32,76 @@ const METRICS: [Metric; 8] = [
 /// What the profile measured of one pairing (a player against itself).
 #[derive(Debug, Clone, Default)]
 pub struct PlayerProfile {
-    /// Ludii's metrics, folded from each game's replay.
+    /// Ludii's metrics, folded from each game's replay, resampled by cluster of games
+    /// ([`crate::figures::cluster`]).
     pub metrics: MetricFold,
-    /// Clarity and Decisiveness, one entry a game.
-    pub clarity: Vec<ClarityFacts>,
+    /// Clarity and Decisiveness, one entry a game, with the game's cluster.
+    pub clarity: Vec<(usize, ClarityFacts)>,
+    /// Clusters of games: the distinct games.
+    pub clusters: usize,
 }
 
-/// Reads the games files of `runs` (every row checked and replayed), fits the scale `K` of
-/// the values over all their positions ([`fit_scale`]), and measures each pairing's games:
-/// one list of profiles a run. `K` is `None` when the evaluation is zero throughout (the
-/// values are then 0 but at the end).
-pub fn measure(runs: &[(&RunPlan, &Path)]) -> Result<(Option<f64>, Vec<Vec<PlayerProfile>>)> {
+/// The scale `K` of the values ([`fit_scale`]), fitted on held-out games: the games are split
+/// in two halves by cluster ([`crate::figures::cluster::halves`]), so a game, its twin and its
+/// repeats sit in one half, and each game is scored with the `K` of the half it is not in.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Scale {
+    /// `K` fitted on each half; `None` where a half is empty or its evaluation zero throughout.
+    pub halves: [Option<f64>; 2],
+    /// `K` fitted on every game: used for all games only when a half has no fit (then no
+    /// game is held out, and the report says so).
+    pub all: Option<f64>,
+}
+
+impl Scale {
+    /// Whether every game is scored with a `K` fitted without it.
+    #[must_use]
+    pub fn held_out(&self) -> bool {
+        self.halves.iter().all(Option::is_some)
+    }
+
+    /// The `K` a game of half `half` is scored with.
+    #[must_use]
+    pub fn for_half(&self, half: usize) -> Option<f64> {
+        if self.held_out() {
+            self.halves[1 - half]
+        } else {
+            self.all
+        }
+    }
+}
+
+/// Reads the games files of `runs` (every row checked and replayed), groups each pairing's
+/// games into clusters ([`clusters`]), fits the scale `K` of the values on held-out halves
+/// ([`Scale`]), and measures each pairing's games: one list of profiles a run.
+pub fn measure(runs: &[(&RunPlan, &Path)]) -> Result<(Scale, Vec<Vec<PlayerProfile>>)> {
+    /// One game as the first pass saw it: its run, id and ties, and its points' range.
+    struct Seen {
+        run: usize,
+        id: u64,
+        ties: Ties,
+        points: std::ops::Range<usize>,
+    }
     struct Points<'a> {
         plan: &'a RunPlan,
         path: &'a Path,
+        run: usize,
         out: &'a mut Vec<(f32, f32)>,
+        seen: &'a mut Vec<Seen>,
     }
     impl GameVisitor for Points<'_> {
         type Output = Result<()>;
         fn visit<G: Game + Features>(self, start: G) -> Self::Output {
             read_games_with(self.path, self.plan, &(), &mut |chunk| {
                 for read in chunk {
+                    let from = self.out.len();
                     game_evaluations(&start, &read.row, self.out)?;
+                    self.seen.push(Seen {
+                        run: self.run,
+                        id: read.row.id,
+                        ties: (read.row.slot.pairing, read.row.moves_key()),
+                        points: from..self.out.len(),
+                    });
                 }
                 Ok(())
             })?;
@@ -64,47 +111,116 @@ pub fn measure(runs: &[(&RunPlan, &Path)]) -> Result<(Option<f64>, Vec<Vec<Playe
     struct Visit<'a> {
         plan: &'a RunPlan,
         path: &'a Path,
-        k: f64,
+        /// This run's games as the first pass saw them, in file order, with each game's
+        /// cluster and `K`.
+        games: &'a [(&'a Seen, usize, f64)],
     }
     impl GameVisitor for Visit<'_> {
         type Output = Result<Vec<PlayerProfile>>;
         fn visit<G: Game + Features>(self, start: G) -> Self::Output {
             let pairings = self.plan.pairings.len();
             let mut profiles = vec![PlayerProfile::default(); pairings];
+            let mut next = self.games.iter();
+            // Folded in id order, not file order: a resumed run's rows sit in another order,
+            // and the bootstrap numbers its clusters as they come.
+            let mut games = Vec::new();
             read_games_with(self.path, self.plan, &MetricsSink, &mut |chunk| {
                 for read in chunk {
-                    let profile = &mut profiles[read.row.slot.pairing];
-                    if let Some(facts) = &read.gathered {
-                        profile.metrics.add(facts);
-                    }
-                    profile
-                        .clarity
-                        .push(game_clarity(&start, &read.row, self.k)?);
+                    let &(seen, cluster, k) = next
+                        .next()
+                        .filter(|(seen, ..)| seen.id == read.row.id)
+                        .ok_or_else(|| Error::corrupt("the games file changed while read"))?;
+                    let clarity = game_clarity(&start, &read.row, k)?;
+                    games.push((
+                        seen.id,
+                        seen.ties.0,
+                        cluster,
+                        read.gathered.clone(),
+                        clarity,
+                    ));
                 }
                 Ok(())
             })?;
+            games.sort_by_key(|g| g.0);
+            for (_, pairing, cluster, facts, clarity) in games {
+                let profile = &mut profiles[pairing];
+                if let Some(mut facts) = facts {
+                    // Resampled by distinct game: the fold keys its clusters by this pair.
+                    facts.pair = (pairing, cluster as u64);
+                    profile.metrics.add(&facts);
+                }
+                profile.clarity.push((cluster, clarity));
+            }
             Ok(profiles)
         }
     }
-    let mut points = Vec::new();
-    for (plan, path) in runs {
+    let (mut points, mut seen) = (Vec::new(), Vec::new());
+    for (run, (plan, path)) in runs.iter().enumerate() {
         plan.game.visit(Points {
             plan,
             path,
+            run,
             out: &mut points,
+            seen: &mut seen,
         })?;
     }
-    let k = fit_scale(&points);
+    // Clusters within each run's pairing (the run's index joins the pairing's), numbered in
+    // the order of the games' ids, whatever order the files hold them in.
+    let mut order: Vec<usize> = (0..seen.len()).collect();
+    order.sort_by_key(|&i| (seen[i].run, seen[i].id));
+    let ties: Vec<Ties> = order
+        .iter()
+        .map(|&i| (seen[i].run * PAIRINGS + seen[i].ties.0, seen[i].ties.1))
+        .collect();
+    let mut cluster = vec![0; seen.len()];
+    for (&i, c) in order.iter().zip(clusters(&ties)) {
+        cluster[i] = c;
+    }
+    let half = halves(&cluster);
+    let fit_half = |h: usize| {
+        let pts: Vec<(f32, f32)> = seen
+            .iter()
+            .zip(&half)
+            .filter(|(_, x)| **x == h)
+            .flat_map(|(g, _)| points[g.points.clone()].iter().copied())
+            .collect();
+        fit_scale(&pts)
+    };
+    let scale = Scale {
+        halves: [fit_half(0), fit_half(1)],
+        all: fit_scale(&points),
+    };
     let mut out = Vec::new();
-    for (plan, path) in runs {
-        out.push(plan.game.visit(Visit {
+    for (run, (plan, path)) in runs.iter().enumerate() {
+        let games: Vec<(&Seen, usize, f64)> = seen
+            .iter()
+            .zip(cluster.iter().zip(&half))
+            .filter(|(g, _)| g.run == run)
+            .map(|(g, (&c, &h))| (g, c, scale.for_half(h).unwrap_or(0.0)))
+            .collect();
+        let mut profiles = plan.game.visit(Visit {
             plan,
             path,
-            k: k.unwrap_or(0.0),
-        })?);
+            games: &games,
+        })?;
+        for (pairing, p) in profiles.iter_mut().enumerate() {
+            let mut ids: Vec<usize> = games
+                .iter()
+                .filter(|(g, ..)| g.ties.0 == pairing)
+                .map(|(_, c, _)| *c)
+                .collect();
+            ids.sort_unstable();
+            ids.dedup();
+            p.clusters = ids.len();
+        }
+        out.push(profiles);
     }
-    Ok((k, out))
+    Ok((scale, out))
 }
+
+/// More pairings than any run of the profile has: the clusters of run `r`'s pairing `p` are
+/// keyed `r · PAIRINGS + p`, apart from every other run's.
+const PAIRINGS: usize = 1 << 20;
 
 /// One column of the profile: a player against itself on the report's board.
 #[derive(Debug, Clone)]
@@ -130,13 +246,14 @@ fn cell(value: Option<(f64, f64, f64)>) -> String {
 
 /// The profile's section of the report, and its figure `lengths.svg` in `dir`: one column a
 /// player, weakest first.
-pub fn markdown(dir: &Path, board: &str, k: Option<f64>, columns: &[Column]) -> Result<String> {
-    let scale = match k {
-        Some(k) => format!("Values are on the win-probability scale `V = 2σ(K·E) − 1`, with `K = {k:.4}` fitted to these games' results (least squares over their positions), so they compare across games."),
-        None => "The evaluation is zero in every position of these games: every value is 0 before the end.".to_string(),
+pub fn markdown(dir: &Path, board: &str, scale: Scale, columns: &[Column]) -> Result<String> {
+    let scale = match (scale.halves, scale.all) {
+        ([Some(a), Some(b)], _) => format!("Values are on the win-probability scale `V = 2σ(K·E) − 1`, so they compare across games, with `K` fitted on held-out games (least squares of the results over the positions): the distinct games are split in two halves, `K = {a:.4}` fitted on the first and `K = {b:.4}` on the second, and each game is scored with the `K` of the half it is not in."),
+        (_, Some(k)) => format!("Values are on the win-probability scale `V = 2σ(K·E) − 1`, with `K = {k:.4}` fitted to these games' results (least squares over their positions): too few distinct games to hold half of them out, so `K` is fitted on the games it scores."),
+        (_, None) => "The evaluation is zero in every position of these games: every value is 0 before the end.".to_string(),
     };
     let mut md = format!(
-        "## Length, draws and decisiveness\n\nThe games of `{board}` in the first-player part: each player against itself. Ludii's metrics have 95% bootstrap intervals over colour-swapped pairs; Clarity and Decisiveness have 95% normal intervals over the pairs' means (Decisiveness over decided games only). {scale}\n\n| measure |"
+        "## Length, draws and decisiveness\n\nThe games of `{board}` in the first-player part: each player against itself. Every interval is a 95% percentile bootstrap over distinct games: a game and every game that repeats it move for move are resampled together, so a deterministic player's repeated games count once (there is no random opening here, so the two games of a pair share nothing but a seed; Decisiveness over decided games only). {scale}\n\n| measure |"
     );
     for c in columns {
         let _ = write!(md, " `{}` |", c.player);
@@ -152,11 +269,7 @@ pub fn markdown(dir: &Path, board: &str, k: Option<f64>, columns: &[Column]) -> 
         md.push('\n');
     };
     row(&mut md, "games (distinct)", &|c| {
-        format!(
-            "{} ({})",
-            c.summary.lengths.games(),
-            c.summary.distinct.text()
-        )
+        format!("{} ({})", c.summary.lengths.games(), c.profile.clusters)
     });
     row(&mut md, "draws", &|c| {
         let all = c.summary.first_player;
@@ -191,13 +304,13 @@ pub fn markdown(dir: &Path, board: &str, k: Option<f64>, columns: &[Column]) -> 
     ];
     for (name, pick) in clarity {
         row(&mut md, name, &|c| {
-            let values: Vec<((usize, u64), f64)> = c
+            let values: Vec<(usize, f64)> = c
                 .profile
                 .clarity
                 .iter()
-                .filter_map(|f| pick(f).map(|v| (f.pair, v)))
+                .filter_map(|(cluster, f)| pick(f).map(|v| (*cluster, v)))
                 .collect();
-            cell(pair_mean_interval(&values))
+            cell(bootstrap_mean(&values))
         });
     }
     md.push_str("\nFormulas: DurationMoves is the mean plies; Completion the share of games with a winner; Drawishness the share drawn by the rules; Timeouts the share stopped by the ply cap; BranchingFactor the mean legal moves where a move was played; DecisionMoves the share of those positions with a choice; LeadChange the changes of the evaluation's leader a ply; Drama the share of a decided game's positions where the winner was behind (all after Ludii's `Evaluation/src/metrics`; details in `arena/src/figures/metrics.rs`). With a position's value for a player `V = 2σ(K·E) − 1`, `E` the default evaluation's lead (±1 when won or lost): ClarityVariance is the mean over positions of the variance of the legal moves' values for the mover; ClarityNarrowness the mean share of moves whose value exceeds `mean + 0.75 (max − mean)`; DecisivenessThreshold the loser's highest value in ten positions spread evenly over the game (Ludii's highest over every position grows with the game's length); DecisivenessMoves the share of plies played before the winner's value first exceeds it (Ludii's `stateEvaluation/clarity` and `stateEvaluation/decisiveness`; details in `arena/src/figures/clarity.rs`).\n");

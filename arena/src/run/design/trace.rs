@@ -11,10 +11,26 @@
 //! later doubling wins. A losing step is not flat. Because a single run of flat steps is what
 //! too few games give, the claim is replicated: the steps from the plateau on, and every
 //! losing step, are played again from a fresh seed fixed before the run, with Holm over the
-//! replicated steps. The report says "levels off" only when no replicated step from the
-//! plateau on wins, and calls a loss replicated only when it loses again.
+//! replicated steps, and calls a loss replicated only when it loses again.
+//!
+//! No single step failing its test says the curve is level: twelve doublings that each win
+//! 56% of their games pass one by one and win together. So the claim rests on one test over
+//! the whole tail ([`Tail`]): every doubling from the plateau on, first run and replication
+//! pooled, by the sign test at 5%. The report says "levels off" only when no replicated step
+//! wins, the pooled tail does not win either, and that pooled test had the power to see a
+//! doubling win [`TAIL_POWER`] of its decisive games; it says "still climbing" when the pooled
+//! tail wins; otherwise the curve is undecided from there. Without a plateau the tail is the
+//! last [`LAST_STEPS`] doublings of the first run.
 
 use crate::figures::stats::{Wdl, Z95, detectable_share, holm, sign_test, wilson};
+
+/// The share of decisive games a pooled tail's test must find with 80% probability at 5% before
+/// the report says the curve levels off: a tail too small to see 2k win three of five
+/// decisive games is undecided, not level.
+pub const TAIL_POWER: f64 = 0.6;
+
+/// The doublings a trace without a plateau pools at its end.
+pub const LAST_STEPS: usize = 3;
 use crate::figures::summary::Tally;
 
 /// SkillTrace's steps: `(2k, k)` for `k = base · 2^i`, `i < steps`.
@@ -130,6 +146,90 @@ pub fn adjust(points: &mut [TracePoint]) {
     }
 }
 
+/// Doublings pooled into one test: the tail of a skill curve (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tail {
+    /// The k of its first doubling.
+    pub from: u64,
+    /// The doublings pooled, first run and replication counted apart.
+    pub steps: usize,
+    /// The 2k sides' wins, draws and losses, summed.
+    pub strong: Wdl,
+    /// The pooled score with its 95% Wilson interval.
+    pub score: (f64, f64, f64),
+    /// The sign test's p-value on the pooled wins and losses.
+    pub p: f64,
+    /// The share of decisive games 2k must win for this test to find it with 80% probability
+    /// at 5%; `None` when no share would do.
+    pub detectable: Option<f64>,
+}
+
+impl Tail {
+    /// The tail of `points`, whose first doubling is at `from`.
+    #[must_use]
+    pub fn of<'a>(from: u64, points: impl IntoIterator<Item = &'a TracePoint>) -> Tail {
+        let (mut strong, mut steps) = (Wdl::default(), 0);
+        for t in points {
+            strong.w += t.strong.w;
+            strong.d += t.strong.d;
+            strong.l += t.strong.l;
+            steps += 1;
+        }
+        let s = strong.score();
+        let (lo, hi) = wilson(s, strong.n() as f64, Z95);
+        Tail {
+            from,
+            steps,
+            strong,
+            score: (s, lo, hi),
+            p: sign_test(strong.w, strong.l),
+            detectable: detectable_share(strong.w + strong.l, 0.05, 0.8),
+        }
+    }
+
+    /// Whether 2k wins the pooled tail at 5%.
+    #[must_use]
+    pub fn wins(&self) -> bool {
+        self.p <= 0.05 && self.strong.w > self.strong.l
+    }
+
+    /// Whether the pooled test could see 2k win [`TAIL_POWER`] of the decisive games.
+    #[must_use]
+    pub fn powered(&self) -> bool {
+        self.detectable.is_some_and(|q| q <= TAIL_POWER)
+    }
+
+    /// The pooled figures in words.
+    #[must_use]
+    pub fn text(&self) -> String {
+        let power = match self.detectable {
+            Some(q) => format!(
+                "a test that finds 2k winning {q:.3} of the decisive games with 80% probability"
+            ),
+            None => "too few decisive games for the test to find anything".to_string(),
+        };
+        format!(
+            "2k scores {:.3} [{:.3}, {:.3}] ({}-{}-{}, sign test p = {}), {power}",
+            self.score.0,
+            self.score.1,
+            self.score.2,
+            self.strong.w,
+            self.strong.d,
+            self.strong.l,
+            p_text(self.p)
+        )
+    }
+}
+
+/// A p-value to three significant figures.
+fn p_text(p: f64) -> String {
+    if p >= 0.001 {
+        format!("{p:.3}")
+    } else {
+        format!("{p:.1e}")
+    }
+}
+
 /// The SkillTrace's points from a run whose pairing `i` is step `i` of `schedule` (2k first),
 /// adjusted over the steps.
 #[must_use]
@@ -177,8 +277,9 @@ pub struct TraceVerdict {
 }
 
 impl TraceVerdict {
-    /// The k where the curve levels off, when the first run finds a plateau and no
-    /// replicated step from there on wins.
+    /// The k where the curve levels off: the first run finds a plateau, no replicated step
+    /// from there on wins, and the pooled tail from there neither wins nor lacks the power to
+    /// see [`TAIL_POWER`] (see the module docs).
     #[must_use]
     pub fn levels_off(&self) -> Option<u64> {
         let at = plateau(&self.first)?;
@@ -187,7 +288,38 @@ impl TraceVerdict {
             .iter()
             .filter(|(i, _)| *i >= at)
             .all(|(_, t)| t.doubling() != Doubling::Wins);
-        (confirmed && self.again.iter().any(|(i, _)| *i >= at)).then_some(self.first[at].k)
+        let tail = self.tail()?;
+        (confirmed && self.again.iter().any(|(i, _)| *i >= at) && !tail.wins() && tail.powered())
+            .then_some(self.first[at].k)
+    }
+
+    /// The tail the curve's claim rests on: from the plateau, every doubling of the first run
+    /// and of the replication; without one, the last [`LAST_STEPS`] doublings of the first run.
+    /// `None` without steps.
+    #[must_use]
+    pub fn tail(&self) -> Option<Tail> {
+        match plateau(&self.first) {
+            Some(at) => Some(Tail::of(
+                self.first[at].k,
+                self.first[at..]
+                    .iter()
+                    .chain(self.again.iter().filter(|(i, _)| *i >= at).map(|(_, t)| t)),
+            )),
+            None => {
+                let from = self
+                    .first
+                    .len()
+                    .checked_sub(1)?
+                    .saturating_sub(LAST_STEPS - 1);
+                Some(Tail::of(self.first[from].k, &self.first[from..]))
+            }
+        }
+    }
+
+    /// Whether the pooled tail still wins: more search still pays at the end of the curve.
+    #[must_use]
+    pub fn climbing(&self) -> bool {
+        self.tail().is_some_and(|t| t.wins())
     }
 
     /// The replication of step `i`, if it was played.
@@ -217,22 +349,56 @@ impl TraceVerdict {
                 )
             })
             .collect();
+        let Some(tail) = self.tail() else {
+            return "No steps played.".to_string();
+        };
+        let replicated_win = plateau(&self.first).is_some_and(|at| {
+            self.again
+                .iter()
+                .any(|(i, t)| *i >= at && t.doubling() == Doubling::Wins)
+        });
         let mut s = match (plateau(&self.first), self.levels_off()) {
             (_, Some(k)) => format!(
-                "Levels off at k = {k}: from there no doubling wins measurably, in the first run or in its replication."
+                "Levels off at k = {k}: no doubling from there wins measurably, in the first run or in its replication, and pooled over those {} doublings {}.",
+                tail.steps,
+                tail.text()
             ),
-            (Some(at), None) => format!(
-                "The first run levels off at k = {}, but the replication does not confirm it: a doubling from there on wins again.",
-                self.first[at].k
+            (Some(_), None) if tail.wins() => format!(
+                "Still climbing: no single doubling from k = {} wins after Holm{}, but pooled over the {} doublings from there (first run and replication) {}.",
+                tail.from,
+                if replicated_win {
+                    " in the first run"
+                } else {
+                    ""
+                },
+                tail.steps,
+                tail.text()
             ),
-            (None, _) => match self.first.last() {
-                Some(t) if t.doubling() == Doubling::Wins => format!(
-                    "No plateau within the schedule: the last doubling (k = {}) still wins ({:.3}).",
-                    t.k, t.score.0
-                ),
-                Some(_) => "No plateau within the schedule (no two consecutive doublings win nothing, with none winning after them).".to_string(),
-                None => "No steps played.".to_string(),
-            },
+            (Some(_), None) if replicated_win => format!(
+                "The first run levels off at k = {}, but the replication does not confirm it: a doubling from there on wins again (pooled over the {} doublings from there, {}).",
+                tail.from,
+                tail.steps,
+                tail.text()
+            ),
+            (Some(_), None) => format!(
+                "Undecided from k = {}: no doubling from there wins measurably, but pooled over its {} doublings {}; too few games to say the curve levels off.",
+                tail.from,
+                tail.steps,
+                tail.text()
+            ),
+            (None, _) => {
+                let end = if tail.wins() {
+                    "still climbing"
+                } else {
+                    "not shown to climb"
+                };
+                format!(
+                    "No plateau within the schedule; {end} at its end: pooled over the last {} doublings (from k = {}), {}.",
+                    tail.steps,
+                    tail.from,
+                    tail.text()
+                )
+            }
         };
         for l in losses {
             s.push(' ');
@@ -391,10 +557,97 @@ mod tests {
             again: vec![(1, wins[0]), (2, wins[1])],
         };
         assert_eq!(v.levels_off(), None);
+        // The replication's 80-20 makes the pooled tail win too: still climbing.
         assert!(
-            v.sentence().contains("does not confirm"),
+            v.sentence().starts_with("Still climbing") && v.sentence().contains("in the first run"),
             "{}",
             v.sentence()
         );
+    }
+
+    #[test]
+    fn doublings_that_each_pass_but_win_together_are_still_climbing_not_level() {
+        // Hex 4's case: from k = 64 every doubling wins 56 of 100 decisive games, none
+        // significant after Holm, so the first run finds a plateau and the replication
+        // confirms every step flat; pooled, 2k wins 672 of 1,200 (p < 10⁻⁴).
+        let mut first = vec![at(16, 80, 20), at(32, 70, 30)];
+        first.extend((2..8).map(|i| at(16 << i, 56, 44)));
+        let first = adjusted(first);
+        assert_eq!(plateau(&first), Some(2));
+        let again = adjusted((2..8).map(|i| at(16 << i, 56, 44)).collect());
+        assert!(again.iter().all(|t| t.doubling() == Doubling::Flat));
+        let v = TraceVerdict {
+            first,
+            again: (2..8).zip(again).collect(),
+        };
+        let tail = v.tail().unwrap();
+        assert_eq!((tail.from, tail.steps), (64, 12));
+        assert_eq!((tail.strong.w, tail.strong.l), (672, 528));
+        assert_eq!(tail.p, sign_test(672, 528));
+        assert!(tail.p < 1e-4, "{}", tail.p);
+        assert!(v.climbing());
+        assert_eq!(v.levels_off(), None);
+        assert!(
+            v.sentence().starts_with("Still climbing"),
+            "{}",
+            v.sentence()
+        );
+    }
+
+    #[test]
+    fn a_flat_tail_too_small_to_see_three_wins_in_five_is_undecided_not_level() {
+        // 6-6 and 7-5 are flat after Holm (12 decisive games could show 12-0), so the first
+        // run has a plateau at k = 32 and the replication agrees; but 50 decisive games pooled
+        // find 2k only when it wins about 0.7 of them.
+        let first = adjusted(vec![at(16, 12, 0), at(32, 6, 6), at(64, 7, 5)]);
+        assert_eq!(plateau(&first), Some(1));
+        let again = adjusted(vec![at(32, 7, 6), at(64, 6, 7)]);
+        let v = TraceVerdict {
+            first,
+            again: vec![(1, again[0]), (2, again[1])],
+        };
+        let tail = v.tail().unwrap();
+        assert_eq!(tail.strong.w + tail.strong.l, 50);
+        assert!(!tail.wins());
+        let q = tail.detectable.unwrap();
+        assert!(q > TAIL_POWER, "{q}");
+        assert_eq!(v.levels_off(), None);
+        assert!(
+            v.sentence().starts_with("Undecided from k = 32"),
+            "{}",
+            v.sentence()
+        );
+    }
+
+    #[test]
+    fn without_a_plateau_the_last_three_doublings_are_pooled() {
+        let first = adjusted(vec![
+            at(16, 90, 10),
+            at(32, 80, 20),
+            at(64, 60, 40),
+            at(128, 58, 42),
+            at(256, 70, 30),
+        ]);
+        assert_eq!(plateau(&first), None);
+        let v = TraceVerdict {
+            first,
+            again: Vec::new(),
+        };
+        let tail = v.tail().unwrap();
+        assert_eq!((tail.from, tail.steps), (64, 3));
+        assert_eq!((tail.strong.w, tail.strong.l), (188, 112));
+        assert!(v.climbing());
+        assert!(
+            v.sentence().contains("still climbing at its end"),
+            "{}",
+            v.sentence()
+        );
+        // Fewer than three steps: all of them.
+        let v = TraceVerdict {
+            first: adjusted(vec![at(16, 50, 50)]),
+            again: Vec::new(),
+        };
+        assert_eq!(v.tail().unwrap().steps, 1);
+        assert!(!v.climbing());
     }
 }
