@@ -65,7 +65,34 @@ fn a_tiny_report_ranks_random_below_depth_one_below_depth_three_and_traces_skill
     // The verdict opens the report.
     let verdict = md.find("## Verdict").unwrap();
     assert!(verdict < md.find("## Skill ladder").unwrap());
-    assert!(md.contains("- **Balance** on `rin:size=6`:"), "{md}");
+    assert!(
+        md.contains("- **Under the ladder's players** on `rin:size=6`:"),
+        "{md}"
+    );
+    // Who is favoured comes first, from the balance instrument: both families' rungs against
+    // themselves, each cell's games on file, its verdict in the report and in `verdict.txt`.
+    let favoured = md
+        .lines()
+        .find(|l| l.starts_with("- **Who is favoured** on `rin:size=6`"))
+        .unwrap_or_else(|| panic!("{md}"));
+    assert!(md.find(favoured).unwrap() < md.find("- **Under the ladder's players**").unwrap());
+    let verdict = std::fs::read_to_string(dir.join("balance").join("verdict.txt")).unwrap();
+    let sentence = verdict.lines().nth(1).unwrap();
+    assert!(
+        favoured.contains(&format!("**{sentence}**")),
+        "{favoured}\n{verdict}"
+    );
+    assert!(md.contains("## Who is favoured on `rin:size=6`: the balance instrument"));
+    for cell in ["mcts-1", "mcts-2", "alphabeta-1", "alphabeta-2"] {
+        let games = dir
+            .join("balance")
+            .join(cell)
+            .join("first")
+            .join("games.csv");
+        assert!(games.exists(), "{}", games.display());
+    }
+    // Rin has no swap rule: no second balance part.
+    assert!(!dir.join("balance-swap").exists());
     // The figures carry one marker a rung and one a step.
     let circles = |file: &str| {
         let svg = std::fs::read_to_string(dir.join(file)).unwrap();

@@ -39,6 +39,7 @@ use crate::figures::stats::{Penta, Wdl, detectable_share, elo};
 use crate::figures::summary::Tally;
 use crate::plan::{PlanBuilder, RunPlan};
 use crate::records::durable::write_atomically;
+use crate::run::balance;
 use crate::run::pool::Observer;
 use crate::run::runner::run_to_csv;
 
@@ -141,6 +142,37 @@ impl Budget {
         }
     }
 
+    /// The balance instrument's families and budget ([`crate::run::balance`]): the
+    /// calibration's at `standard` (MCTS 1,000/8,000/64,000 iterations, alpha-beta depths 2/4/6
+    /// at most 50,000 positions a move, 600 games or 120 s a cell), cheaper players at
+    /// `light`, a few games at `tiny`.
+    #[must_use]
+    pub fn balance(self) -> BalanceBudget {
+        match self {
+            Budget::Tiny => BalanceBudget {
+                iters: vec![10, 40],
+                depths: vec![1, 2],
+                nodes: 2_000,
+                games: 8,
+                cell_seconds: None,
+            },
+            Budget::Light => BalanceBudget {
+                iters: vec![300, 1000, 3000],
+                depths: vec![1, 2, 3],
+                nodes: 20_000,
+                games: 200,
+                cell_seconds: Some(120.0),
+            },
+            Budget::Standard => BalanceBudget {
+                iters: vec![1000, 8000, 64000],
+                depths: vec![2, 4, 6],
+                nodes: 50_000,
+                games: 600,
+                cell_seconds: Some(120.0),
+            },
+        }
+    }
+
     /// Its name.
     #[must_use]
     pub fn name(self) -> &'static str {
@@ -150,6 +182,34 @@ impl Budget {
             Budget::Standard => "standard",
         }
     }
+}
+
+/// What the report's balance part plays ([`Budget::balance`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BalanceBudget {
+    /// MCTS's rungs: iterations a move, weakest first.
+    pub iters: Vec<u64>,
+    /// Alpha-beta's rungs: depths, weakest first.
+    pub depths: Vec<u32>,
+    /// Alpha-beta's most positions a move.
+    pub nodes: u64,
+    /// The most games a cell plays.
+    pub games: u64,
+    /// A cell stops undecided after this many seconds of play.
+    pub cell_seconds: Option<f64>,
+}
+
+/// The balance instrument's run on one board of a report.
+#[derive(Debug, Clone)]
+pub struct BalancePart {
+    /// The board.
+    pub board: AnyGame,
+    /// Its folder in the report.
+    pub folder: String,
+    /// Every cell, first runs then replications.
+    pub cells: Vec<balance::Cell>,
+    /// The verdict.
+    pub verdict: balance::Verdict,
 }
 
 /// The plies after which a report's game is a draw (the Life duel can last for ever).
@@ -164,6 +224,8 @@ pub const OPENING_PLIES: u32 = 2;
 const LADDER_AGAIN: u64 = 0x1ADDE2;
 const TRACE_AGAIN: u64 = 0x5_C112;
 const SIDES_AGAIN: u64 = 0x2E_911C;
+/// The seed of the balance part (the report's seed with these bits flipped).
+const BALANCE: u64 = 0xBA1A;
 /// The seed of Ludii's SkillTrace (the report's seed with these bits flipped).
 const LUDII: u64 = 0x1D_0011;
 
@@ -454,6 +516,43 @@ pub fn report(
     }
     sides::adjust(&mut cells);
 
+    // Who is favoured, asked of two families: on the report's board and, where the game has
+    // one, with the swap. A part whose verdict is written is read, never played again (its
+    // cells may have stopped on their time budget, which a second call would extend).
+    let mut balances = Vec::new();
+    let swapped = game.with_option("swap", "on").ok().filter(|g| g != game);
+    for (board, folder) in [(game.clone(), "balance")]
+        .into_iter()
+        .chain(swapped.map(|g| (g, "balance-swap")))
+    {
+        let b = budget.balance();
+        let out = dir.join(folder);
+        let finished = out.join("verdict.txt").exists();
+        let settings = balance::Settings {
+            game: board.clone(),
+            families: balance::families(&b.iters, &b.depths, Some(b.nodes)),
+            games: b.games,
+            alpha: 0.05,
+            margin: 0.05,
+            seed: seed ^ BALANCE,
+            threads,
+            dir: out,
+            cell_seconds: b.cell_seconds,
+            play: !finished,
+        };
+        let started = Instant::now();
+        let (cells, verdict) = balance::run(&settings, &mut |_| {})?;
+        if !finished {
+            seconds.balance += started.elapsed().as_secs_f64();
+        }
+        balances.push(BalancePart {
+            board,
+            folder: folder.to_string(),
+            cells,
+            verdict,
+        });
+    }
+
     let mut profiles = Vec::new();
     let runs: Vec<(&RunPlan, &Path)> = own
         .iter()
@@ -480,6 +579,7 @@ pub fn report(
         trace: &trace,
         ludii: ludii_number(&ludii_levels, levels),
         cells: &cells,
+        balances: &balances,
         profiles: &profiles,
         ladder_games: budget.ladder_games(),
     };
@@ -488,12 +588,16 @@ pub fn report(
     md.push_str(&verdict::markdown(&facts));
     let _ = writeln!(
         md,
-        "Budget `{}`, seed {seed}; games in colour-swapped pairs, a draw at {PLY_CAP} plies; the ladder and the SkillTrace from {OPENING_PLIES} random opening plies. Playing took {:.1} s for the ladder, {:.1} s for the SkillTrace and {:.1} s for the first-player part, replications included, summed over the runs that played them (`{SECONDS_FILE}`; a run resumes the games already played, it does not replay them).\n",
+        "Budget `{}`, seed {seed}; games in colour-swapped pairs, a draw at {PLY_CAP} plies; the ladder and the SkillTrace from {OPENING_PLIES} random opening plies. Playing took {:.1} s for the ladder, {:.1} s for the SkillTrace, {:.1} s for the first-player part and {:.1} s for the balance instrument, replications included, summed over the runs that played them (`{SECONDS_FILE}`; a run resumes the games already played, it does not replay them).\n",
         budget.name(),
         total.ladder,
         total.trace,
         total.sides,
+        total.balance,
     );
+    for part in &balances {
+        md.push_str(&balance_markdown(part, &budget.balance()));
+    }
     md.push_str(&ladder_markdown(dir, rungs.as_deref(), &upsets, budget)?);
     md.push_str(&trace_markdown(dir, &trace, budget.trace_games())?);
     md.push_str(&ludii_markdown(&ludii_levels, levels, ludii_games));
@@ -536,6 +640,7 @@ struct Seconds {
     ladder: f64,
     trace: f64,
     sides: f64,
+    balance: f64,
 }
 
 impl Seconds {
@@ -553,6 +658,7 @@ impl Seconds {
                         "ladder" => total.ladder += value,
                         "skilltrace" => total.trace += value,
                         "first-player" => total.sides += value,
+                        "balance" => total.balance += value,
                         _ => return Err(bad()),
                     }
                 }
@@ -561,12 +667,74 @@ impl Seconds {
             Err(e) => return Err(Error::io("read", path, &e)),
         }
         let text = format!(
-            "part,seconds\nladder,{:.1}\nskilltrace,{:.1}\nfirst-player,{:.1}\n",
-            total.ladder, total.trace, total.sides
+            "part,seconds\nladder,{:.1}\nskilltrace,{:.1}\nfirst-player,{:.1}\nbalance,{:.1}\n",
+            total.ladder, total.trace, total.sides, total.balance
         );
         write_atomically(path, text.as_bytes())?;
         Ok(total)
     }
+}
+
+/// The balance part's section of the report: the families, each cell, the verdict and, with
+/// the swap, how the players decided it.
+fn balance_markdown(part: &BalancePart, b: &BalanceBudget) -> String {
+    let spec = part.board.spec();
+    let mut md = format!(
+        "## Who is favoured on `{spec}`: the balance instrument\n\nTwo families of players, MCTS ({}) and alpha-beta with the `rich` evaluation (depths {}, at most {} positions a move, a move drawn among those within 0.05 of a stone of the best), each rung against itself from the start (`{}/`). Each cell is a sequential test: an anytime-valid confidence sequence of the first colour's score at 0.05 over the run's cells, stopping when its interval leaves out ½ (a side shown) or lies within ½ ± 0.05 (balanced), else at {} games{} (undecided). Every game counts; distinct games are shown beside, and games stopped by the ply cap are counted apart, never as draws. Each family's top rung that showed something is played again from a seed fixed before the run. A family's word is its top rung's only when the replication agrees, the rung below shows the same side, and the score does not fall toward ½ with strength; a side is *favoured* only when every family says so (the verdict is `arena balance`'s, calibrated on 34 boards of known value in `results/reports/README.md`).\n\n| family | rung | player | run | games | W-D-L | capped | distinct | first colour's score | shown | Holm p |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
+        b.iters
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+            + " iterations",
+        b.depths
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
+        b.nodes,
+        part.folder,
+        b.games,
+        b.cell_seconds
+            .map_or(String::new(), |t| format!(" or {t:.0} s of play")),
+    );
+    for c in &part.cells {
+        let f = &c.fold;
+        let (lo, hi) = f.interval();
+        let [w, d, l] = f.wdl;
+        let _ = writeln!(
+            md,
+            "| {} | {} | `{}` | {} | {} | {w}-{d}-{l} | {} | {} | {:.3} [{lo:.3}, {hi:.3}] | {} | {:.4} |",
+            c.family,
+            c.rung,
+            c.player,
+            c.run.word(),
+            f.counted(),
+            f.capped,
+            f.distinct(),
+            f.score(),
+            f.verdict().word(),
+            c.holm,
+        );
+    }
+    let _ = writeln!(md, "\n**Verdict: {}.**\n", part.verdict.text);
+    for w in &part.verdict.words {
+        let _ = writeln!(md, "- {}: {}.", w.family, w.why);
+    }
+    if balance::has_swap(&part.board) {
+        md.push_str("\nThe swap as the top rungs decided it (`swap.csv`: each first move, how often it was swapped, the first colour's score after it):\n\n");
+        for f in ["mcts", "alphabeta"] {
+            if let Some(c) = part
+                .cells
+                .iter()
+                .rfind(|c| c.family == f && c.run == balance::Run::First)
+            {
+                let _ = writeln!(md, "- {f}: {}.", balance::swap_line(c));
+            }
+        }
+    }
+    md.push('\n');
+    md
 }
 
 /// Plays (or resumes) one part of a report into `dir/games.csv`: the pairings of `builder`
@@ -819,16 +987,24 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join(SECONDS_FILE);
         let _ = std::fs::remove_file(&path);
+        // A file written before the balance part had no line for it: it counts as none.
+        std::fs::write(
+            &path,
+            "part,seconds\nladder,100.0\nskilltrace,20.5\nfirst-player,7.0\n",
+        )
+        .unwrap();
         let first = Seconds {
             ladder: 100.0,
             trace: 20.5,
             sides: 7.0,
+            balance: 0.0,
         };
-        assert_eq!(first.add_to(&path).unwrap(), first, "no file: this run's");
+        assert_eq!(Seconds::default().add_to(&path).unwrap(), first);
         let resumed = Seconds {
             ladder: 0.5,
             trace: 0.0,
             sides: 1.0,
+            balance: 30.25,
         };
         let total = resumed.add_to(&path).unwrap();
         assert_eq!(
@@ -836,12 +1012,13 @@ mod tests {
             Seconds {
                 ladder: 100.5,
                 trace: 20.5,
-                sides: 8.0
+                sides: 8.0,
+                balance: 30.25,
             }
         );
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
-            "part,seconds\nladder,100.5\nskilltrace,20.5\nfirst-player,8.0\n"
+            "part,seconds\nladder,100.5\nskilltrace,20.5\nfirst-player,8.0\nbalance,30.2\n"
         );
         std::fs::write(&path, "part,seconds\nladder,ten\n").unwrap();
         let err = Seconds::default().add_to(&path).unwrap_err();

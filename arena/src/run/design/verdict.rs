@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use ringside_engine::registry::AnyGame;
 
+use super::BalancePart;
 use super::ladder::Rung;
 use super::profile::Column;
 use super::sides::{self, SideCell, short};
@@ -24,6 +25,9 @@ pub struct Facts<'a> {
     pub ludii: Option<f64>,
     /// The first-player part's cells (Holm and replications set).
     pub cells: &'a [SideCell],
+    /// The balance instrument on the report's board and, where the game has one, with the
+    /// swap: who is favoured, asked of two families.
+    pub balances: &'a [BalancePart],
     /// The profile of the report's own board, weakest player first.
     pub profiles: &'a [Column],
     /// Games a pairing of the ladder.
@@ -138,7 +142,26 @@ pub fn markdown(f: &Facts<'_>) -> String {
     let tests = f.cells.len();
     let mut md = String::from("## Verdict\n\n");
     let own = board_cells(f.cells, &spec);
-    let _ = writeln!(md, "- **Balance** on `{spec}`: {}.", balance(&own, tests));
+    for part in f.balances {
+        let words = part
+            .verdict
+            .words
+            .iter()
+            .map(|w| format!("{}: {}", w.family, w.why))
+            .collect::<Vec<_>>()
+            .join("; ");
+        let _ = writeln!(
+            md,
+            "- **Who is favoured** on `{}`, asked of two families of players (the balance instrument): **{}** ({words}).",
+            part.board.spec(),
+            part.verdict.text
+        );
+    }
+    let _ = writeln!(
+        md,
+        "- **Under the ladder's players** on `{spec}`: {}.",
+        balance(&own, tests)
+    );
     let below: Vec<String> = own
         .iter()
         .rev()
@@ -174,7 +197,7 @@ pub fn markdown(f: &Facts<'_>) -> String {
         let cells = board_cells(f.cells, &swapped.spec());
         let _ = writeln!(
             md,
-            "- **With the swap rule** (`{}`, the swap decided by the players): {}.",
+            "- **Under the ladder's players with the swap rule** (`{}`, the swap decided by the players): {}.",
             swapped.spec(),
             balance(&cells, tests)
         );
@@ -204,19 +227,25 @@ pub fn markdown(f: &Facts<'_>) -> String {
             others.join("; ")
         );
     }
-    if let (Some(top), Some(cell)) = (f.profiles.last(), own.last()) {
-        // The counted games (one a pair for a deterministic player).
-        let all = cell.first;
-        let share = all.d as f64 / all.n().max(1) as f64;
+    if let Some(top) = f.profiles.last() {
+        // Every game, the draws by the rules apart from the games the ply cap stopped.
+        let all = top.summary.first_player;
+        let capped = top.summary.capped;
+        let drawn = all.d.saturating_sub(capped);
+        let drawn_at_strength = f.balances.first().is_some_and(|b| b.verdict.sign == "=");
         let _ = writeln!(
             md,
-            "- **Draws:** the strongest player (`{}`) against itself draws {} of {} distinct games ({:.0}%){}.",
+            "- **Draws:** the strongest player (`{}`) against itself draws {drawn} of {} games by the rules ({:.0}%){}{}.",
             short(&top.player),
-            all.d,
             all.n(),
-            100.0 * share,
-            if share >= 0.9 {
-                ": nearly every game, as a game drawn under best play would give"
+            100.0 * drawn as f64 / all.n().max(1) as f64,
+            if capped > 0 {
+                format!("; {capped} more were stopped by the ply cap, unfinished, not drawn")
+            } else {
+                String::new()
+            },
+            if drawn_at_strength {
+                "; the balance instrument finds the game drawn under strong play"
             } else {
                 ""
             }
