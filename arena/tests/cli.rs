@@ -747,6 +747,66 @@ fn balance_finds_tic_tac_toe_drawn_resumes_the_same_and_refuses_bad_settings() {
 }
 
 #[test]
+fn balance_adds_the_perfect_player_where_the_solver_solves_the_start_and_says_where_not() {
+    let dir = std::env::temp_dir().join(format!("ringside-perfect-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let balance = |game: &str, out: &str, nodes: &str| {
+        let o = arena(&[
+            "balance",
+            "--game",
+            game,
+            "--out",
+            out,
+            "--games",
+            "40",
+            "--mcts",
+            "20",
+            "--depths",
+            "1",
+            "--perfect",
+            nodes,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    // Hex 3 solves at once: a first-player win, and the solver against itself wins every
+    // game as the first player, in its own cell and its replication.
+    let out = dir.join("hex3");
+    let verdict = balance("hex:size=3", out.to_str().unwrap(), "100000");
+    assert!(
+        verdict.contains("perfect play: the solver finds the start a win for the first player"),
+        "{verdict}"
+    );
+    assert!(
+        verdict.contains("\nperfect: first (top rung draws 0%"),
+        "{verdict}"
+    );
+    let cells = std::fs::read_to_string(out.join("cells.csv")).unwrap();
+    let perfect: Vec<&str> = cells
+        .lines()
+        .filter(|l| l.starts_with("perfect,"))
+        .collect();
+    assert_eq!(perfect.len(), 2, "{cells}");
+    for line in perfect {
+        let sequence = line.rsplit(',').next().unwrap();
+        assert!(
+            !sequence.is_empty() && sequence.chars().all(|c| c == '+'),
+            "{line}"
+        );
+    }
+    // Hex 9 does not solve in 1,000 positions: no perfect family, and the verdict says so.
+    let out = dir.join("hex9");
+    let verdict = balance("hex:size=9", out.to_str().unwrap(), "1000");
+    assert!(
+        verdict.contains("the solver does not solve the start within 1000 positions"),
+        "{verdict}"
+    );
+    let cells = std::fs::read_to_string(out.join("cells.csv")).unwrap();
+    assert!(!cells.contains("perfect,"), "{cells}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn mcts_swaps_exactly_the_hex_4_openings_the_solver_finds_won() {
     // Hex 4 with the swap: the solver's table (results/known-answers/hex-openings.csv) has
     // d1, c2, b3 and a4 won for the first player and a1 lost. A player that searches the

@@ -341,7 +341,7 @@ pub struct Cell {
     pub fold: Fold,
     /// Holm's adjustment of its p-value over the run's cells.
     pub holm: f64,
-    /// Seconds this call spent playing it.
+    /// Seconds this call spent playing it (none when it played nothing).
     pub seconds: f64,
 }
 
@@ -427,7 +427,22 @@ pub struct Settings {
     /// Play the games a cell still needs (`false`: only read what the cells' files hold and
     /// write the results from them).
     pub play: bool,
+    /// Whether a cell whose time budget ran out in an earlier call plays on for another
+    /// `cell_seconds` (`arena balance`, where each call is a budget), or is read as it stands
+    /// (a design report, which must read the same verdict every time it is rendered).
+    pub extend: bool,
+    /// The perfect player as a third family, where the solver solves the start within this
+    /// many positions ([`PERFECT`]): `solver:nodes=N` against itself. `None`: no such family
+    /// (calibration measures the instrument without it).
+    pub perfect: Option<u64>,
 }
+
+/// The name of the perfect player's family.
+pub const PERFECT: &str = "perfect";
+
+/// A cell's file saying its time budget ran out (the seconds played): such a cell plays on
+/// only when [`Settings::extend`] says so.
+const TIME_SPENT: &str = "time-spent";
 
 /// Plays (or resumes) one cell into `dir/games.csv` and folds it.
 fn cell(
@@ -463,7 +478,9 @@ fn cell(
             Ok(())
         })?;
     }
-    if s.play && !fold.decided() && played < s.games {
+    let spent = dir.join(TIME_SPENT);
+    let mut playing = false;
+    if s.play && !fold.decided() && played < s.games && (s.extend || !spent.exists()) {
         let mut stopper = Stopper {
             fold: &mut fold,
             until: s
@@ -472,6 +489,11 @@ fn cell(
         };
         let report = run_to_csv(&plan, &path, s.threads, &mut stopper)?;
         played += report.played;
+        playing = report.played > 0;
+        if !fold.decided() && played < s.games {
+            let text = format!("{:.1}\n", started.elapsed().as_secs_f64());
+            write_atomically(&spent, text.as_bytes())?;
+        }
     }
     Ok(Cell {
         family: family.to_string(),
@@ -482,7 +504,11 @@ fn cell(
         played,
         fold,
         holm: 1.0,
-        seconds: started.elapsed().as_secs_f64(),
+        seconds: if playing {
+            started.elapsed().as_secs_f64()
+        } else {
+            0.0
+        },
     })
 }
 
@@ -609,6 +635,8 @@ pub struct Verdict {
     pub text: String,
     /// Each family's word.
     pub words: Vec<Word>,
+    /// What perfect play says, where the run asked the solver ([`Settings::perfect`]).
+    pub perfect: Option<String>,
 }
 
 /// The verdict from the families' words.
@@ -657,14 +685,54 @@ pub fn verdict(words: Vec<Word>) -> Verdict {
     } else {
         (
             "undecided",
-            "undecided: one family decided, the other did not".to_string(),
+            if words.len() > 2 {
+                "undecided: some families decided, others did not".to_string()
+            } else {
+                "undecided: one family decided, the other did not".to_string()
+            },
         )
     };
     Verdict {
         sign,
         text: text.to_string(),
         words,
+        perfect: None,
     }
+}
+
+/// The run's families: the settings' and, where [`Settings::perfect`] asks for it and the
+/// solver solves the start within its positions, the perfect player's; with the sentence on
+/// perfect play (what the solver found, or that it did not solve).
+fn with_perfect(s: &Settings) -> Result<(Vec<Family>, Option<String>)> {
+    let mut families = s.families.clone();
+    let Some(nodes) = s.perfect else {
+        return Ok((families, None));
+    };
+    let budget = ringside_agents::solve::Budget {
+        time: None,
+        nodes: Some(nodes),
+        memory: 64 << 20,
+        exact: false,
+        method: ringside_agents::solve::Method::default(),
+    };
+    let solved = crate::explore::solve::solve(&s.game, "", &budget)?;
+    let note = match solved.value {
+        Some(value) => {
+            families.push(Family {
+                name: PERFECT.to_string(),
+                rungs: vec![format!("solver:nodes={nodes}")],
+            });
+            format!(
+                "perfect play: the solver finds the start a {} for the first player ({} positions); its family is the solver against itself",
+                value.word(),
+                solved.nodes
+            )
+        }
+        None => format!(
+            "perfect play: the solver does not solve the start within {nodes} positions, so no perfect family"
+        ),
+    };
+    Ok((families, Some(note)))
 }
 
 /// Runs the instrument: every rung of every family (first run), then the replication of
@@ -677,7 +745,8 @@ pub fn run(s: &Settings, report: &mut dyn FnMut(&Cell)) -> Result<(Vec<Cell>, Ve
             s.games
         )));
     }
-    let k: usize = s.families.iter().map(|f| f.rungs.len()).sum();
+    let (families, perfect) = with_perfect(s)?;
+    let k: usize = families.iter().map(|f| f.rungs.len()).sum();
     if k == 0 {
         return Err(Error::setting(
             "no player to play: give a family at least one rung",
@@ -686,7 +755,7 @@ pub fn run(s: &Settings, report: &mut dyn FnMut(&Cell)) -> Result<(Vec<Cell>, Ve
     std::fs::create_dir_all(&s.dir).map_err(|e| Error::io("create", &s.dir, &e))?;
     let alpha = s.alpha / k as f64;
     let mut cells = Vec::new();
-    for f in &s.families {
+    for f in &families {
         for (i, p) in f.rungs.iter().enumerate() {
             let c = cell(s, (&f.name, i + 1, p), Run::First, alpha)?;
             report(&c);
@@ -695,8 +764,7 @@ pub fn run(s: &Settings, report: &mut dyn FnMut(&Cell)) -> Result<(Vec<Cell>, Ve
         }
     }
     // The replications: each family's top rung that showed a side or balance.
-    let tops: Vec<usize> = s
-        .families
+    let tops: Vec<usize> = families
         .iter()
         .filter_map(|f| {
             cells.iter().rposition(|c| c.family == f.name).filter(|&i| {
@@ -727,8 +795,7 @@ pub fn run(s: &Settings, report: &mut dyn FnMut(&Cell)) -> Result<(Vec<Cell>, Ve
     for (c, h) in again.iter_mut().zip(adjusted) {
         c.holm = h;
     }
-    let words: Vec<Word> = s
-        .families
+    let words: Vec<Word> = families
         .iter()
         .map(|f| {
             let own: Vec<&Cell> = cells.iter().filter(|c| c.family == f.name).collect();
@@ -736,7 +803,8 @@ pub fn run(s: &Settings, report: &mut dyn FnMut(&Cell)) -> Result<(Vec<Cell>, Ve
             word(&f.name, &own, rep)
         })
         .collect();
-    let v = verdict(words);
+    let mut v = verdict(words);
+    v.perfect = perfect;
     cells.extend(again);
     write_cells(&s.dir, &cells)?;
     if has_swap(&s.game) {
@@ -822,6 +890,9 @@ pub fn describe(s: &Settings, v: &Verdict) -> String {
         s.seed,
         v.text
     );
+    if let Some(p) = &v.perfect {
+        let _ = writeln!(out, "{p}");
+    }
     for w in &v.words {
         let trend = w.trend.map_or(String::from("–"), |(b, lo, hi)| {
             format!("{b:+.3} per rung [{lo:+.3}, {hi:+.3}]")
@@ -843,12 +914,14 @@ pub fn describe(s: &Settings, v: &Verdict) -> String {
 pub fn describe_with_swaps(s: &Settings, v: &Verdict, cells: &[Cell]) -> String {
     let mut out = describe(s, v);
     if has_swap(&s.game) {
-        for f in &s.families {
+        let mut names: Vec<&str> = cells.iter().map(|c| c.family.as_str()).collect();
+        names.dedup();
+        for name in names {
             if let Some(c) = cells
                 .iter()
-                .rfind(|c| c.family == f.name && c.run == Run::First)
+                .rfind(|c| c.family == name && c.run == Run::First)
             {
-                let _ = writeln!(out, "swap, {}: {}", f.name, swap_line(c));
+                let _ = writeln!(out, "swap, {name}: {}", swap_line(c));
             }
         }
     }
@@ -1028,5 +1101,44 @@ mod tests {
         );
         let split = verdict(vec![word_of(First, 0.0), word_of(Second, 0.0)]);
         assert!(split.text.contains("disagree"));
+    }
+
+    fn settings(dir: &Path, cell_seconds: Option<f64>, extend: bool) -> Settings {
+        Settings {
+            game: "tic_tac_toe".parse().unwrap(),
+            families: families(&[20], &[], None),
+            games: 2000,
+            // Too strict to decide in the games a moment gives.
+            alpha: 1e-9,
+            margin: 1e-6,
+            seed: 7,
+            threads: Some(1),
+            dir: dir.to_path_buf(),
+            cell_seconds,
+            play: true,
+            extend,
+            perfect: None,
+        }
+    }
+
+    #[test]
+    fn a_cell_whose_time_ran_out_plays_on_only_when_the_call_extends_it() {
+        let dir = std::env::temp_dir().join(format!("ringside-spent-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let played = |s: &Settings| {
+            let (cells, _) = run(s, &mut |_| {}).unwrap();
+            (cells[0].played, cells[0].fold.decided())
+        };
+        // No time at all: the cell stops at once, undecided, and says its time ran out.
+        let (first, decided) = played(&settings(&dir, Some(0.0), false));
+        assert!(!decided && first < 2000, "{first}");
+        let spent = dir.join("mcts-1").join("first").join(TIME_SPENT);
+        assert!(spent.exists());
+        // A report's call reads it as it stands, even with time to spare now.
+        assert_eq!(played(&settings(&dir, None, false)).0, first);
+        // `arena balance`'s call plays on, to its decision or its games.
+        let (more, decided) = played(&settings(&dir, None, true));
+        assert!(more > first && (decided || more == 2000), "{first} {more}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

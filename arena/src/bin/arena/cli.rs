@@ -315,6 +315,10 @@ pub struct BalanceArgs {
     /// A score within ½ ± this is balanced.
     #[arg(long, default_value_t = 0.05, value_parser = parse_probability)]
     pub margin: f64,
+    /// Add the perfect player as a third family where the solver solves the start within
+    /// this many positions (`solver:nodes=N` against itself); calibration leaves it out
+    #[arg(long)]
+    pub perfect: Option<u64>,
     /// Play nothing: read the cells' games already in --out and write the results from them.
     #[arg(long)]
     pub read_only: bool,

@@ -365,6 +365,8 @@ pub fn balance(args: &BalanceArgs) -> Result<()> {
         dir: args.out.clone(),
         cell_seconds: args.cell_seconds,
         play: !args.read_only,
+        extend: true,
+        perfect: args.perfect,
     };
     let (cells, verdict) = run(&settings, &mut |c| eprintln!("{}", c.line()))?;
     print(&describe_with_swaps(&settings, &verdict, &cells))

@@ -45,7 +45,7 @@ use crate::run::runner::run_to_csv;
 
 use ladder::Rung;
 use sides::SidePlayer;
-use trace::{TracePoint, TraceVerdict};
+use trace::{TracePoint, TraceVerdict, capitalized};
 
 /// How much a report plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,7 +145,8 @@ impl Budget {
     /// The balance instrument's families and budget ([`crate::run::balance`]): the
     /// calibration's at `standard` (MCTS 1,000/8,000/64,000 iterations, alpha-beta depths 2/4/6
     /// at most 50,000 positions a move, 600 games or 120 s a cell), cheaper players at
-    /// `light`, a few games at `tiny`.
+    /// `light`, a few games at `tiny`; with the perfect player wherever the solver solves the
+    /// start within 10 million positions (100,000 at `tiny`).
     #[must_use]
     pub fn balance(self) -> BalanceBudget {
         match self {
@@ -155,6 +156,7 @@ impl Budget {
                 nodes: 2_000,
                 games: 8,
                 cell_seconds: None,
+                perfect: 100_000,
             },
             Budget::Light => BalanceBudget {
                 iters: vec![300, 1000, 3000],
@@ -162,6 +164,7 @@ impl Budget {
                 nodes: 20_000,
                 games: 200,
                 cell_seconds: Some(120.0),
+                perfect: 10_000_000,
             },
             Budget::Standard => BalanceBudget {
                 iters: vec![1000, 8000, 64000],
@@ -169,6 +172,7 @@ impl Budget {
                 nodes: 50_000,
                 games: 600,
                 cell_seconds: Some(120.0),
+                perfect: 10_000_000,
             },
         }
     }
@@ -197,6 +201,8 @@ pub struct BalanceBudget {
     pub games: u64,
     /// A cell stops undecided after this many seconds of play.
     pub cell_seconds: Option<f64>,
+    /// The solver's positions for the perfect family ([`balance::Settings::perfect`]).
+    pub perfect: u64,
 }
 
 /// The balance instrument's run on one board of a report.
@@ -516,9 +522,10 @@ pub fn report(
     }
     sides::adjust(&mut cells);
 
-    // Who is favoured, asked of two families: on the report's board and, where the game has
-    // one, with the swap. A part whose verdict is written is read, never played again (its
-    // cells may have stopped on their time budget, which a second call would extend).
+    // Who is favoured, asked of two families (and the perfect player where the solver solves
+    // the start): on the report's board and, where the game has one, with the swap. A cell
+    // whose time budget ran out is read as it stands, never extended by a later call, so the
+    // report reads the same verdict every time it is rendered.
     let mut balances = Vec::new();
     let swapped = game.with_option("swap", "on").ok().filter(|g| g != game);
     for (board, folder) in [(game.clone(), "balance")]
@@ -527,7 +534,6 @@ pub fn report(
     {
         let b = budget.balance();
         let out = dir.join(folder);
-        let finished = out.join("verdict.txt").exists();
         let settings = balance::Settings {
             game: board.clone(),
             families: balance::families(&b.iters, &b.depths, Some(b.nodes)),
@@ -538,13 +544,12 @@ pub fn report(
             threads,
             dir: out,
             cell_seconds: b.cell_seconds,
-            play: !finished,
+            play: true,
+            extend: false,
+            perfect: Some(b.perfect),
         };
-        let started = Instant::now();
         let (cells, verdict) = balance::run(&settings, &mut |_| {})?;
-        if !finished {
-            seconds.balance += started.elapsed().as_secs_f64();
-        }
+        seconds.balance += cells.iter().map(|c| c.seconds).sum::<f64>();
         balances.push(BalancePart {
             board,
             folder: folder.to_string(),
@@ -718,6 +723,9 @@ fn balance_markdown(part: &BalancePart, b: &BalanceBudget) -> String {
         );
     }
     let _ = writeln!(md, "\n**Verdict: {}.**\n", part.verdict.text);
+    if let Some(p) = &part.verdict.perfect {
+        let _ = writeln!(md, "{}.\n", capitalized(p));
+    }
     for w in &part.verdict.words {
         let _ = writeln!(md, "- {}: {}.", w.family, w.why);
     }

@@ -448,7 +448,7 @@ pub fn ludii_skill_trace(results: &[f64], levels: usize) -> f64 {
     next + (1.0 - next) * area
 }
 
-fn capitalized(s: &str) -> String {
+pub(super) fn capitalized(s: &str) -> String {
     let mut c = s.chars();
     c.next()
         .map(|f| f.to_uppercase().collect::<String>() + c.as_str())

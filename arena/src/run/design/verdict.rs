@@ -152,9 +152,13 @@ pub fn markdown(f: &Facts<'_>) -> String {
             .join("; ");
         let _ = writeln!(
             md,
-            "- **Who is favoured** on `{}`, asked of two families of players (the balance instrument): **{}** ({words}).",
+            "- **Who is favoured** on `{}`, asked of two families of players (the balance instrument): **{}** ({words}){}.",
             part.board.spec(),
-            part.verdict.text
+            part.verdict.text,
+            part.verdict
+                .perfect
+                .as_ref()
+                .map_or(String::new(), |p| format!("; {p}"))
         );
     }
     let _ = writeln!(
