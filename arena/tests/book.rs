@@ -220,7 +220,7 @@ fn link_targets(page: &str) -> Vec<String> {
 }
 
 #[test]
-fn every_link_and_include_in_the_guide_resolves() {
+fn every_link_and_include_in_the_guide_and_its_readmes_resolves() {
     let src = book_src();
     let summary = std::fs::read_to_string(src.join("SUMMARY.md")).unwrap();
     let pages = files_under(&src, ".md");
@@ -280,11 +280,20 @@ fn every_link_and_include_in_the_guide_resolves() {
             }
         }
     }
-    assert!(
-        broken.is_empty(),
-        "broken in book/src:\n{}",
-        broken.join("\n")
-    );
+    // The READMEs link into the guide: those links are checked too.
+    for readme in [
+        root().join("README.md"),
+        root().join("python").join("README.md"),
+    ] {
+        let body = std::fs::read_to_string(&readme).unwrap();
+        for target in link_targets(&body) {
+            let file = target.split('#').next().unwrap();
+            if !target.contains("://") && !readme.parent().unwrap().join(file).exists() {
+                broken.push(format!("{}: links to {target}", readme.display()));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "broken:\n{}", broken.join("\n"));
 }
 
 #[test]
