@@ -308,3 +308,17 @@ fn a_broken_link_is_seen() {
     );
     assert_eq!(anchors("# A b\n```\n# not\n```\n## C-d"), ["a-b", "c-d"]);
 }
+
+#[test]
+fn reference_without_the_reports_is_one_line_and_exit_code_2() {
+    let out = scratch("book-reference-no-root");
+    let nowhere = out.join("no-such-repository");
+    let o = crate::common::arena(&["reference", "--out", path(&out), "--root", path(&nowhere)]);
+    assert_eq!(o.status.code(), Some(2));
+    let message = text(&o.stderr);
+    assert_eq!(message.lines().count(), 1, "{message}");
+    assert!(
+        message.starts_with("error: cannot read ") && message.contains("no-such-repository"),
+        "{message}"
+    );
+}
