@@ -4,9 +4,8 @@
 # of python/test.sh (target/python-venv, or $RINGSIDE_VENV), installing the package and pdoc.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-venv="${RINGSIDE_VENV:-$root/target/python-venv}"
-python="${PYTHON:-python3}"
-[ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
+# shellcheck source=python/venv.sh
+source "$root/python/venv.sh"
 "$venv/bin/pip" install --quiet "$root/python[docs,pettingzoo,gymnasium,openspiel]"
 "$venv/bin/python" -m pdoc --docformat restructuredtext -o "$root/target/python-docs" \
     ringside ringside.pettingzoo ringside.gymnasium ringside.openspiel

@@ -6,9 +6,8 @@
 # `arena` binary, which the README's test command (cargo test --workspace --release) builds.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-venv="${RINGSIDE_VENV:-$root/target/python-venv}"
-python="${PYTHON:-python3}"
-[ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
+# shellcheck source=python/venv.sh
+source "$root/python/venv.sh"
 # The release `arena` the tests compare against, built as the README's test command builds it,
 # and before the package: right after that command this is a no-op. (`cargo build -p
 # ringside-arena` resolves features on its own and would link it again; after maturin's build
@@ -18,5 +17,5 @@ cargo test --workspace --release --no-run --quiet --manifest-path "$root/Cargo.t
 "$venv/bin/pip" install --quiet "$root/python[test,learn]"
 cd "$root/python"
 "$venv/bin/python" -m pytest -q tests
-# mypy --strict on the package, the tests and the README's examples (python/check_types.py).
+# mypy --strict on the package, the tests and the guide's examples (python/check_types.py).
 "$venv/bin/python" check_types.py

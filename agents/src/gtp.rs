@@ -149,8 +149,11 @@ pub struct GtpSpec {
     pub setup: Vec<String>,
 }
 
-/// Splits a command line at spaces; single quotes group.
-pub(crate) fn split_command(cmd: &str) -> Result<Vec<String>, crate::SpecError> {
+/// Splits a command line at spaces; single quotes group (`play 'a b'` is two words).
+///
+/// # Errors
+/// When a single quote is left open, or the line holds no word.
+pub fn split_command(cmd: &str) -> Result<Vec<String>, crate::SpecError> {
     let refused = |reason: String| crate::spec::error_of(crate::SpecErrorKind::BadValue, reason);
     let mut words = Vec::new();
     let mut word = String::new();

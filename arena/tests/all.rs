@@ -9,6 +9,7 @@
 
 mod common;
 
+mod book;
 mod cli;
 mod fuzz;
 mod gtp;

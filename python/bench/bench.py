@@ -135,7 +135,7 @@ def pgx_steps(env_id: str, n: int, steps: int, seed: int = 1) -> float:
 
 
 def pgx_table(repeats: int, quick: bool) -> None:
-    """The table of the README: steps a second, Ringside and pgx, by game and batch size."""
+    """The table of the guide (book/src/python/examples.md): steps a second, Ringside and pgx, by game and batch size."""
     print("| game | batch | Ringside VecEnv steps/s | pgx steps/s | Ringside / pgx |")
     print("|---|---|---|---|---|")
     for spec, env_id in PGX_GAMES:

@@ -20,9 +20,12 @@ pub mod alphabeta;
 mod evaluation;
 pub mod faulty;
 pub mod gtp;
+mod kinds;
 pub mod mcts;
 pub mod options;
 pub mod solver;
+
+pub use kinds::{KeyFamily, KindDoc, agent_docs, agent_kinds};
 
 /// A spec that cannot be read: names the kind or key at fault and what is allowed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -788,44 +791,6 @@ pub enum AgentSpec {
         /// At which decision, from 1.
         at: u32,
     },
-}
-
-/// The kinds of agents and their keys, for `--help` and error messages; alpha-beta's and
-/// MCTS's come from their option tables.
-#[must_use]
-pub fn agent_kinds() -> Vec<(&'static str, String)> {
-    vec![
-        ("random", "no options".into()),
-        (
-            "human",
-            "no options: a person at `arena play` (named in saved games; not for matches)".into(),
-        ),
-        (
-            "alphabeta",
-            options::usage(alphabeta::OPTIONS) + ", w.FEATURE=F",
-        ),
-        (
-            "faulty",
-            options::usage(faulty::OPTIONS) + ": one of them; random moves, then a planned fault, for testing harnesses",
-        ),
-        (
-            "gtp",
-            options::usage(gtp::OPTIONS),
-        ),
-        (
-            "host",
-            "name=NAME (required): an agent the program embedding Ringside registered (a Python policy in ringside.match)".into(),
-        ),
-        (
-            "mcts",
-            options::usage(mcts::OPTIONS) + ", w.FEATURE=F, preset=" + &preset_names("|", "|"),
-        ),
-        (
-            "solver",
-            options::usage(solver::OPTIONS)
-                + ": perfect play where the position solves in budget (the fastest win, the slowest loss, ties from the seed), else MCTS",
-        ),
-    ]
 }
 
 /// The prefix of a weight given in the spec: `w.immune=0.7` sets feature `immune`'s weight.

@@ -105,6 +105,24 @@ pub enum Fallback {
     Unset(&'static str),
 }
 
+/// One option as the reference shows it: an [`OptionDef`]'s words, whatever its spec type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OptionDoc {
+    /// The key in the spec.
+    pub key: &'static str,
+    /// `key=shape (default)`, as `arena agents` lists it.
+    pub usage: String,
+    /// What it takes, in the words of messages ("a whole number from 1 to 64"); for text,
+    /// its shape (`FILE.json`).
+    pub takes: String,
+    /// The default as help shows it (empty: unset or off unless given).
+    pub default: &'static str,
+    /// One line of help.
+    pub help: &'static str,
+    /// Where the idea comes from (empty for plain settings).
+    pub source: &'static str,
+}
+
 /// One option of an agent kind whose typed spec is `S`.
 pub struct OptionDef<S> {
     /// The key in the spec.
@@ -228,6 +246,22 @@ impl<S> OptionDef<S> {
         }
     }
 
+    /// The row as the reference shows it, without its typed setter and printer.
+    #[must_use]
+    pub fn doc(&self) -> OptionDoc {
+        OptionDoc {
+            key: self.key,
+            usage: self.usage(),
+            takes: match self.takes {
+                Takes::Text(shape) => shape.to_string(),
+                _ => self.what(),
+            },
+            default: self.default_text(),
+            help: self.help,
+            source: self.source,
+        }
+    }
+
     /// The default as help shows it (empty: unset or off unless given, nothing to say).
     #[must_use]
     pub fn default_text(&self) -> &'static str {
@@ -257,14 +291,10 @@ pub fn with_defaults<S>(kind: &str, table: &[OptionDef<S>], mut base: S) -> S {
     base
 }
 
-/// Help for a kind's options: each option's usage, separated by commas.
+/// A kind's options as the reference shows them, in table order.
 #[must_use]
-pub fn usage<S>(table: &[OptionDef<S>]) -> String {
-    table
-        .iter()
-        .map(OptionDef::usage)
-        .collect::<Vec<_>>()
-        .join(", ")
+pub fn docs<S>(table: &[OptionDef<S>]) -> Vec<OptionDoc> {
+    table.iter().map(OptionDef::doc).collect()
 }
 
 /// The canonical text of `spec`'s options: each printed option in table order.

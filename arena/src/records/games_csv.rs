@@ -1,4 +1,4 @@
-//! The games CSV: one row a game, in these columns (their meaning is in the README):
+//! The games CSV: one row a game, in these columns (their meaning is in the guide, book/src/tournaments.md):
 //!
 //! ```text
 //! id, pairing, pair, game, seed, opening_plies, first_agent, first_spec, second_agent,

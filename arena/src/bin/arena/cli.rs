@@ -136,6 +136,20 @@ pub enum Command {
     Games,
     /// List the agents and their keys.
     Agents,
+    /// Write the guide's reference pages (agents, games, this command line) from the code:
+    /// `tools/book-generate.sh` runs it, and a test fails when a committed page differs.
+    Reference(ReferenceArgs),
+}
+
+/// Arguments of `arena reference`.
+#[derive(Debug, Args)]
+pub struct ReferenceArgs {
+    /// The folder the pages go into.
+    #[arg(long, default_value = "book/src/reference")]
+    pub out: std::path::PathBuf,
+    /// The repository's root, whose design reports (results/reports/) the game pages quote.
+    #[arg(long, default_value = ".")]
+    pub root: std::path::PathBuf,
 }
 
 /// Arguments of `arena match`.

@@ -14,6 +14,7 @@ mod cli;
 mod commands;
 mod output;
 mod progress;
+mod reference;
 mod tuning;
 
 use cli::{Cli, Command};
@@ -75,6 +76,7 @@ fn main() -> ExitCode {
         Command::Features(args) => commands::features(&args),
         Command::Games => output::print(&cli::games_text()),
         Command::Agents => output::print(&cli::agents_text()),
+        Command::Reference(args) => reference::write(&args.out, &args.root),
     };
     match result {
         Ok(()) if INTERRUPTED.load(Ordering::SeqCst) => ExitCode::from(130),
