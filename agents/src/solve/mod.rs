@@ -1,4 +1,4 @@
-//! Exact values of positions: a solver generic over the [`Game`] trait, with a faster path for
+//! Exact values of positions: a solver generic over the [`Game`](ringside_engine::Game) trait, with a faster path for
 //! Connect Four, and the budget after which it says it does not know.
 //!
 //! A value is for the player to move: a win, a draw or a loss, with the distance to the end in
