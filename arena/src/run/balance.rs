@@ -615,7 +615,18 @@ pub fn word(family: &str, cells: &[&Cell], replication: Option<&Cell>) -> Word {
                 (shown, format!("{} (replicated)", shown.word()))
             }
         }
-        other => (other, format!("its top rung is {}", other.word())),
+        other => {
+            let (lo, hi) = top.fold.interval();
+            (
+                other,
+                format!(
+                    "its top rung is {} after {} games (score {:.3}, interval [{lo:.3}, {hi:.3}]: a side needs the interval clear of ½)",
+                    other.word(),
+                    top.fold.counted(),
+                    top.fold.score()
+                ),
+            )
+        }
     };
     Word {
         family: family.to_string(),
