@@ -19,8 +19,8 @@ use ringside_engine::registry::AnyGame;
 
 use crate::cli::{
     BalanceArgs, ErrorsArgs, FeaturesArgs, GtpArgs, MatchArgs, MergeArgs, PlayArgs, PlayoutsArgs,
-    ReplayArgs, ReportArgs, RunArgs, ShardArg, SlurmShardArgs, SolveArgs, SummaryArgs, ThinkArgs,
-    VerdictsArgs,
+    ReplayArgs, ReportArgs, RunArgs, ServeArgs, ShardArg, SlurmShardArgs, SolveArgs, SummaryArgs,
+    ThinkArgs, VerdictsArgs,
 };
 use crate::output::print;
 use crate::progress::Progress;
@@ -406,4 +406,24 @@ pub fn gtp(args: &GtpArgs) -> Result<()> {
 /// Runs `arena features`.
 pub fn features(args: &FeaturesArgs) -> Result<()> {
     print(&features::table(&args.game, args.moves.as_deref())?)
+}
+
+/// Runs `arena serve` until Ctrl-C; the first line out says where.
+pub fn serve(args: &ServeArgs) -> Result<()> {
+    use std::io::Write as _;
+    let config = ringside_arena::serve::ServeConfig {
+        folders: args.folders.clone(),
+        addr: std::net::SocketAddr::new(args.bind, args.port),
+    };
+    ringside_arena::serve::serve(&config, |addr| {
+        println!("serving {} on http://{addr}/ (Ctrl-C stops)", {
+            let names: Vec<String> = args
+                .folders
+                .iter()
+                .map(|f| f.display().to_string())
+                .collect();
+            names.join(", ")
+        });
+        let _ = std::io::stdout().flush();
+    })
 }
