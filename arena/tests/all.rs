@@ -18,6 +18,7 @@ mod locking;
 mod net;
 mod people;
 mod report;
+mod serve;
 mod slurm;
 mod streaming;
 mod study;

@@ -210,7 +210,7 @@ impl Followed {
             .map(|k| (k, (k + GROUP_ROWS).min(lines)))
             .collect();
         let (plan, first_line) = (&self.plan, self.line);
-        let parsed: Vec<Result<Vec<GameRow>, LineFault>> = groups
+        let parsed: Vec<(Vec<GameRow>, Option<LineFault>)> = groups
             .par_iter()
             .map(|&(k, j)| {
                 parse_lines(
@@ -222,8 +222,8 @@ impl Followed {
             })
             .collect();
         let mut k = 0;
-        for group in parsed {
-            for row in group? {
+        for (rows, fault) in parsed {
+            for row in rows {
                 let line = first_line + k as u64;
                 if !self.ids.insert(row.id) {
                     return Err((line, format!("game {} appears twice", row.id)));
@@ -237,6 +237,10 @@ impl Followed {
                 }
                 self.rows += 1;
                 k += 1;
+            }
+            // The rows before a bad one still count; nothing after it is read.
+            if let Some(fault) = fault {
+                return Err(fault);
             }
         }
         self.line += lines as u64;
@@ -276,7 +280,10 @@ impl Followed {
             ends.nth(skip - 1).unwrap_or(buf.len())
         };
         let end = ends.nth(count as usize - 1).unwrap_or(buf.len());
-        parse_lines(&buf[begin..end], &self.plan, layout, 0).map_err(|(_, why)| why)
+        match parse_lines(&buf[begin..end], &self.plan, layout, 0) {
+            (rows, None) => Ok(rows),
+            (_, Some((_, why))) => Err(why),
+        }
     }
 }
 
@@ -294,13 +301,14 @@ fn read_full(r: &mut impl std::io::Read, buf: &mut [u8]) -> std::io::Result<usiz
     Ok(got)
 }
 
-/// The rows of `bytes`, complete lines of a file in `layout` whose first is line `first`.
+/// The rows of `bytes`, complete lines of a file in `layout` whose first is line `first`, up
+/// to the first line that does not read, and why that one did not.
 fn parse_lines(
     bytes: &[u8],
     plan: &RunPlan,
     layout: Layout,
     first: u64,
-) -> Result<Vec<GameRow>, LineFault> {
+) -> (Vec<GameRow>, Option<LineFault>) {
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
@@ -310,13 +318,18 @@ fn parse_lines(
     loop {
         let line = first + rows.len() as u64;
         match reader.read_byte_record(&mut record) {
-            Ok(false) => return Ok(rows),
+            Ok(false) => return (rows, None),
             Ok(true) => {}
-            Err(e) => return Err((line, e.to_string())),
+            Err(e) => return (rows, Some((line, e.to_string()))),
         }
-        let text = csv::StringRecord::from_byte_record(std::mem::take(&mut record))
-            .map_err(|_| (line, "not UTF-8 text".to_string()))?;
-        rows.push(parse_record(&text, plan, layout).map_err(|f| (line, f.reason))?);
+        let text = match csv::StringRecord::from_byte_record(std::mem::take(&mut record)) {
+            Ok(text) => text,
+            Err(_) => return (rows, Some((line, "not UTF-8 text".to_string()))),
+        };
+        match parse_record(&text, plan, layout) {
+            Ok(row) => rows.push(row),
+            Err(f) => return (rows, Some((line, f.reason))),
+        }
         record = text.into_byte_record();
     }
 }

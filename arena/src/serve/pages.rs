@@ -207,7 +207,17 @@ function renderSprt(t) {
     el('p', {}, el('strong', {}, t.decision || 'undecided')));
 }
 
+// Plies last drawn a game in progress; `data-moves-seen` on the body counts the boards that
+// moved while the page was open.
+const pliesShown = new Map();
 function renderLive(games) {
+  for (const g of games) {
+    const before = pliesShown.get(g.id);
+    if (before !== undefined && g.plies > before && g.svg) {
+      document.body.dataset.movesSeen = String(Number(document.body.dataset.movesSeen || 0) + 1);
+    }
+    if (g.svg) pliesShown.set(g.id, g.plies);
+  }
   fill('live', ...(games.length ? games.map(g => {
     const last = g.moves.slice(-10).join(' ');
     const img = g.svg ? el('img', {src: 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(g.svg),
