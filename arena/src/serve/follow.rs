@@ -228,7 +228,7 @@ impl Followed {
                 if !self.ids.insert(row.id) {
                     return Err((line, format!("game {} appears twice", row.id)));
                 }
-                if self.rows % INDEX_EVERY == 0 {
+                if self.rows.is_multiple_of(INDEX_EVERY) {
                     self.index.push(base + starts[k] as u64);
                 }
                 self.tally.add(&row, None);

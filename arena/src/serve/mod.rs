@@ -9,6 +9,9 @@
 //! - [`api`]: the JSON of each view.
 //! - [`pages`]: the HTML, script and style, plain text in the binary (no build step).
 //!
+//! Every run is read once when the server starts (in the background, one at a time), then
+//! followed by what is appended, when a page or the API asks.
+//!
 //! Safety: a key that leaves the served folders is a 404; a malformed or huge file is an
 //! error shown for that run alone (each run is read on the blocking pool, under its own lock);
 //! at most [`MAX_IN_FLIGHT`] requests are handled at once (the rest wait for a turn); every
@@ -147,16 +150,37 @@ pub fn start(config: &ServeConfig) -> Result<Running> {
     })
 }
 
-/// Binds `config.addr`, calls `ready` with the address bound, and serves until Ctrl-C.
+/// Binds `config.addr`, calls `ready` with the address bound, and serves until Ctrl-C (or
+/// SIGTERM).
 pub fn serve(config: &ServeConfig, ready: impl FnOnce(SocketAddr)) -> Result<()> {
     let (listener, shared) = bind(config)?;
     let addr = listener
         .local_addr()
         .map_err(|e| Error::new(crate::ErrorKind::Io, format!("{}: {e}", config.addr)))?;
     ready(addr);
-    run(listener, shared, async {
-        let _ = tokio::signal::ctrl_c().await;
-    })
+    run(listener, shared, stop_signal())
+}
+
+/// Ctrl-C, or (on Unix) SIGTERM: either stops the server cleanly, its markers removed.
+async fn stop_signal() {
+    let stop = Arc::new(tokio::sync::Notify::new());
+    let on_interrupt = stop.clone();
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            on_interrupt.notify_one();
+        }
+    });
+    #[cfg(unix)]
+    if let Ok(mut term) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+    {
+        let on_term = stop.clone();
+        tokio::spawn(async move {
+            if term.recv().await.is_some() {
+                on_term.notify_one();
+            }
+        });
+    }
+    stop.notified().await;
 }
 
 fn bind(config: &ServeConfig) -> Result<(std::net::TcpListener, Arc<Shared>)> {
@@ -194,6 +218,8 @@ fn run(
     let result = runtime.block_on(async {
         let listener = tokio::net::TcpListener::from_std(listener)?;
         tokio::spawn(forget_unwatched(shared.clone()));
+        let warming = shared.clone();
+        tokio::task::spawn_blocking(move || warm(&warming));
         axum::serve(listener, app)
             .with_graceful_shutdown(until)
             .await
@@ -204,6 +230,14 @@ fn run(
     }
     runtime.shutdown_timeout(Duration::from_secs(1));
     result.map_err(io)
+}
+
+/// Reads every run once, one after another, so that a page opened later finds its figures
+/// ready and only what was appended since is read then.
+fn warm(shared: &Shared) {
+    for run in shared.site.runs() {
+        let _ = followed(shared, Some(&run.key));
+    }
 }
 
 /// Every few seconds, removes the markers of runs no page has followed for [`UNWATCHED`].

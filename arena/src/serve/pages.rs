@@ -203,7 +203,8 @@ function renderSprt(t) {
   const meter = el('meter', {id: 'llr', min: t.lower, max: t.upper, low: t.lower / 2, high: t.upper / 2, value: Math.max(t.lower, Math.min(t.upper, t.llr))});
   fill('sprt',
     el('p', {}, 'H0: Elo ' + t.elo0 + ', H1: Elo ' + t.elo1 + ' (' + t.model + '), α ' + t.alpha + ', β ' + t.beta + '; ' + t.pairs + ' pairs, counts ' + t.pentanomial.join(' ')),
-    el('p', {}, el('label', {for: 'llr'}, 'LLR ' + fixed(t.llr, 3) + ' between ' + fixed(t.lower, 3) + ' and ' + fixed(t.upper, 3) + ' '), meter),
+    el('p', {}, el('label', {for: 'llr'}, 'LLR ' + fixed(t.llr, 3) + ' between ' + fixed(t.lower, 3) + ' (H0) and ' + fixed(t.upper, 3) + ' (H1)')),
+    el('p', {class: 'meter'}, el('span', {'aria-hidden': 'true'}, 'H0 '), meter, el('span', {'aria-hidden': 'true'}, ' H1')),
     el('p', {}, el('strong', {}, t.decision || 'undecided')));
 }
 
