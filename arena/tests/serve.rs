@@ -553,34 +553,26 @@ fn games_in_progress_are_written_only_while_someone_serves_and_change_no_game() 
     assert_eq!(untimed_rows(&alone), untimed_rows(&stale));
 }
 
+/// `arena match` of two MCTS agents on `game` into `out`, on 2 threads, started.
+fn match_started(out: &Path, game: &str, iters: [&str; 2], games: &str) -> std::process::Child {
+    std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["match", "--game", game, "--agents"])
+        .args(iters.map(|i| format!("mcts:iters={i}")))
+        .args(["--games", games, "--seed", "2", "--threads", "2"])
+        .args(["--out", path(out)])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
 #[test]
 fn a_running_match_shows_its_games_in_progress_and_new_rows() {
     let dir = scratch("serve-running");
     let out = dir.join("run.csv");
     let server = serving(&[&dir]);
     let addr = server.addr();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args([
-            "match",
-            "--game",
-            "rin:size=8",
-            "--agents",
-            "mcts:iters=1500",
-        ])
-        .args([
-            "mcts:iters=1000",
-            "--games",
-            "4",
-            "--seed",
-            "2",
-            "--threads",
-            "2",
-        ])
-        .args(["--out", path(&out)])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = match_started(&out, "rin:size=8", ["1500", "1000"], "4");
     let deadline = Instant::now() + Duration::from_secs(240);
     let (mut moves_seen, mut rows_seen) = (Vec::new(), 0);
     while Instant::now() < deadline && (moves_seen.len() < 2 || rows_seen == 0) {
@@ -649,28 +641,7 @@ fn a_browser_sees_a_running_match_grow_without_console_errors() {
     let out = dir.join("live.csv");
     let server = serving(&[&dir]);
     let addr = server.addr();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args([
-            "match",
-            "--game",
-            "rin:size=6",
-            "--agents",
-            "mcts:iters=600",
-        ])
-        .args([
-            "mcts:iters=400",
-            "--games",
-            "200",
-            "--seed",
-            "4",
-            "--threads",
-            "2",
-        ])
-        .args(["--out", path(&out)])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = match_started(&out, "rin:size=6", ["600", "400"], "200");
     // The page opens on the run before its first row.
     while !ringside_arena::records::sidecar::sidecar_path(&out).exists() {
         std::thread::sleep(Duration::from_millis(50));

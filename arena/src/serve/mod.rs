@@ -408,27 +408,41 @@ enum View {
     Live,
 }
 
-async fn view(State(shared): State<Arc<Shared>>, Query(q): Params, which: View) -> Response {
+/// Answers with `answer` of the run `run=` names (its CSV's path, its key, what was read of
+/// it, the query), on the blocking pool; a 404 or 422 when there is no such run.
+async fn with_run(
+    shared: Arc<Shared>,
+    q: HashMap<String, String>,
+    answer: impl FnOnce(&Shared, &Path, &str, &Followed, &HashMap<String, String>) -> Response
+    + Send
+    + 'static,
+) -> Response {
     blocking(move || {
         let (path, run) = match followed(&shared, q.get("run")) {
             Ok(r) => r,
             Err(res) => return res,
         };
         let key = q.get("run").map_or("", String::as_str);
-        let run = lock(&run);
+        answer(&shared, &path, key, &lock(&run), &q)
+    })
+    .await
+}
+
+async fn view(State(shared): State<Arc<Shared>>, Query(q): Params, which: View) -> Response {
+    with_run(shared, q, move |shared, path, key, run, q| {
         let value = match which {
-            View::Standings => api::standings(key, &run),
-            View::Sprt => api::sprt(&run),
+            View::Standings => api::standings(key, run),
+            View::Sprt => api::sprt(run),
             View::Games => {
-                let count = number(&q, "count").unwrap_or(50).min(MAX_PAGE);
-                let from = number(&q, "from").unwrap_or(run.rows().saturating_sub(count));
+                let count = number(q, "count").unwrap_or(50).min(MAX_PAGE);
+                let from = number(q, "from").unwrap_or(run.rows().saturating_sub(count));
                 match run.rows_at(from, count) {
-                    Ok(rows) => api::games(&run, from, &rows),
+                    Ok(rows) => api::games(run, from, &rows),
                     Err(e) => return error(StatusCode::UNPROCESSABLE_ENTITY, &e),
                 }
             }
-            View::Verdicts => verdicts(&shared.site, &path),
-            View::Live => live_games(&shared, &path, run.plan()),
+            View::Verdicts => verdicts(&shared.site, path),
+            View::Live => live_games(shared, path, run.plan()),
         };
         json_ok(&value)
     })
@@ -439,17 +453,11 @@ async fn view(State(shared): State<Arc<Shared>>, Query(q): Params, which: View) 
 /// the games from row `since` (the last [`MAX_PAGE`] at most), the games in progress, the
 /// figures and the verdicts.
 async fn whole_run(State(shared): State<Arc<Shared>>, Query(q): Params) -> Response {
-    blocking(move || {
-        let (path, run) = match followed(&shared, q.get("run")) {
-            Ok(r) => r,
-            Err(res) => return res,
-        };
-        let key = q.get("run").map_or("", String::as_str);
-        let run = lock(&run);
-        let since = number(&q, "since").unwrap_or(0);
+    with_run(shared, q, |shared, path, key, run, q| {
+        let since = number(q, "since").unwrap_or(0);
         let from = since.max(run.rows().saturating_sub(MAX_PAGE));
         let games = match run.rows_at(from, MAX_PAGE) {
-            Ok(rows) => api::games(&run, from, &rows),
+            Ok(rows) => api::games(run, from, &rows),
             Err(e) => json!({ "total": run.rows(), "from": from, "games": [], "error": e }),
         };
         let changed = run
@@ -457,12 +465,12 @@ async fn whole_run(State(shared): State<Arc<Shared>>, Query(q): Params) -> Respo
             .and_then(|m| std::time::SystemTime::now().duration_since(m).ok())
             .map(|a| a.as_secs());
         json_ok(&json!({
-            "standings": api::standings(key, &run),
-            "sprt": api::sprt(&run),
+            "standings": api::standings(key, run),
+            "sprt": api::sprt(run),
             "games": games,
-            "live": live_games(&shared, &path, run.plan()),
-            "figures": shared.site.figures_beside(&path),
-            "verdicts": verdicts(&shared.site, &path),
+            "live": live_games(shared, path, run.plan()),
+            "figures": shared.site.figures_beside(path),
+            "verdicts": verdicts(&shared.site, path),
             "seconds_since_change": changed,
         }))
     })
@@ -529,13 +537,8 @@ fn spec_as_played(plan: &RunPlan, id: u64) -> Option<String> {
 
 /// `/game?run=K&row=R`: row R of the run in the game viewer.
 async fn game_page(State(shared): State<Arc<Shared>>, Query(q): Params) -> Response {
-    blocking(move || {
-        let (_, run) = match followed(&shared, q.get("run")) {
-            Ok(r) => r,
-            Err(res) => return res,
-        };
-        let run = lock(&run);
-        let Some(r) = number(&q, "row") else {
+    with_run(shared, q, |_, _, key, run, q| {
+        let Some(r) = number(q, "row") else {
             return error(StatusCode::BAD_REQUEST, "row= is missing");
         };
         let row = match run.rows_at(r, 1) {
@@ -545,7 +548,6 @@ async fn game_page(State(shared): State<Arc<Shared>>, Query(q): Params) -> Respo
         let Some(row) = row else {
             return error(StatusCode::NOT_FOUND, "no such game");
         };
-        let key = q.get("run").map_or("", String::as_str);
         let title = format!("{}: game {} of {key}", row.game, row.id);
         let page = AnyGame::parse(&row.game)
             .map_err(|e| e.to_string())
