@@ -80,6 +80,9 @@ pub struct ServeConfig {
     pub addr: SocketAddr,
 }
 
+/// A board drawn of a game in progress: the game's id, its plies, the SVG (if it replayed).
+type Drawn = (u64, usize, Option<String>);
+
 /// What the handlers share.
 struct Shared {
     site: Site,
@@ -87,6 +90,11 @@ struct Shared {
     /// Runs whose games in progress a page follows: when a page last asked, when the
     /// marker was last touched.
     watched: Mutex<HashMap<PathBuf, (Instant, Option<Instant>)>>,
+    /// The board last drawn of each worker's game in progress, by run and worker: the game's
+    /// id, its plies then, the SVG. Fifty pages polling a run draw each position once.
+    boards: Mutex<HashMap<(PathBuf, usize), Drawn>>,
+    /// A design report's verdict as last read, by the report's path, with the report's time.
+    reports: Mutex<HashMap<PathBuf, (Option<std::time::SystemTime>, Value)>>,
 }
 
 /// A server running on its own thread, stopped when [`Running::stop`] is called.
@@ -198,6 +206,8 @@ fn bind(config: &ServeConfig) -> Result<(std::net::TcpListener, Arc<Shared>)> {
         site,
         runs: Mutex::new(HashMap::new()),
         watched: Mutex::new(HashMap::new()),
+        boards: Mutex::new(HashMap::new()),
+        reports: Mutex::new(HashMap::new()),
     });
     Ok((listener, shared))
 }
@@ -441,7 +451,7 @@ async fn view(State(shared): State<Arc<Shared>>, Query(q): Params, which: View) 
                     Err(e) => return error(StatusCode::UNPROCESSABLE_ENTITY, &e),
                 }
             }
-            View::Verdicts => verdicts(&shared.site, path),
+            View::Verdicts => verdicts(shared, path),
             View::Live => live_games(shared, path, run.plan()),
         };
         json_ok(&value)
@@ -470,7 +480,7 @@ async fn whole_run(State(shared): State<Arc<Shared>>, Query(q): Params) -> Respo
             "games": games,
             "live": live_games(shared, path, run.plan()),
             "figures": shared.site.figures_beside(path),
-            "verdicts": verdicts(&shared.site, path),
+            "verdicts": verdicts(shared, path),
             "seconds_since_change": changed,
         }))
     })
@@ -481,14 +491,25 @@ fn number(q: &HashMap<String, String>, name: &str) -> Option<u64> {
     q.get(name).and_then(|v| v.parse().ok())
 }
 
-fn verdicts(site: &Site, csv: &Path) -> Value {
-    let report = site.report_of(csv);
-    let text = report
-        .as_ref()
-        .filter(|p| p.metadata().is_ok_and(|m| m.len() < (4 << 20)))
-        .and_then(|p| std::fs::read_to_string(p).ok());
-    let key = report.as_deref().and_then(|p| site.key_of(p));
-    api::verdicts(key.as_deref(), text.as_deref())
+/// The verdict of the report the run at `csv` belongs to, read again only when it changed.
+fn verdicts(shared: &Shared, csv: &Path) -> Value {
+    let site = &shared.site;
+    let Some(report) = site.report_of(csv) else {
+        return api::verdicts(None, None);
+    };
+    let meta = report.metadata().ok();
+    let changed = meta.as_ref().and_then(|m| m.modified().ok());
+    if let Some((when, value)) = lock(&shared.reports).get(&report)
+        && *when == changed
+    {
+        return value.clone();
+    }
+    let text = meta
+        .filter(|m| m.len() < (4 << 20))
+        .and_then(|_| std::fs::read_to_string(&report).ok());
+    let value = api::verdicts(site.key_of(&report).as_deref(), text.as_deref());
+    lock(&shared.reports).insert(report, (changed, value.clone()));
+    value
 }
 
 /// The games in progress of the run at `csv`, each with its board; asking keeps (or starts)
@@ -506,9 +527,22 @@ fn live_games(shared: &Shared, csv: &Path, plan: &RunPlan) -> Value {
     }
     let games: Vec<Value> = live::games_in_progress(csv, 1 << 20)
         .iter()
-        .map(|g| api::live_game(plan, g, board(plan, g)))
+        .map(|g| api::live_game(plan, g, drawn(shared, csv, plan, g)))
         .collect();
     Value::Array(games)
+}
+
+/// [`board`], drawn once a position however many pages ask.
+fn drawn(shared: &Shared, csv: &Path, plan: &RunPlan, g: &GameInProgress) -> Option<String> {
+    let at = (csv.to_path_buf(), g.worker);
+    if let Some((id, plies, svg)) = lock(&shared.boards).get(&at)
+        && (*id, *plies) == (g.id, g.moves.len())
+    {
+        return svg.clone();
+    }
+    let svg = board(plan, g);
+    lock(&shared.boards).insert(at, (g.id, g.moves.len(), svg.clone()));
+    svg
 }
 
 /// The SVG of a game in progress now (its last move dropped if it does not replay yet).
