@@ -74,6 +74,7 @@ tbody tr:nth-child(even){background:#f6f4ee}
 figure{margin:0;width:min(100%,520px)}figure img{width:100%;height:auto;background:#fff;border:1px solid #e3e0d8}
 figcaption{font-size:.85rem;color:#333}
 meter{width:min(100%,420px);height:1.2em}
+.meter{display:flex;align-items:center;gap:.4em;max-width:480px}.meter meter{flex:1}
 .filter{display:block;margin:.3em 0 .6em}
 input{font:inherit;padding:3px 6px}
 .empty{color:#555;font-style:italic}
