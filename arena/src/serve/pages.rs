@@ -174,6 +174,8 @@ async function loadIndex() {
 const key = new URLSearchParams(location.search).get('run') || '';
 let since = 0;
 let polling = false;
+// Rows that arrive after the first answer are marked new (and flash).
+let loaded = false;
 
 function renderStandings(s) {
   const rows = s.pairings.map(p => [
@@ -253,12 +255,13 @@ function addGames(list) {
     if (g.row < since) continue;
     const result = g.winner === 'draw' ? 'draw' : (g.winner_label || g.winner) + ' won';
     const link = el('a', {href: '/game?run=' + encodeURIComponent(key) + '&row=' + g.row}, '#' + g.id);
-    body.prepend(el('tr', {class: since > 0 ? 'new' : null, 'data-row': g.row},
+    body.prepend(el('tr', {class: loaded ? 'new' : null, 'data-row': g.row},
       el('td', {class: 'num'}, g.row), el('td', {}, link), el('td', {}, g.first), el('td', {}, g.second),
       el('td', {}, result), el('td', {}, g.reason), el('td', {class: 'num'}, g.plies)));
   }
   while (body.rows.length > 500) body.deleteRow(body.rows.length - 1);
   since = Math.max(since, list.total);
+  loaded = true;
 }
 
 async function poll() {
