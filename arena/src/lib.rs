@@ -92,6 +92,7 @@ pub mod plan;
 pub mod protocols;
 pub mod records;
 pub mod run;
+#[cfg(feature = "serve")]
 pub mod serve;
 pub mod tune;
 

@@ -18,6 +18,7 @@ mod locking;
 mod net;
 mod people;
 mod report;
+#[cfg(feature = "serve")]
 mod serve;
 mod slurm;
 mod streaming;

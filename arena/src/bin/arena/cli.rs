@@ -141,6 +141,7 @@ pub enum Command {
     /// by move. Every view is JSON under /api/ too (arena/SERVE.md). Read-only: the only file
     /// it writes is a run's marker `games.csv.live-wanted` while a page follows that run,
     /// which asks the run to write its games in progress. Ctrl-C stops it.
+    #[cfg(feature = "serve")]
     Serve(ServeArgs),
     /// List the games and their options.
     Games,
@@ -911,6 +912,7 @@ mod tests {
 }
 
 /// Arguments of `arena serve`.
+#[cfg(feature = "serve")]
 #[derive(Debug, Args)]
 pub struct ServeArgs {
     /// The folders whose runs to show.

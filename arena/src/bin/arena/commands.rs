@@ -19,8 +19,8 @@ use ringside_engine::registry::AnyGame;
 
 use crate::cli::{
     BalanceArgs, ErrorsArgs, FeaturesArgs, GtpArgs, MatchArgs, MergeArgs, PlayArgs, PlayoutsArgs,
-    ReplayArgs, ReportArgs, RunArgs, ServeArgs, ShardArg, SlurmShardArgs, SolveArgs, SummaryArgs,
-    ThinkArgs, VerdictsArgs,
+    ReplayArgs, ReportArgs, RunArgs, ShardArg, SlurmShardArgs, SolveArgs, SummaryArgs, ThinkArgs,
+    VerdictsArgs,
 };
 use crate::output::print;
 use crate::progress::Progress;
@@ -409,7 +409,8 @@ pub fn features(args: &FeaturesArgs) -> Result<()> {
 }
 
 /// Runs `arena serve` until Ctrl-C; the first line out says where.
-pub fn serve(args: &ServeArgs) -> Result<()> {
+#[cfg(feature = "serve")]
+pub fn serve(args: &crate::cli::ServeArgs) -> Result<()> {
     use std::io::Write as _;
     let config = ringside_arena::serve::ServeConfig {
         folders: args.folders.clone(),
