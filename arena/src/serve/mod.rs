@@ -222,10 +222,13 @@ fn run(
     result.map_err(io)
 }
 
-/// Reads every run once, one after another, so that a page opened later finds its figures
+/// Reads every run once, one after another and the most recently changed first (a run being
+/// written is the one a page will ask for), so that a page opened later finds its figures
 /// ready and only what was appended since is read then.
 fn warm(shared: &Shared) {
-    for run in shared.site.runs() {
+    let mut runs = shared.site.runs();
+    runs.sort_by_key(|r| std::cmp::Reverse(r.modified));
+    for run in runs {
         let _ = followed(shared, Some(&run.key));
     }
 }
