@@ -57,6 +57,10 @@
 //! - [`explore`]: one game at a time. `playouts` (random games counted), `position` (a game
 //!   replayed and shown), `think` (one decision and its cost), `features` (a position's
 //!   evaluation features as a table).
+//! - [`serve`]: `arena serve`, a local web server that follows runs as they are written
+//!   (`site`: the folders served and the keys that name files in them; `follow`: a growing
+//!   games CSV read incrementally into the summary's folds; `api`: each view as JSON; `pages`).
+//!   `run::live` is the run's side of it: games in progress written only while someone serves.
 //! - [`tune`]: Texel tuning of evaluations (`probe`: the positions it fits, a sink of the
 //!   reader's replays), networks trained on the same positions, and SPSA tuning of any
 //!   numeric agent option.
@@ -76,8 +80,8 @@
 //! ## Layers
 //!
 //! Imports run one way, from top to bottom: the plan vocabulary (`plan`, with `error`) at
-//! the bottom; then `records`; then `figures`; then `run`; and on top `tune`, `protocols` and
-//! `explore` (and the binary above all). A module imports its own layer or those below, and
+//! the bottom; then `records`; then `figures`; then `run`; and on top `tune`, `protocols`,
+//! `explore` and `serve` (and the binary above all). A module imports its own layer or those below, and
 //! no two modules import each other. `arena/tests/layers.rs` checks it: it fails, naming the
 //! files, on an import of a layer above or on two modules that import each other.
 
@@ -88,6 +92,8 @@ pub mod plan;
 pub mod protocols;
 pub mod records;
 pub mod run;
+#[cfg(feature = "serve")]
+pub mod serve;
 pub mod tune;
 
 pub use error::{Cause, Error, ErrorKind, Result, Setting};

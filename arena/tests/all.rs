@@ -19,6 +19,8 @@ mod locking;
 mod net;
 mod people;
 mod report;
+#[cfg(feature = "serve")]
+mod serve;
 mod slurm;
 mod streaming;
 mod study;

@@ -22,7 +22,7 @@ fn layer(module: &str) -> usize {
         "records" => 1,
         "figures" => 2,
         "run" => 3,
-        "tune" | "protocols" | "explore" => 4,
+        "tune" | "protocols" | "explore" | "serve" => 4,
         other => panic!("no layer for {other}: add it to the house's order"),
     }
 }

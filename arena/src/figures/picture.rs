@@ -318,10 +318,34 @@ impl GameVisitor for Draw<'_> {
 /// move a link to its position. The game's data is in a `<script type="application/json"
 /// id="game">` block: `moves`, and `frames`, the SVG of every position from the start.
 pub fn html_of_game(game: &AnyGame, moves: &str, title: &str) -> Result<String> {
+    viewer_page(
+        game,
+        moves,
+        title,
+        &format!("<script>\n{VIEWER_SCRIPT}</script>"),
+    )
+}
+
+/// [`html_of_game`] with its script loaded from `script_url` instead of written into the
+/// page (which must then serve [`VIEWER_SCRIPT`] there): for a server whose
+/// Content-Security-Policy allows no inline script.
+pub fn html_of_game_linked(
+    game: &AnyGame,
+    moves: &str,
+    title: &str,
+    script_url: &str,
+) -> Result<String> {
+    let tag = format!("<script src=\"{}\"></script>", escape(script_url));
+    viewer_page(game, moves, title, &tag)
+}
+
+/// The viewer page of `moves` on `game` with `script` (a script element) at its end.
+fn viewer_page(game: &AnyGame, moves: &str, title: &str, script: &str) -> Result<String> {
     let texts: Vec<String> = moves.split_whitespace().map(str::to_string).collect();
     struct Page<'a> {
         moves: &'a [String],
         title: &'a str,
+        script: &'a str,
     }
     impl GameVisitor for Page<'_> {
         type Output = Result<String>;
@@ -348,21 +372,24 @@ pub fn html_of_game(game: &AnyGame, moves: &str, title: &str) -> Result<String> 
             Ok(PAGE
                 .replace("{title}", &escape(self.title))
                 .replace("{list}", &list)
-                .replace("{data}", &data))
+                .replace("{data}", &data)
+                .replace("{script}", self.script))
         }
     }
     game.visit(Page {
         moves: &texts,
         title,
+        script,
     })
 }
 
-/// The viewer page; `{title}`, `{list}` and `{data}` are filled in.
+/// The viewer page; `{title}`, `{list}`, `{data}` and `{script}` are filled in.
 const PAGE: &str = r#"<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>{title}</title>
 <style>
 body{font-family:sans-serif;margin:16px;background:#fffdf6;color:#222}
-#wrap{display:flex;gap:24px;align-items:flex-start}
+#wrap{display:flex;gap:24px;align-items:flex-start;flex-wrap:wrap}
+#board svg{max-width:100%;height:auto}
 #moves{max-height:80vh;overflow:auto;margin:0;padding-left:3.5em;min-width:9em}
 #moves a{color:#222;text-decoration:none;padding:0 4px}
 #moves a.now{background:#e0218a;color:#fff;border-radius:3px}
@@ -374,12 +401,17 @@ button{font-size:18px;min-width:44px}
 <span id="where"></span></div>
 <div id="wrap"><div id="board"></div><ol id="moves">{list}</ol></div>
 <script type="application/json" id="game">{data}</script>
-<script>
-const game = JSON.parse(document.getElementById('game').textContent);
+{script}</body></html>
+"#;
+
+/// The viewer's script: it reads the game from the page's `game` data block.
+pub const VIEWER_SCRIPT: &str = r#"const game = JSON.parse(document.getElementById('game').textContent);
 let ply = game.moves.length;
 function show(k) {
   ply = Math.max(0, Math.min(game.moves.length, k));
-  document.getElementById('board').innerHTML = game.frames[ply];
+  // Parsed as SVG, never as HTML: nothing in a frame can run.
+  const svg = new DOMParser().parseFromString(game.frames[ply], 'image/svg+xml').documentElement;
+  document.getElementById('board').replaceChildren(document.importNode(svg, true));
   document.getElementById('where').textContent = ' ply ' + ply + ' of ' + game.moves.length;
   document.querySelectorAll('#moves a').forEach(a => a.classList.toggle('now', +a.dataset.ply === ply));
 }
@@ -393,5 +425,4 @@ document.addEventListener('keydown', e => {
   if (to !== undefined) { e.preventDefault(); show(to); }
 });
 show(ply);
-</script></body></html>
 "#;

@@ -96,7 +96,8 @@ pub enum Layout {
 
 impl Layout {
     /// The layout whose header line (with its newline) is `line`.
-    fn of_header(line: &[u8]) -> Option<Layout> {
+    #[must_use]
+    pub fn of_header(line: &[u8]) -> Option<Layout> {
         [Layout::Current, Layout::Legacy]
             .into_iter()
             .find(|l| l.header_line().as_bytes() == line)
@@ -521,9 +522,11 @@ fn last_row(rest: &[u8], plan: &RunPlan, layout: Layout) -> Option<GameRow> {
     parse_record(&record, plan, layout).ok()
 }
 
-/// Reads one record into a row and checks it against the plan; the error says which column
-/// and why.
-fn parse_record(
+/// Reads one record of a file in `layout` into a row and checks its columns against the plan
+/// (id, pairing, pair, seed, seats, specs, winner), without replaying its moves: what a
+/// follower of a growing file (`arena serve`) checks of each new line. The error says which
+/// column and why.
+pub fn parse_record(
     record: &csv::StringRecord,
     plan: &RunPlan,
     layout: Layout,

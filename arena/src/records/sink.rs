@@ -37,6 +37,11 @@ pub trait Watch<G> {
     /// and played.
     fn before_move(&mut self, state: &G, ply: u32);
 
+    /// Sees the game's moves so far, as the row will record them, after each move played
+    /// (a game being played, not a replay: a follower of games in progress listens here).
+    #[inline]
+    fn moved(&mut self, _moves: &str) {}
+
     /// The replay of `row` checked out, ending at `end`: what it gathered.
     fn finish(self, end: &G, row: &GameRow) -> Self::Gathered;
 }

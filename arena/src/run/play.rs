@@ -110,6 +110,7 @@ pub fn play_watched<G: Game + Features, W: Watch<G>>(
             .expect("a live game has a move");
         watch.before_move(&state, opening);
         record(&state, mv, &mut moves);
+        watch.moved(&moves);
         for p in &mut players {
             p.observe(&state, mv);
         }
@@ -186,6 +187,7 @@ pub fn play_watched<G: Game + Features, W: Watch<G>>(
             debug_assert!(state.is_legal(decision.mv), "a listed move is legal");
             watch.before_move(&state, state.ply() - start.ply());
             record(&state, decision.mv, &mut moves);
+            watch.moved(&moves);
             if observing {
                 for p in &mut players {
                     p.observe(&state, decision.mv);

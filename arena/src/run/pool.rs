@@ -18,6 +18,7 @@ use crate::error::{Error, Result};
 use crate::figures::metrics::{FactsFold, GameFacts};
 use crate::plan::RunPlan;
 use crate::records::row::GameRow;
+use crate::run::live::{Live, LiveFeed};
 use crate::run::play::play_watched;
 
 /// How often the calling thread collects finished games. Polling, rather than blocking on
@@ -93,12 +94,14 @@ pub fn no_person(label: &str, spec: &AgentSpec) -> Result<()> {
 
 /// Plays the games `ids` yields on `threads` workers; `take` receives each finished row (with
 /// its metrics' facts when `facts` is set, gathered on the worker) on the calling thread and
-/// returns whether to stop. Returns how many rows `take` received.
+/// returns whether to stop. Returns how many rows `take` received. `live`, the games CSV of
+/// a run into a file, lets `arena serve` follow its games in progress ([`crate::run::live`]).
 pub fn play_ids(
     plan: &RunPlan,
     ids: impl Iterator<Item = u64> + Send,
     threads: Option<usize>,
     facts: bool,
+    live: Option<&std::path::Path>,
     take: &mut dyn FnMut(GameRow, Option<GameFacts>) -> Result<bool>,
     flush: &mut dyn FnMut() -> Result<()>,
 ) -> Result<u64> {
@@ -107,6 +110,7 @@ pub fn play_ids(
         ids: I,
         threads: usize,
         facts: bool,
+        live: Option<&'a std::path::Path>,
         take: &'a mut dyn FnMut(GameRow, Option<GameFacts>) -> Result<bool>,
         flush: &'a mut dyn FnMut() -> Result<()>,
     }
@@ -118,16 +122,22 @@ pub fn play_ids(
             let stop = AtomicBool::new(false);
             let (tx, rx) = mpsc::sync_channel::<Finished>(QUEUE);
             let (plan, facts) = (self.plan, self.facts);
+            let feed = self.live.map(LiveFeed::new);
+            let (done, run_over) = mpsc::channel::<()>();
             std::thread::scope(|scope| {
-                for _ in 0..self.threads {
+                if let Some(feed) = &feed {
+                    scope.spawn(move || feed.keep_fresh(&run_over));
+                }
+                for worker in 0..self.threads {
                     let (tx, ids, stop, start) = (tx.clone(), &ids, &stop, &start);
+                    let mut slot = feed.as_ref().map(|f| f.slot(worker));
                     scope.spawn(move || {
                         while !stop.load(Ordering::Relaxed) {
                             let next = ids.lock().map(|mut it| it.next()).unwrap_or(None);
                             let Some(id) = next else { break };
                             // A played game's facts are gathered as it is played.
                             let (row, facts) = play_watched(start, plan, id, |_, first| {
-                                facts.then(|| FactsFold::new(first))
+                                Live::new(facts.then(|| FactsFold::new(first)), slot.as_mut(), id)
                             });
                             if tx.send((row, facts)).is_err() {
                                 break;
@@ -137,6 +147,7 @@ pub fn play_ids(
                 }
                 drop(tx);
                 let collected = collect(&rx, &stop, self.take, self.flush);
+                drop(done);
                 if collected.is_err() {
                     // A failed write stops the workers after the games in flight.
                     stop.store(true, Ordering::Relaxed);
@@ -151,6 +162,7 @@ pub fn play_ids(
         ids,
         threads,
         facts,
+        live,
         take,
         flush,
     })

@@ -273,6 +273,7 @@ pub fn continue_run(
         pending(plan, &done),
         threads,
         facts,
+        Some(path),
         &mut take,
         &mut flush,
     )?;
@@ -346,6 +347,7 @@ pub fn run_in_memory(
         pending(plan, &none),
         threads,
         false,
+        None,
         &mut take,
         &mut || Ok(()),
     )?;

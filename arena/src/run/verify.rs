@@ -92,6 +92,7 @@ impl<'a> Reproducer<'a> {
             ids.into_iter(),
             self.threads,
             false,
+            None,
             &mut take,
             &mut || Ok(()),
         )?;

@@ -132,6 +132,17 @@ pub enum Command {
     /// List a game's evaluation features and their default weights (and, with --moves, their
     /// values for both colours after those moves).
     Features(FeaturesArgs),
+    /// Serve the runs under some folders as web pages, kept up to date while they are written.
+    ///
+    /// Lists the runs (games CSVs with their settings sidecar) under the folders given
+    /// (default: results/) and shows each one's standings with Elo and intervals, its SPRT
+    /// against its bounds, pentanomial counts, clocks against budgets, figures, a design
+    /// report's verdict, its games (each in the game viewer) and the games being played, move
+    /// by move. Every view is JSON under /api/ too (arena/SERVE.md). Read-only: the only file
+    /// it writes is a run's marker `games.csv.live-wanted` while a page follows that run,
+    /// which asks the run to write its games in progress. Ctrl-C stops it.
+    #[cfg(feature = "serve")]
+    Serve(ServeArgs),
     /// List the games and their options.
     Games,
     /// List the agents and their keys.
@@ -916,4 +927,20 @@ mod tests {
     fn command_line_definition_is_consistent() {
         Cli::command().debug_assert();
     }
+}
+
+/// Arguments of `arena serve`.
+#[cfg(feature = "serve")]
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The folders whose runs to show.
+    #[arg(default_value = "results")]
+    pub folders: Vec<std::path::PathBuf>,
+    /// The address to listen on: 127.0.0.1 (this machine only) unless another is given,
+    /// such as 0.0.0.0 to let other machines see the pages.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub bind: std::net::IpAddr,
+    /// The port (0: any free port, printed).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
 }

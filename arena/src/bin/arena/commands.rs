@@ -409,3 +409,24 @@ pub fn gtp(args: &GtpArgs) -> Result<()> {
 pub fn features(args: &FeaturesArgs) -> Result<()> {
     print(&features::table(&args.game, args.moves.as_deref())?)
 }
+
+/// Runs `arena serve` until Ctrl-C; the first line out says where.
+#[cfg(feature = "serve")]
+pub fn serve(args: &crate::cli::ServeArgs) -> Result<()> {
+    use std::io::Write as _;
+    let config = ringside_arena::serve::ServeConfig {
+        folders: args.folders.clone(),
+        addr: std::net::SocketAddr::new(args.bind, args.port),
+    };
+    ringside_arena::serve::serve(&config, |addr| {
+        println!("serving {} on http://{addr}/ (Ctrl-C stops)", {
+            let names: Vec<String> = args
+                .folders
+                .iter()
+                .map(|f| f.display().to_string())
+                .collect();
+            names.join(", ")
+        });
+        let _ = std::io::stdout().flush();
+    })
+}

@@ -74,6 +74,8 @@ fn main() -> ExitCode {
         Command::Tune(cli::TuneCommand::Net(args)) => tuning::tune_net(&args),
         Command::Tune(cli::TuneCommand::Shapes(args)) => tuning::tune_shapes(&args),
         Command::Features(args) => commands::features(&args),
+        #[cfg(feature = "serve")]
+        Command::Serve(args) => commands::serve(&args),
         Command::Games => output::print(&cli::games_text()),
         Command::Agents => output::print(&cli::agents_text()),
         Command::Reference(args) => reference::write(&args.out, &args.root),
