@@ -726,8 +726,20 @@ fn with_perfect(s: &Settings) -> Result<(Vec<Family>, Option<String>)> {
         exact: false,
         method: ringside_agents::solve::Method::default(),
     };
-    let solved = crate::explore::solve::solve(&s.game, "", &budget)?;
-    let note = match solved.value {
+    // The start's value and the positions it took, by the agents' solver.
+    struct Start<'a>(&'a ringside_agents::solve::Budget);
+    impl ringside_engine::registry::GameVisitor for Start<'_> {
+        type Output = (Option<ringside_agents::solve::Value>, u64);
+        fn visit<G: ringside_engine::Game + ringside_engine::Features>(
+            self,
+            start: G,
+        ) -> Self::Output {
+            let s = ringside_agents::solve::solve(&start, self.0);
+            (s.value, s.nodes)
+        }
+    }
+    let (value, positions) = s.game.visit(Start(&budget));
+    let note = match value {
         Some(value) => {
             families.push(Family {
                 name: PERFECT.to_string(),
@@ -736,7 +748,7 @@ fn with_perfect(s: &Settings) -> Result<(Vec<Family>, Option<String>)> {
             format!(
                 "perfect play: the solver finds the start a {} for the first player ({} positions); its family is the solver against itself",
                 value.word(),
-                solved.nodes
+                positions
             )
         }
         None => format!(

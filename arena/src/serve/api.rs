@@ -1,7 +1,7 @@
 //! The JSON of each view, built from the summary's own folds ([`Tally`], [`PairingSummary`]'s
 //! figures, [`ratings`], [`Sprt`]) and nothing computed here. Numbers that are infinite (an
 //! Elo at 0% or 100%) are `null`, with the summary's own text beside them. The fields are
-//! documented in `arena/SERVE.md`.
+//! documented in `book/src/serve.md`.
 
 use serde_json::{Value, json};
 

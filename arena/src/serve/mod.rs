@@ -2,7 +2,7 @@
 //! they are written: standings with Elo and intervals, the SPRT against its bounds, W/D/L,
 //! pentanomial counts, clocks against budgets, figures, a design report's verdict, the games
 //! (each opened in the game viewer of [`crate::figures::picture`]) and the games being played,
-//! move by move. Every view is also JSON under `/api/` (documented in `arena/SERVE.md`).
+//! move by move. Every view is also JSON under `/api/` (documented in `book/src/serve.md`).
 //!
 //! - [`site`]: the folders served and the one way a request names a file in them.
 //! - [`follow`]: a games CSV read once, then only what was appended, into the summary's folds.

@@ -138,7 +138,7 @@ pub enum Command {
     /// (default: results/) and shows each one's standings with Elo and intervals, its SPRT
     /// against its bounds, pentanomial counts, clocks against budgets, figures, a design
     /// report's verdict, its games (each in the game viewer) and the games being played, move
-    /// by move. Every view is JSON under /api/ too (arena/SERVE.md). Read-only: the only file
+    /// by move. Every view is JSON under /api/ too (book/src/serve.md). Read-only: the only file
     /// it writes is a run's marker `games.csv.live-wanted` while a page follows that run,
     /// which asks the run to write its games in progress. Ctrl-C stops it.
     #[cfg(feature = "serve")]
