@@ -1,5 +1,5 @@
 //! The agents' integration tests, one module a topic, linked into one test binary (each
-//! test file costs a full link under `--release`'s fat LTO). Run one topic with
+//! test file costs a full link of the library under `--release`). Run one topic with
 //! `cargo test -p ringside-agents --test all strength::`.
 
 mod budgets;

@@ -1,5 +1,5 @@
 //! The arena's end-to-end tests, one module a topic, linked into one test binary: each
-//! integration test file costs a full link of the library (fat LTO under `--release`), so
+//! integration test file costs a full link of the library (under `--release`), so
 //! one binary keeps the README's test command quick. Run one topic with
 //! `cargo test -p ringside-arena --test all gtp::`.
 //!

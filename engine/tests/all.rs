@@ -1,5 +1,5 @@
 //! The engine's integration tests, linked into one test binary (each test file costs a full
-//! link under `--release`'s fat LTO). `no_allocation` stays a binary of its own: it installs
+//! link of the library under `--release`). `no_allocation` stays a binary of its own: it installs
 //! a counting global allocator. Run one topic with
 //! `cargo test -p ringside-engine --test all openspiel_games::`.
 
