@@ -152,8 +152,12 @@ pub fn markdown(f: &Facts<'_>) -> String {
             .join("; ");
         let _ = writeln!(
             md,
-            "- **Who is favoured** on `{}`, asked of two families of players (the balance instrument): **{}** ({words}){}.",
+            "- **Who is favoured** on `{}`, asked of {} families of players (the balance instrument): **{}** ({words}){}.",
             part.board.spec(),
+            ["no", "one", "two", "three"]
+                .get(part.verdict.words.len())
+                .copied()
+                .unwrap_or("several"),
             part.verdict.text,
             part.verdict
                 .perfect
