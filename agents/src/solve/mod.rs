@@ -94,6 +94,11 @@ pub struct Budget {
     pub method: Method,
 }
 
+/// The deepest line a solve follows: deeper, it gives up (the value is unknown). A line this
+/// long in a game without a ply cap is most likely a cycle (Hexxagon's jumps can repeat a
+/// position), and following it further would overflow the stack.
+pub const MAX_PLY: usize = 1_000;
+
 /// Which search solves a position.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum Method {

@@ -147,6 +147,9 @@ impl<'a, G: Game> ProofSearch<'a, G> {
     fn mid(&mut self, state: &G, ply: usize, th_pn: u32, th_dn: u32) -> (u32, u32) {
         self.nodes += 1;
         let key = state.hash() ^ self.salt;
+        if ply >= super::MAX_PLY {
+            self.stopped = true;
+        }
         if self.out_of_budget() {
             return self.numbers.get(key).unwrap_or((1, 1));
         }

@@ -307,6 +307,9 @@ impl<'a, G: Game> Search<'a, G> {
     /// `(alpha, beta)`, else a bound on the side it fell (fail-soft).
     fn negamax(&mut self, state: &G, ply: usize, alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
+        if ply >= super::MAX_PLY {
+            self.stopped = true;
+        }
         if self.out_of_budget() {
             return 0;
         }

@@ -240,3 +240,27 @@ fn proof_number_search_gives_up_as_its_budget_says() {
     let s = solve(&Hex::new(5, false).unwrap(), &budget);
     assert_eq!((s.value, s.best.len()), (None, 0));
 }
+
+#[test]
+fn a_line_past_the_deepest_ply_gives_up_instead_of_overflowing_the_stack() {
+    // Hexxagon's jumps can return to a position, so a depth-first line can go on for ever;
+    // on a thread with a small stack the solve must stop at MAX_PLY, value unknown.
+    let start = ringside_engine::games::hexxagon::Hexxagon::new(4).unwrap();
+    for method in [Method::AlphaBeta, Method::ProofNumber] {
+        let budget = Budget {
+            nodes: Some(300_000),
+            exact: false,
+            method,
+            ..Budget::default()
+        };
+        let start = start.clone();
+        let solution = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || solve(&start, &budget))
+            .unwrap()
+            .join()
+            .expect("the solve returns, not overflows");
+        assert!(solution.nodes <= 300_000 + 1, "{}", solution.nodes);
+        assert_eq!(solution.value, None, "{method:?}");
+    }
+}
