@@ -794,6 +794,17 @@ fn balance_adds_the_perfect_player_where_the_solver_solves_the_start_and_says_wh
             "{line}"
         );
     }
+    // With the swap: one line a family on how its top rung decided the swap, replications
+    // or not.
+    let out = dir.join("hex3-swap");
+    let verdict = balance("hex:size=3,swap=on", out.to_str().unwrap(), "100000");
+    for family in ["mcts", "alphabeta", "perfect"] {
+        let lines = verdict
+            .lines()
+            .filter(|l| l.starts_with(&format!("swap, {family}: ")))
+            .count();
+        assert_eq!(lines, 1, "{family}\n{verdict}");
+    }
     // Hex 9 does not solve in 1,000 positions: no perfect family, and the verdict says so.
     let out = dir.join("hex9");
     let verdict = balance("hex:size=9", out.to_str().unwrap(), "1000");

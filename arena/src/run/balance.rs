@@ -937,8 +937,12 @@ pub fn describe(s: &Settings, v: &Verdict) -> String {
 pub fn describe_with_swaps(s: &Settings, v: &Verdict, cells: &[Cell]) -> String {
     let mut out = describe(s, v);
     if has_swap(&s.game) {
-        let mut names: Vec<&str> = cells.iter().map(|c| c.family.as_str()).collect();
-        names.dedup();
+        let mut names: Vec<&str> = Vec::new();
+        for c in cells {
+            if !names.contains(&c.family.as_str()) {
+                names.push(&c.family);
+            }
+        }
         for name in names {
             if let Some(c) = cells
                 .iter()
