@@ -253,7 +253,6 @@ fn a_line_past_the_deepest_ply_gives_up_instead_of_overflowing_the_stack() {
             method,
             ..Budget::default()
         };
-        let start = start.clone();
         let solution = std::thread::Builder::new()
             .stack_size(2 << 20)
             .spawn(move || solve(&start, &budget))
