@@ -1133,10 +1133,12 @@ mod tests {
     fn settings(dir: &Path, cell_seconds: Option<f64>, extend: bool) -> Settings {
         Settings {
             game: "tic_tac_toe".parse().unwrap(),
-            families: families(&[20], &[], None),
-            games: 2000,
-            // Too strict to decide in the games a moment gives.
-            alpha: 1e-9,
+            // Perfect play draws every game, so the score never leaves ½ (no side) and its
+            // interval never fits within ½ ± 10⁻⁶ (never balanced): the cell cannot decide,
+            // however many games a moment gives it.
+            families: families(&[], &[9], None),
+            games: 400,
+            alpha: 0.05,
             margin: 1e-6,
             seed: 7,
             threads: Some(1),
@@ -1158,14 +1160,14 @@ mod tests {
         };
         // No time at all: the cell stops at once, undecided, and says its time ran out.
         let (first, decided) = played(&settings(&dir, Some(0.0), false));
-        assert!(!decided && first < 2000, "{first}");
-        let spent = dir.join("mcts-1").join("first").join(TIME_SPENT);
+        assert!(!decided && first < 400, "{first}");
+        let spent = dir.join("alphabeta-1").join("first").join(TIME_SPENT);
         assert!(spent.exists());
         // A report's call reads it as it stands, even with time to spare now.
         assert_eq!(played(&settings(&dir, None, false)).0, first);
         // `arena balance`'s call plays on, to its decision or its games.
         let (more, decided) = played(&settings(&dir, None, true));
-        assert!(more > first && (decided || more == 2000), "{first} {more}");
+        assert!(more > first && (decided || more == 400), "{first} {more}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
