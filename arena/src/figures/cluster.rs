@@ -19,10 +19,11 @@ use crate::figures::metrics::BOOTSTRAP_SAMPLES;
 pub type Ties = (usize, u64);
 
 /// The cluster of each game of `ties` (the same order): the distinct games, numbered from 0 in
-/// the order each was first seen.
+/// the order each was first seen. A key is [`Ties`] or anything that also says where the game
+/// was played (a report keys each run's pairing apart).
 #[must_use]
-pub fn clusters(ties: &[Ties]) -> Vec<usize> {
-    let mut number: std::collections::HashMap<Ties, usize> = std::collections::HashMap::new();
+pub fn clusters<K: std::hash::Hash + Eq + Copy>(ties: &[K]) -> Vec<usize> {
+    let mut number: std::collections::HashMap<K, usize> = std::collections::HashMap::new();
     ties.iter()
         .map(|t| {
             let next = number.len();

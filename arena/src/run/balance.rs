@@ -937,22 +937,32 @@ pub fn describe(s: &Settings, v: &Verdict) -> String {
 pub fn describe_with_swaps(s: &Settings, v: &Verdict, cells: &[Cell]) -> String {
     let mut out = describe(s, v);
     if has_swap(&s.game) {
-        let mut names: Vec<&str> = Vec::new();
-        for c in cells {
-            if !names.contains(&c.family.as_str()) {
-                names.push(&c.family);
-            }
-        }
-        for name in names {
-            if let Some(c) = cells
-                .iter()
-                .rfind(|c| c.family == name && c.run == Run::First)
-            {
-                let _ = writeln!(out, "swap, {name}: {}", swap_line(c));
-            }
+        for (family, line) in swap_lines(cells) {
+            let _ = writeln!(out, "swap, {family}: {line}");
         }
     }
     out
+}
+
+/// [`swap_line`] for each family's top rung of the first run, one a family, in the order the
+/// families first appear in `cells`.
+#[must_use]
+pub fn swap_lines(cells: &[Cell]) -> Vec<(&str, String)> {
+    let mut names: Vec<&str> = Vec::new();
+    for c in cells {
+        if !names.contains(&c.family.as_str()) {
+            names.push(&c.family);
+        }
+    }
+    names
+        .into_iter()
+        .filter_map(|name| {
+            let top = cells
+                .iter()
+                .rfind(|c| c.family == name && c.run == Run::First)?;
+            Some((name, swap_line(top)))
+        })
+        .collect()
 }
 
 #[cfg(test)]

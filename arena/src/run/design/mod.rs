@@ -527,12 +527,12 @@ pub fn report(
     // whose time budget ran out is read as it stands, never extended by a later call, so the
     // report reads the same verdict every time it is rendered.
     let mut balances = Vec::new();
+    let b = budget.balance();
     let swapped = game.with_option("swap", "on").ok().filter(|g| g != game);
     for (board, folder) in [(game.clone(), "balance")]
         .into_iter()
         .chain(swapped.map(|g| (g, "balance-swap")))
     {
-        let b = budget.balance();
         let out = dir.join(folder);
         let settings = balance::Settings {
             game: board.clone(),
@@ -601,7 +601,7 @@ pub fn report(
         total.balance,
     );
     for part in &balances {
-        md.push_str(&balance_markdown(part, &budget.balance()));
+        md.push_str(&balance_markdown(part, &b));
     }
     md.push_str(&ladder_markdown(dir, rungs.as_deref(), &upsets, budget)?);
     md.push_str(&trace_markdown(dir, &trace, budget.trace_games())?);
@@ -731,14 +731,8 @@ fn balance_markdown(part: &BalancePart, b: &BalanceBudget) -> String {
     }
     if balance::has_swap(&part.board) {
         md.push_str("\nThe swap as the top rungs decided it (`swap.csv`: each first move, how often it was swapped, the first colour's score after it):\n\n");
-        for f in ["mcts", "alphabeta"] {
-            if let Some(c) = part
-                .cells
-                .iter()
-                .rfind(|c| c.family == f && c.run == balance::Run::First)
-            {
-                let _ = writeln!(md, "- {f}: {}.", balance::swap_line(c));
-            }
+        for (family, line) in balance::swap_lines(&part.cells) {
+            let _ = writeln!(md, "- {family}: {line}.");
         }
     }
     md.push('\n');

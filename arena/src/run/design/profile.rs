@@ -164,14 +164,11 @@ pub fn measure(runs: &[(&RunPlan, &Path)]) -> Result<(Scale, Vec<Vec<PlayerProfi
             seen: &mut seen,
         })?;
     }
-    // Clusters within each run's pairing (the run's index joins the pairing's), numbered in
-    // the order of the games' ids, whatever order the files hold them in.
+    // Clusters within each run's pairing, numbered in the order of the games' ids, whatever
+    // order the files hold them in.
     let mut order: Vec<usize> = (0..seen.len()).collect();
     order.sort_by_key(|&i| (seen[i].run, seen[i].id));
-    let ties: Vec<Ties> = order
-        .iter()
-        .map(|&i| (seen[i].run * PAIRINGS + seen[i].ties.0, seen[i].ties.1))
-        .collect();
+    let ties: Vec<(usize, Ties)> = order.iter().map(|&i| (seen[i].run, seen[i].ties)).collect();
     let mut cluster = vec![0; seen.len()];
     for (&i, c) in order.iter().zip(clusters(&ties)) {
         cluster[i] = c;
@@ -217,10 +214,6 @@ pub fn measure(runs: &[(&RunPlan, &Path)]) -> Result<(Scale, Vec<Vec<PlayerProfi
     }
     Ok((scale, out))
 }
-
-/// More pairings than any run of the profile has: the clusters of run `r`'s pairing `p` are
-/// keyed `r · PAIRINGS + p`, apart from every other run's.
-const PAIRINGS: usize = 1 << 20;
 
 /// One column of the profile: a player against itself on the report's board.
 #[derive(Debug, Clone)]
