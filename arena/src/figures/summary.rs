@@ -349,6 +349,13 @@ impl Tally {
         self.games
     }
 
+    /// Whether adding a row still reads its `game` and `moves` text: false once every
+    /// pairing's count of distinct games is full ([`Distinct::CAP`]), when it never will again.
+    #[must_use]
+    pub fn reads_text(&self) -> bool {
+        self.pairings.iter().any(|p| !p.distinct.saturated())
+    }
+
     /// The summaries of the pairings that have games, in pairing order.
     #[must_use]
     pub fn pairings(&self) -> Vec<&PairingSummary> {
