@@ -75,7 +75,15 @@ struct Shared {
     boards: Mutex<HashMap<(PathBuf, usize), Drawn>>,
     /// A design report's verdict as last read, by the report's path, with the report's time.
     reports: Mutex<HashMap<PathBuf, (Option<std::time::SystemTime>, Value)>>,
+    /// The last answers of `/api/run`, by run and `since`, with when each was made: pages
+    /// polling one run within [`ANSWER_FRESH`] of each other share one answer, so fifty pages
+    /// cost the server (and the run it shares the machine with) about what one does.
+    answers: Mutex<HashMap<(PathBuf, u64), (Instant, axum::body::Bytes)>>,
 }
+
+/// How long an answer of `/api/run` is given again to another page: well inside the second
+/// within which a page shows a new row.
+pub(crate) const ANSWER_FRESH: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// A server running on its own thread, stopped when [`Running::stop`] is called.
 #[derive(Debug)]
@@ -188,6 +196,7 @@ fn bind(config: &ServeConfig) -> Result<(std::net::TcpListener, Arc<Shared>)> {
         watched: Mutex::new(HashMap::new()),
         boards: Mutex::new(HashMap::new()),
         reports: Mutex::new(HashMap::new()),
+        answers: Mutex::new(HashMap::new()),
     });
     Ok((listener, shared))
 }

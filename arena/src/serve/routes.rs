@@ -18,7 +18,7 @@ use ringside_engine::{Features, Game};
 use serde_json::{Value, json};
 
 use super::follow::Followed;
-use super::{MAX_IN_FLIGHT, Shared, api, lock, pages};
+use super::{ANSWER_FRESH, MAX_IN_FLIGHT, Shared, api, lock, pages};
 use crate::figures::picture::{VIEWER_SCRIPT, html_of_game_linked, svg_of_game};
 use crate::plan::RunPlan;
 use crate::records::validate::pair_start;
@@ -224,8 +224,35 @@ async fn view(State(shared): State<Arc<Shared>>, Query(q): Params, which: View) 
 /// the games from row `since` (the last [`MAX_PAGE`] at most), the games in progress, the
 /// figures and the verdicts.
 async fn whole_run(State(shared): State<Arc<Shared>>, Query(q): Params) -> Response {
-    with_run(shared, q, |shared, path, key, run, q| {
-        let since = number(q, "since").unwrap_or(0);
+    let since = number(&q, "since").unwrap_or(0);
+    let cached = q
+        .get("run")
+        .and_then(|k| shared.site.run(k))
+        .and_then(|path| {
+            let answers = lock(&shared.answers);
+            let (made, body) = answers.get(&(path, since))?;
+            (made.elapsed() < ANSWER_FRESH).then(|| body.clone())
+        });
+    if let Some(body) = cached {
+        return respond(StatusCode::OK, "application/json", body);
+    }
+    let keep = shared.clone();
+    let res = with_run(shared, q, move |shared, path, key, run, _| {
+        let body = whole_run_answer(shared, path, key, run, since).to_string();
+        let body = axum::body::Bytes::from(body);
+        let mut answers = lock(&keep.answers);
+        if answers.len() >= 256 {
+            answers.retain(|_, (made, _)| made.elapsed() < ANSWER_FRESH);
+        }
+        answers.insert((path.to_path_buf(), since), (Instant::now(), body.clone()));
+        respond(StatusCode::OK, "application/json", body)
+    });
+    res.await
+}
+
+/// The answer of `/api/run` for the rows from `since` of `run`, read up to now.
+fn whole_run_answer(shared: &Shared, path: &Path, key: &str, run: &Followed, since: u64) -> Value {
+    {
         let from = since.max(run.rows().saturating_sub(MAX_PAGE));
         let games = match run.rows_at(from, MAX_PAGE) {
             Ok(rows) => api::games(run, from, &rows),
@@ -235,7 +262,7 @@ async fn whole_run(State(shared): State<Arc<Shared>>, Query(q): Params) -> Respo
             .modified()
             .and_then(|m| std::time::SystemTime::now().duration_since(m).ok())
             .map(|a| a.as_secs());
-        json_ok(&json!({
+        json!({
             "standings": api::standings(key, run),
             "sprt": api::sprt(run),
             "games": games,
@@ -243,9 +270,8 @@ async fn whole_run(State(shared): State<Arc<Shared>>, Query(q): Params) -> Respo
             "figures": shared.site.figures_beside(path),
             "verdicts": verdicts(shared, path),
             "seconds_since_change": changed,
-        }))
-    })
-    .await
+        })
+    }
 }
 
 fn number(q: &HashMap<String, String>, name: &str) -> Option<u64> {
