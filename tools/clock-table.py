@@ -67,11 +67,20 @@ def main():
     ap.add_argument("--games", default="20")
     ap.add_argument("--threads", default="2")
     ap.add_argument("--only", help="play only the match of this name")
+    ap.add_argument("--castro", help="Castro's binary (tools/castro-build.sh): adds a match of "
+                    "Castro through GTP against MCTS at 250 ms a move on Havannah 8, the clock "
+                    "of an outside engine (its time sent by `setup=time -m 0.25`)")
     a = ap.parse_args()
+    matches = list(MATCHES)
+    if a.castro:
+        castro = (f"gtp:cmd={a.castro},name=castro,coords=castro,time_ms=250,"
+                  "setup=time -m 0.25 -g 0 -f 0")
+        matches.append(("havannah-8-castro", "havannah:size=8", [castro, "mcts:time_ms=250"],
+                        ["--opening-plies", "2"]))
     a.out.mkdir(parents=True, exist_ok=True)
     print("| game | agent | budget | moves | mean | longest | over budget | mean/budget | longest/budget |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for name, game, agents, extra in MATCHES:
+    for name, game, agents, extra in matches:
         if a.only and a.only != name:
             continue
         out = a.out / f"{name}.csv"
@@ -84,6 +93,7 @@ def main():
             if budget is None:
                 continue
             short = spec.split(",tt_bits")[0].split(",w.")[0].split(",net_id")[0]
+            short = short.split(",setup=")[0]
             cell = lambda x, f: "–" if x is None else f(x)
             print(f"| {game} | `{short}` | {budget:g} ms | {moves} | {mean:.2f} ms | "
                   f"{cell(longest, lambda x: f'{x:.2f} ms')} | {cell(over, str)} | "
