@@ -794,6 +794,22 @@ fn balance_adds_the_perfect_player_where_the_solver_solves_the_start_and_says_wh
             "{line}"
         );
     }
+    // The solver's answer is kept beside the cells and read, not solved, when the run is read
+    // again for the same board and positions (a doctored count shows which); another count
+    // of positions or another board is solved again (`run::balance`'s unit test).
+    let kept = out.join("perfect.txt");
+    let text = std::fs::read_to_string(&kept).unwrap();
+    assert!(
+        text.starts_with("game=hex:size=3\nnodes=100000\nvalue=win\npositions="),
+        "{text}"
+    );
+    let positions = text.lines().last().unwrap().to_string();
+    std::fs::write(&kept, text.replace(&positions, "positions=999")).unwrap();
+    let again = balance("hex:size=3", out.to_str().unwrap(), "100000");
+    assert!(
+        again.contains("win for the first player (999 positions)"),
+        "{again}"
+    );
     // With the swap: one line a family on how its top rung decided the swap, replications
     // or not.
     let out = dir.join("hex3-swap");

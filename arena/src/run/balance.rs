@@ -738,7 +738,19 @@ fn with_perfect(s: &Settings) -> Result<(Vec<Family>, Option<String>)> {
             (s.value, s.nodes)
         }
     }
-    let (value, positions) = s.game.visit(Start(&budget));
+    let (value, positions) = match read_perfect(&s.dir, &s.game.spec(), nodes) {
+        Some(known) => known,
+        None => {
+            let (value, positions) = s.game.visit(Start(&budget));
+            let word = value.map(ringside_agents::solve::Value::word);
+            std::fs::create_dir_all(&s.dir).map_err(|e| Error::io("create", &s.dir, &e))?;
+            write_atomically(
+                &s.dir.join(PERFECT_FILE),
+                perfect_text(&s.game.spec(), nodes, word, positions).as_bytes(),
+            )?;
+            (word, positions)
+        }
+    };
     let note = match value {
         Some(value) => {
             families.push(Family {
@@ -747,8 +759,7 @@ fn with_perfect(s: &Settings) -> Result<(Vec<Family>, Option<String>)> {
             });
             format!(
                 "perfect play: the solver finds the start a {} for the first player ({} positions); its family is the solver against itself",
-                value.word(),
-                positions
+                value, positions
             )
         }
         None => format!(
@@ -756,6 +767,42 @@ fn with_perfect(s: &Settings) -> Result<(Vec<Family>, Option<String>)> {
         ),
     };
     Ok((families, Some(note)))
+}
+
+/// The file in a run's folder that keeps the solver's answer on the start, so that a report
+/// rendered again does not solve it again (the solver's answer within a count of positions
+/// is the same every time).
+pub const PERFECT_FILE: &str = "perfect.txt";
+
+/// The text of [`PERFECT_FILE`]: the board, the positions allowed, the start's value for the
+/// first player (`win`, `draw`, `loss`, or `unsolved`) and the positions the solver took.
+fn perfect_text(game: &str, nodes: u64, word: Option<&str>, positions: u64) -> String {
+    format!(
+        "game={game}\nnodes={nodes}\nvalue={}\npositions={positions}\n",
+        word.unwrap_or("unsolved")
+    )
+}
+
+/// The solver's answer kept in `dir` for `game` within `nodes` positions: the value's word
+/// (`None`: unsolved) and the positions; `None` when no file keeps this board and budget.
+fn read_perfect(dir: &Path, game: &str, nodes: u64) -> Option<(Option<&'static str>, u64)> {
+    let text = std::fs::read_to_string(dir.join(PERFECT_FILE)).ok()?;
+    let field = |name: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name)?.strip_prefix('='))
+    };
+    if field("game")? != game || field("nodes")?.parse::<u64>().ok()? != nodes {
+        return None;
+    }
+    let positions = field("positions")?.parse().ok()?;
+    let word = match field("value")? {
+        "win" => Some("win"),
+        "draw" => Some("draw"),
+        "loss" => Some("loss"),
+        "unsolved" => None,
+        _ => return None,
+    };
+    Some((word, positions))
 }
 
 /// Runs the instrument: every rung of every family (first run), then the replication of
@@ -1158,6 +1205,25 @@ mod tests {
             extend,
             perfect: None,
         }
+    }
+
+    #[test]
+    fn the_kept_answer_of_the_solver_is_read_only_for_its_board_and_positions() {
+        let dir = std::env::temp_dir().join(format!("ringside-kept-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let write = |text: String| std::fs::write(dir.join(PERFECT_FILE), text).unwrap();
+        write(perfect_text("hex:size=3", 100, Some("win"), 42));
+        assert_eq!(
+            read_perfect(&dir, "hex:size=3", 100),
+            Some((Some("win"), 42))
+        );
+        assert_eq!(read_perfect(&dir, "hex:size=3", 101), None);
+        assert_eq!(read_perfect(&dir, "hex:size=4", 100), None);
+        write(perfect_text("hex:size=9", 100, None, 100));
+        assert_eq!(read_perfect(&dir, "hex:size=9", 100), Some((None, 100)));
+        write("game=hex:size=9\nnodes=100\nvalue=maybe\npositions=1\n".to_string());
+        assert_eq!(read_perfect(&dir, "hex:size=9", 100), None);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
