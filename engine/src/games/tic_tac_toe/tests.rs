@@ -92,6 +92,16 @@ fn marks_alternate_and_a_taken_cell_is_refused() {
     let taken = g.parse_move("a1").unwrap();
     assert!(!g.is_legal(taken));
     assert!(g.try_play(taken).is_err());
+    assert_eq!(g.why_illegal(taken), "cell a1 is taken");
+    assert_eq!(g.why_illegal(Cell(9)), "cell 9 is off the board");
+    assert!(!g.is_legal(Cell(9)) && !g.is_legal(Cell(15)));
+}
+
+#[test]
+fn the_game_keeps_no_score_before_or_after_its_end() {
+    for moves in ["", "b2 a1", "a1 a2 b1 b2 c1"] {
+        assert_eq!(play(moves).scores(), None, "{moves:?}");
+    }
 }
 
 #[test]
