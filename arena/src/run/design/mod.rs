@@ -19,6 +19,7 @@
 //! `report.md` in the folder opens with the verdict ([`verdict`]) and says what each part
 //! cost. Every test states its power and is adjusted for the tests beside it.
 
+pub mod favoured;
 pub mod ladder;
 pub mod profile;
 pub mod sides;
@@ -39,13 +40,13 @@ use crate::figures::stats::{Penta, Wdl, detectable_share, elo};
 use crate::figures::summary::Tally;
 use crate::plan::{PlanBuilder, RunPlan};
 use crate::records::durable::write_atomically;
-use crate::run::balance;
 use crate::run::pool::Observer;
 use crate::run::runner::run_to_csv;
 
+pub use favoured::{BalanceBudget, BalancePart};
 use ladder::Rung;
 use sides::SidePlayer;
-use trace::{TracePoint, TraceVerdict, capitalized};
+use trace::{TracePoint, TraceVerdict};
 
 /// How much a report plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -188,36 +189,6 @@ impl Budget {
     }
 }
 
-/// What the report's balance part plays ([`Budget::balance`]).
-#[derive(Debug, Clone, PartialEq)]
-pub struct BalanceBudget {
-    /// MCTS's rungs: iterations a move, weakest first.
-    pub iters: Vec<u64>,
-    /// Alpha-beta's rungs: depths, weakest first.
-    pub depths: Vec<u32>,
-    /// Alpha-beta's most positions a move.
-    pub nodes: u64,
-    /// The most games a cell plays.
-    pub games: u64,
-    /// A cell stops undecided after this many seconds of play.
-    pub cell_seconds: Option<f64>,
-    /// The solver's positions for the perfect family ([`balance::Settings::perfect`]).
-    pub perfect: u64,
-}
-
-/// The balance instrument's run on one board of a report.
-#[derive(Debug, Clone)]
-pub struct BalancePart {
-    /// The board.
-    pub board: AnyGame,
-    /// Its folder in the report.
-    pub folder: String,
-    /// Every cell, first runs then replications.
-    pub cells: Vec<balance::Cell>,
-    /// The verdict.
-    pub verdict: balance::Verdict,
-}
-
 /// The plies after which a report's game is a draw (the Life duel can last for ever).
 pub const PLY_CAP: u32 = 1000;
 
@@ -231,7 +202,6 @@ const LADDER_AGAIN: u64 = 0x1ADDE2;
 const TRACE_AGAIN: u64 = 0x5_C112;
 const SIDES_AGAIN: u64 = 0x2E_911C;
 /// The seed of the balance part (the report's seed with these bits flipped).
-const BALANCE: u64 = 0xBA1A;
 /// The seed of Ludii's SkillTrace (the report's seed with these bits flipped).
 const LUDII: u64 = 0x1D_0011;
 
@@ -526,37 +496,9 @@ pub fn report(
     // the start): on the report's board and, where the game has one, with the swap. A cell
     // whose time budget ran out is read as it stands, never extended by a later call, so the
     // report reads the same verdict every time it is rendered.
-    let mut balances = Vec::new();
     let b = budget.balance();
-    let swapped = game.with_option("swap", "on").ok().filter(|g| g != game);
-    for (board, folder) in [(game.clone(), "balance")]
-        .into_iter()
-        .chain(swapped.map(|g| (g, "balance-swap")))
-    {
-        let out = dir.join(folder);
-        let settings = balance::Settings {
-            game: board.clone(),
-            families: balance::families(&b.iters, &b.depths, Some(b.nodes)),
-            games: b.games,
-            alpha: 0.05,
-            margin: 0.05,
-            seed: seed ^ BALANCE,
-            threads,
-            dir: out,
-            cell_seconds: b.cell_seconds,
-            play: true,
-            extend: false,
-            perfect: Some(b.perfect),
-        };
-        let (cells, verdict) = balance::run(&settings, &mut |_| {})?;
-        seconds.balance += cells.iter().map(|c| c.seconds).sum::<f64>();
-        balances.push(BalancePart {
-            board,
-            folder: folder.to_string(),
-            cells,
-            verdict,
-        });
-    }
+    let (balances, balance_seconds) = favoured::play(game, dir, &b, seed, threads)?;
+    seconds.balance += balance_seconds;
 
     let mut profiles = Vec::new();
     let runs: Vec<(&RunPlan, &Path)> = own
@@ -601,7 +543,7 @@ pub fn report(
         total.balance,
     );
     for part in &balances {
-        md.push_str(&balance_markdown(part, &b));
+        md.push_str(&favoured::markdown(part, &b));
     }
     md.push_str(&ladder_markdown(dir, rungs.as_deref(), &upsets, budget)?);
     md.push_str(&trace_markdown(dir, &trace, budget.trace_games())?);
@@ -678,65 +620,6 @@ impl Seconds {
         write_atomically(path, text.as_bytes())?;
         Ok(total)
     }
-}
-
-/// The balance part's section of the report: the families, each cell, the verdict and, with
-/// the swap, how the players decided it.
-fn balance_markdown(part: &BalancePart, b: &BalanceBudget) -> String {
-    let spec = part.board.spec();
-    let mut md = format!(
-        "## Who is favoured on `{spec}`: the balance instrument\n\nTwo families of players, MCTS ({}) and alpha-beta with the `rich` evaluation (depths {}, at most {} positions a move, a move drawn among those within 0.05 of a stone of the best), each rung against itself from the start (`{}/`). Each cell is a sequential test: an anytime-valid confidence sequence of the first colour's score at 0.05 over the run's cells, stopping when its interval leaves out ½ (a side shown) or lies within ½ ± 0.05 (balanced), else at {} games{} (undecided). Every game counts; distinct games are shown beside, and games stopped by the ply cap are counted apart, never as draws. Each family's top rung that showed something is played again from a seed fixed before the run. A family's word is its top rung's only when the replication agrees, the rung below shows the same side, and the score does not fall toward ½ with strength; a side is *favoured* only when every family says so (the verdict is `arena balance`'s, calibrated on 34 boards of known value in `results/reports/README.md`).\n\n| family | rung | player | run | games | W-D-L | capped | distinct | first colour's score | shown | Holm p |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
-        b.iters
-            .iter()
-            .map(u64::to_string)
-            .collect::<Vec<_>>()
-            .join(", ")
-            + " iterations",
-        b.depths
-            .iter()
-            .map(u32::to_string)
-            .collect::<Vec<_>>()
-            .join(", "),
-        b.nodes,
-        part.folder,
-        b.games,
-        b.cell_seconds
-            .map_or(String::new(), |t| format!(" or {t:.0} s of play")),
-    );
-    for c in &part.cells {
-        let f = &c.fold;
-        let (lo, hi) = f.interval();
-        let [w, d, l] = f.wdl;
-        let _ = writeln!(
-            md,
-            "| {} | {} | `{}` | {} | {} | {w}-{d}-{l} | {} | {} | {:.3} [{lo:.3}, {hi:.3}] | {} | {:.4} |",
-            c.family,
-            c.rung,
-            c.player,
-            c.run.word(),
-            f.counted(),
-            f.capped,
-            f.distinct(),
-            f.score(),
-            f.verdict().word(),
-            c.holm,
-        );
-    }
-    let _ = writeln!(md, "\n**Verdict: {}.**\n", part.verdict.text);
-    if let Some(p) = &part.verdict.perfect {
-        let _ = writeln!(md, "{}.\n", capitalized(p));
-    }
-    for w in &part.verdict.words {
-        let _ = writeln!(md, "- {}: {}.", w.family, w.why);
-    }
-    if balance::has_swap(&part.board) {
-        md.push_str("\nThe swap as the top rungs decided it (`swap.csv`: each first move, how often it was swapped, the first colour's score after it):\n\n");
-        for (family, line) in balance::swap_lines(&part.cells) {
-            let _ = writeln!(md, "- {family}: {line}.");
-        }
-    }
-    md.push('\n');
-    md
 }
 
 /// Plays (or resumes) one part of a report into `dir/games.csv`: the pairings of `builder`
