@@ -370,3 +370,16 @@ fn the_default_board_hashes_with_the_keys_it_always_had() {
         KEYS.phase(0) ^ KEYS.piece(0, 18) ^ KEYS.piece(1, 19)
     );
 }
+
+#[test]
+fn a_large_board_hashes_with_the_keys_it_always_had() {
+    // 10 rows × 11 columns: the discs of both colours on cells past the 42nd take their keys
+    // from the second table, whose values a committed run's transposition tables saw.
+    let mut g = board(10, 11, 4);
+    for m in ["k", "k", "j", "k", "a", "k"] {
+        let mv = g.parse_move(m).unwrap();
+        g.try_play(mv).unwrap();
+    }
+    assert_eq!(g.hash(), g.hash_from_scratch());
+    assert_eq!(g.hash(), 0x7e49_3a5e_4873_e760);
+}
