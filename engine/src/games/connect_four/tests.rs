@@ -383,3 +383,9 @@ fn a_large_board_hashes_with_the_keys_it_always_had() {
     assert_eq!(g.hash(), g.hash_from_scratch());
     assert_eq!(g.hash(), 0x7e49_3a5e_4873_e760);
 }
+
+#[test]
+fn a_columns_height_counts_its_discs() {
+    let g = play("d d d a");
+    assert_eq!((g.height(3), g.height(0), g.height(6)), (3, 1, 0));
+}
