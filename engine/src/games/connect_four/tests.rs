@@ -101,6 +101,8 @@ fn a_full_column_is_no_move() {
     let a = g.parse_move("a").unwrap();
     assert!(!g.is_legal(a));
     assert!(g.try_play(a).is_err());
+    assert_eq!(g.why_illegal(a), "column a is full");
+    assert_eq!(g.why_illegal(Column(7)), "there is no column 7");
     let mut moves = Vec::new();
     g.legal_moves(&mut moves);
     assert_eq!(moves.len(), 6);
