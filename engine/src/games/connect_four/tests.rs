@@ -176,6 +176,25 @@ fn set_up_reads_the_drawing_and_refuses_floating_discs() {
             .set_up(".......\n.......\n.......\n...x...\n.......\n..xo...")
             .is_err()
     );
+    // A drawing of the wrong size, in rows or in columns, is refused.
+    for drawing in [
+        ".......\n.......\n.......\n.......\n..xx...",
+        "......\n......\n......\n......\n......\n..xx..",
+    ] {
+        assert!(ConnectFour::new().set_up(drawing).is_err(), "{drawing}");
+    }
+}
+
+#[test]
+fn openspiels_action_strings_name_only_columns_in_plain_digits() {
+    let g = board(6, 11, 4);
+    assert_eq!(g.parse_move("x10"), g.parse_move("k"));
+    assert_eq!(g.parse_move("o0"), g.parse_move("a"));
+    // No leading zero, no other character after the colour, no column past the board
+    // (':' follows '9', so a digit test by range alone would read "x:" as column 10).
+    for bad in ["x01", "x:", "x0:", "xa", "x", "x11", "x100"] {
+        assert!(g.parse_move(bad).is_err(), "{bad}");
+    }
 }
 
 #[test]
