@@ -103,6 +103,7 @@ fn a_full_column_is_no_move() {
     assert!(g.try_play(a).is_err());
     assert_eq!(g.why_illegal(a), "column a is full");
     assert_eq!(g.why_illegal(Column(7)), "there is no column 7");
+    assert!(!ConnectFour::new().is_legal(Column(7)));
     let mut moves = Vec::new();
     g.legal_moves(&mut moves);
     assert_eq!(moves.len(), 6);
@@ -176,10 +177,12 @@ fn set_up_reads_the_drawing_and_refuses_floating_discs() {
             .set_up(".......\n.......\n.......\n...x...\n.......\n..xo...")
             .is_err()
     );
-    // A drawing of the wrong size, in rows or in columns, is refused.
+    // A drawing of the wrong size, in rows or in columns, or with discs that alternate
+    // from no start (two x and no o), is refused.
     for drawing in [
         ".......\n.......\n.......\n.......\n..xx...",
         "......\n......\n......\n......\n......\n..xx..",
+        ".......\n.......\n.......\n.......\n.......\n..xx...",
     ] {
         assert!(ConnectFour::new().set_up(drawing).is_err(), "{drawing}");
     }
@@ -409,4 +412,13 @@ fn a_large_board_hashes_with_the_keys_it_always_had() {
 fn a_columns_height_counts_its_discs() {
     let g = play("d d d a");
     assert_eq!((g.height(3), g.height(0), g.height(6)), (3, 1, 0));
+}
+
+#[test]
+fn the_game_keeps_no_score_before_or_after_its_end() {
+    for moves in ["", "d d", "a b a b a b a"] {
+        let g = play(moves);
+        assert_eq!(g.scores(), None, "{moves:?}");
+    }
+    assert!(play("a b a b a b a").outcome().is_some());
 }
