@@ -75,10 +75,10 @@ struct Shared {
     boards: Mutex<HashMap<(PathBuf, usize), Drawn>>,
     /// A design report's verdict as last read, by the report's path, with the report's time.
     reports: Mutex<HashMap<PathBuf, (Option<std::time::SystemTime>, Value)>>,
-    /// The last answers of `/api/run`, by run and `since`, with when each was made: pages
+    /// The last answers of `/api/run`, by the run's key and `since`, with when each was made: pages
     /// polling one run within [`ANSWER_FRESH`] of each other share one answer, so fifty pages
     /// cost the server (and the run it shares the machine with) about what one does.
-    answers: Mutex<HashMap<(PathBuf, u64), (Instant, axum::body::Bytes)>>,
+    answers: Mutex<HashMap<(String, u64), (Instant, axum::body::Bytes)>>,
 }
 
 /// How long an answer of `/api/run` is given again to another page: well inside the second

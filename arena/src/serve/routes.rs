@@ -225,53 +225,49 @@ async fn view(State(shared): State<Arc<Shared>>, Query(q): Params, which: View) 
 /// figures and the verdicts.
 async fn whole_run(State(shared): State<Arc<Shared>>, Query(q): Params) -> Response {
     let since = number(&q, "since").unwrap_or(0);
-    let cached = q
-        .get("run")
-        .and_then(|k| shared.site.run(k))
-        .and_then(|path| {
-            let answers = lock(&shared.answers);
-            let (made, body) = answers.get(&(path, since))?;
-            (made.elapsed() < ANSWER_FRESH).then(|| body.clone())
-        });
+    // Keyed by the run's key as asked, so a repeated answer costs no look at the files (only
+    // keys that named a run are ever stored).
+    let key = q.get("run").cloned().unwrap_or_default();
+    let cached = lock(&shared.answers)
+        .get(&(key, since))
+        .filter(|(made, _)| made.elapsed() < ANSWER_FRESH)
+        .map(|(_, body)| body.clone());
     if let Some(body) = cached {
         return respond(StatusCode::OK, "application/json", body);
     }
-    let keep = shared.clone();
-    let res = with_run(shared, q, move |shared, path, key, run, _| {
-        let body = whole_run_answer(shared, path, key, run, since).to_string();
-        let body = axum::body::Bytes::from(body);
-        let mut answers = lock(&keep.answers);
+    with_run(shared, q, move |shared, path, key, run, _| {
+        let body =
+            axum::body::Bytes::from(whole_run_answer(shared, path, key, run, since).to_string());
+        let mut answers = lock(&shared.answers);
         if answers.len() >= 256 {
             answers.retain(|_, (made, _)| made.elapsed() < ANSWER_FRESH);
         }
-        answers.insert((path.to_path_buf(), since), (Instant::now(), body.clone()));
+        answers.insert((key.to_string(), since), (Instant::now(), body.clone()));
         respond(StatusCode::OK, "application/json", body)
-    });
-    res.await
+    })
+    .await
 }
 
 /// The answer of `/api/run` for the rows from `since` of `run`, read up to now.
 fn whole_run_answer(shared: &Shared, path: &Path, key: &str, run: &Followed, since: u64) -> Value {
-    {
-        let from = since.max(run.rows().saturating_sub(MAX_PAGE));
-        let games = match run.rows_at(from, MAX_PAGE) {
-            Ok(rows) => api::games(run, from, &rows),
-            Err(e) => json!({ "total": run.rows(), "from": from, "games": [], "error": e }),
-        };
-        let changed = run
-            .modified()
-            .and_then(|m| std::time::SystemTime::now().duration_since(m).ok())
-            .map(|a| a.as_secs());
-        json!({
-            "standings": api::standings(key, run),
-            "sprt": api::sprt(run),
-            "games": games,
-            "live": live_games(shared, path, run.plan()),
-            "figures": shared.site.figures_beside(path),
-            "verdicts": verdicts(shared, path),
-            "seconds_since_change": changed,
-        })
-    }
+    let from = since.max(run.rows().saturating_sub(MAX_PAGE));
+    let games = match run.rows_at(from, MAX_PAGE) {
+        Ok(rows) => api::games(run, from, &rows),
+        Err(e) => json!({ "total": run.rows(), "from": from, "games": [], "error": e }),
+    };
+    let changed = run
+        .modified()
+        .and_then(|m| std::time::SystemTime::now().duration_since(m).ok())
+        .map(|a| a.as_secs());
+    json!({
+        "standings": api::standings(key, run),
+        "sprt": api::sprt(run),
+        "games": games,
+        "live": live_games(shared, path, run.plan()),
+        "figures": shared.site.figures_beside(path),
+        "verdicts": verdicts(shared, path),
+        "seconds_since_change": changed,
+    })
 }
 
 fn number(q: &HashMap<String, String>, name: &str) -> Option<u64> {
