@@ -59,6 +59,7 @@
 
 pub mod alphabeta;
 pub mod clock;
+pub mod conv;
 pub mod eval;
 pub mod fault;
 pub mod faulty;
@@ -68,6 +69,7 @@ pub mod mcts;
 pub mod movenet;
 pub mod net;
 pub mod perfect;
+pub mod pvnet;
 pub mod random;
 pub mod solve;
 pub mod spec;

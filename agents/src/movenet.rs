@@ -22,16 +22,7 @@ use ringside_engine::{Features, GRID_PLANES};
 /// The first bytes of a move-prior file: the format's name and version.
 pub const MAGIC: [u8; 8] = *b"RSPOL\0\0\x01";
 
-/// The kernel's seven taps, `(dx, dy)`: the cell and its six neighbours on the axial grid.
-const TAPS: [(i32, i32); 7] = [(-1, -1), (0, -1), (-1, 0), (0, 0), (1, 0), (0, 1), (1, 1)];
-
-/// One convolution: `inputs → channels`, weights by tap, then input, then output channel.
-#[derive(Debug, Clone, PartialEq)]
-struct Layer {
-    inputs: usize,
-    weights: Vec<f32>,
-    bias: Vec<f32>,
-}
+use crate::conv::{HEX_TAPS, Layer, conv, dot};
 
 /// A move-prior network read from a file.
 #[derive(Debug, Clone, PartialEq)]
@@ -98,21 +89,8 @@ impl MoveNet {
             let inputs = if l == 0 { planes } else { channels };
             let what = format!("layer {}", l + 1);
             let torch = r.f32s(channels * inputs * 9, &what)?;
-            let mut weights = vec![0.0; TAPS.len() * inputs * channels];
-            for (t, &(dx, dy)) in TAPS.iter().enumerate() {
-                let k = (3 * (dy + 1) + dx + 1) as usize;
-                for i in 0..inputs {
-                    for o in 0..channels {
-                        weights[(t * inputs + i) * channels + o] = torch[(o * inputs + i) * 9 + k];
-                    }
-                }
-            }
             let bias = r.f32s(channels, &what)?;
-            layers.push(Layer {
-                inputs,
-                weights,
-                bias,
-            });
+            layers.push(Layer::from_torch(&HEX_TAPS, inputs, &torch, bias));
         }
         let head = r.f32s(channels, "the head")?;
         let head_bias = r.f32s(1, "the head")?[0];
@@ -167,9 +145,17 @@ impl MoveNetEval {
                 self.planes[cell * GRID_PLANES + p] = self.input[p * cells + cell];
             }
         }
-        conv(&net.layers[0], &self.planes, &mut self.h, side, c, false);
+        conv(
+            &HEX_TAPS,
+            &net.layers[0],
+            &self.planes,
+            &mut self.h,
+            side,
+            c,
+            false,
+        );
         for layer in &net.layers[1..] {
-            conv(layer, &self.h, &mut self.next, side, c, true);
+            conv(&HEX_TAPS, layer, &self.h, &mut self.next, side, c, true);
             std::mem::swap(&mut self.h, &mut self.next);
         }
         for cell in 0..cells {
@@ -178,100 +164,6 @@ impl MoveNetEval {
         }
         Some(&self.logits)
     }
-}
-
-/// `out = relu(conv(input))`, plus `input` with `residual`; activations cell by cell, each a
-/// run of `c` channels. Widths of 16, 32 and 64 channels run with the accumulator in a fixed
-/// array (kept in registers, the loops unrolled); the sums are the same, term by term, in
-/// the same order, whichever runs.
-fn conv(layer: &Layer, input: &[f32], out: &mut [f32], side: usize, c: usize, residual: bool) {
-    match c {
-        16 => conv_fixed::<16>(layer, input, out, side, residual),
-        32 => conv_fixed::<32>(layer, input, out, side, residual),
-        64 => conv_fixed::<64>(layer, input, out, side, residual),
-        _ => conv_any(layer, input, out, side, c, residual),
-    }
-}
-
-/// [`conv`] for `C` channels known when compiled.
-fn conv_fixed<const C: usize>(
-    layer: &Layer,
-    input: &[f32],
-    out: &mut [f32],
-    side: usize,
-    residual: bool,
-) {
-    let n = layer.inputs;
-    let s = side as i32;
-    let bias: [f32; C] = layer.bias[..C].try_into().expect("C biases");
-    for y in 0..s {
-        for x in 0..s {
-            let cell = (x + s * y) as usize;
-            let mut acc = bias;
-            for (t, &(dx, dy)) in TAPS.iter().enumerate() {
-                let (nx, ny) = (x + dx, y + dy);
-                if nx < 0 || ny < 0 || nx >= s || ny >= s {
-                    continue;
-                }
-                let from = (nx + s * ny) as usize;
-                let a = &input[from * n..(from + 1) * n];
-                let w = &layer.weights[t * n * C..(t + 1) * n * C];
-                for (&v, row) in a.iter().zip(w.chunks_exact(C)) {
-                    if v != 0.0 {
-                        for (o, &wo) in acc.iter_mut().zip(row) {
-                            *o += v * wo;
-                        }
-                    }
-                }
-            }
-            let dst = &mut out[cell * C..(cell + 1) * C];
-            for (k, (d, o)) in dst.iter_mut().zip(acc).enumerate() {
-                *d = o.max(0.0);
-                if residual {
-                    *d += input[cell * n + k];
-                }
-            }
-        }
-    }
-}
-
-/// [`conv`] for any number of channels.
-fn conv_any(layer: &Layer, input: &[f32], out: &mut [f32], side: usize, c: usize, residual: bool) {
-    let n = layer.inputs;
-    let s = side as i32;
-    for y in 0..s {
-        for x in 0..s {
-            let cell = (x + s * y) as usize;
-            let acc = &mut out[cell * c..(cell + 1) * c];
-            acc.copy_from_slice(&layer.bias);
-            for (t, &(dx, dy)) in TAPS.iter().enumerate() {
-                let (nx, ny) = (x + dx, y + dy);
-                if nx < 0 || ny < 0 || nx >= s || ny >= s {
-                    continue;
-                }
-                let from = (nx + s * ny) as usize;
-                let a = &input[from * n..(from + 1) * n];
-                let w = &layer.weights[t * n * c..(t + 1) * n * c];
-                for (&v, row) in a.iter().zip(w.chunks_exact(c)) {
-                    if v != 0.0 {
-                        for (o, &wo) in acc.iter_mut().zip(row) {
-                            *o += v * wo;
-                        }
-                    }
-                }
-            }
-            for (k, o) in acc.iter_mut().enumerate() {
-                *o = o.max(0.0);
-                if residual {
-                    *o += input[cell * n + k];
-                }
-            }
-        }
-    }
-}
-
-fn dot(a: &[f32], b: &[f32]) -> f32 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
 #[cfg(test)]
@@ -317,35 +209,6 @@ mod tests {
             checked += 1;
         }
         assert_eq!(checked, 4);
-    }
-
-    #[test]
-    fn the_fixed_width_convolutions_sum_exactly_as_the_general_one() {
-        use rand::RngExt;
-        let mut rng = ringside_engine::seeded_rng(46, 0);
-        for c in [16, 32, 64] {
-            let inputs = c;
-            let layer = Layer {
-                inputs,
-                weights: (0..TAPS.len() * inputs * c)
-                    .map(|_| rng.random_range(-1.0f32..1.0))
-                    .collect(),
-                bias: (0..c).map(|_| rng.random_range(-1.0f32..1.0)).collect(),
-            };
-            let side = 7;
-            // Some inputs 0, as after ReLU, so the skipped terms are skipped alike.
-            let input: Vec<f32> = (0..side * side * inputs)
-                .map(|_| rng.random_range(-1.0f32..1.0).max(0.0))
-                .collect();
-            for residual in [false, true] {
-                let mut fixed = vec![0.0; side * side * c];
-                let mut any = vec![0.0; side * side * c];
-                conv(&layer, &input, &mut fixed, side, c, residual);
-                conv_any(&layer, &input, &mut any, side, c, residual);
-                assert_eq!(fixed, any, "{c} channels, residual {residual}");
-                assert!(fixed.iter().any(|&v| v > 0.0));
-            }
-        }
     }
 
     #[test]

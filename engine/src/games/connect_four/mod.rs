@@ -565,6 +565,57 @@ impl Features for ConnectFour {
         out[2] = f64::from(twos);
         out[3] = f64::from((mine & centre).count_ones());
     }
+
+    /// The longer of the board's two sides: column `x` and row `y` (0 at the bottom) are
+    /// grid cell `x + side·y`; a board that is not square leaves the grid's last rows or
+    /// columns off the board.
+    fn grid_side(&self) -> Option<usize> {
+        Some(self.shape.rows().max(self.shape.columns()))
+    }
+
+    /// As the trait says, for the player to move (the first player's once the game is over).
+    /// The position does not keep its last move, so that plane is empty; the edges are the
+    /// cells of the board's first and last rows and columns.
+    fn grid_planes(&self, out: &mut [f32]) {
+        let s = self.shape;
+        let side = s.rows().max(s.columns());
+        let cells = side * side;
+        let out = &mut out[..crate::GRID_PLANES * cells];
+        out.fill(0.0);
+        let me = self.mover().index();
+        for x in 0..s.columns() {
+            for y in 0..s.rows() {
+                let c = x + side * y;
+                let bit = s.bit(x, y);
+                let plane = if self.discs[me] & bit != 0 {
+                    0
+                } else if self.discs[1 - me] & bit != 0 {
+                    1
+                } else {
+                    2
+                };
+                out[plane * cells + c] = 1.0;
+                out[3 * cells + c] = 1.0;
+                let (ends_x, ends_y) =
+                    (x == 0 || x + 1 == s.columns(), y == 0 || y + 1 == s.rows());
+                if ends_x && ends_y {
+                    out[6 * cells + c] = 1.0;
+                } else if ends_x || ends_y {
+                    out[5 * cells + c] = 1.0;
+                }
+            }
+        }
+    }
+
+    /// The cell where the disc dropped in the column lands.
+    fn grid_cell(&self, mv: Column) -> Option<usize> {
+        let (x, side) = (
+            usize::from(mv.0),
+            self.shape.rows().max(self.shape.columns()),
+        );
+        (x < self.shape.columns() && self.height(x) < self.shape.rows())
+            .then(|| x + side * self.height(x))
+    }
 }
 
 impl crate::options::Registered for ConnectFour {

@@ -422,3 +422,36 @@ fn the_game_keeps_no_score_before_or_after_its_end() {
     }
     assert!(play("a b a b a b a").outcome().is_some());
 }
+
+#[test]
+fn the_grid_planes_hold_the_movers_discs_first_on_a_square_grid_of_the_longer_side() {
+    // 4 rows × 5 columns on a 5 × 5 grid: its top row is off the board.
+    let mut g = board(4, 5, 4);
+    for m in ["a", "b", "a"] {
+        let mv = g.parse_move(m).unwrap();
+        g.play(mv);
+    }
+    assert_eq!(g.grid_side(), Some(5));
+    let mut planes = vec![9.0; crate::GRID_PLANES * 25];
+    g.grid_planes(&mut planes);
+    let plane =
+        |p: usize| -> Vec<usize> { (0..25).filter(|&c| planes[p * 25 + c] == 1.0).collect() };
+    // `o` to move: its disc at b1 (cell 1); `x`'s at a1 and a2 (cells 0 and 5).
+    assert_eq!(plane(0), vec![1]);
+    assert_eq!(plane(1), vec![0, 5]);
+    assert_eq!(plane(2).len(), 20 - 3);
+    assert_eq!(plane(3), (0..20).collect::<Vec<_>>());
+    assert!(plane(4).is_empty());
+    assert_eq!(plane(6), vec![0, 4, 15, 19]);
+    assert_eq!(plane(5), vec![1, 2, 3, 5, 9, 10, 14, 16, 17, 18]);
+    assert!(planes.iter().all(|&v| v == 0.0 || v == 1.0));
+    // A move's cell is where its disc lands; a full column's has none.
+    assert_eq!(g.grid_cell(Column(0)), Some(10));
+    assert_eq!(g.grid_cell(Column(4)), Some(4));
+    for m in ["a", "c", "a"] {
+        let mv = g.parse_move(m).unwrap();
+        g.play(mv);
+    }
+    assert_eq!(g.grid_cell(Column(0)), None);
+    assert_eq!(g.grid_cell(Column(5)), None);
+}
