@@ -273,6 +273,24 @@ impl AgentSpec {
                         });
                     }
                 }
+                if let Some(pv) = s.pv.as_ref() {
+                    let reason = match pv.net.as_deref() {
+                        None => Some(format!(
+                            "mcts: pv file {}: not here (the spec names it by content, pv_id={:016x})",
+                            pv.file,
+                            pv.id.unwrap_or_default()
+                        )),
+                        Some(net) => net
+                            .refuses(state)
+                            .map(|why| format!("mcts: pv file {}: {why}", pv.file)),
+                    };
+                    if let Some(reason) = reason {
+                        return Err(SpecError {
+                            kind: SpecErrorKind::MoveNet,
+                            reason,
+                        });
+                    }
+                }
                 load_named_terms(s, state);
                 AnyAgent::Mcts(Box::new(Mcts::new(
                     s.clone(),

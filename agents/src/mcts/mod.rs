@@ -705,6 +705,10 @@ pub struct Mcts<G: Game> {
     /// `movenet=FILE`: the network's buffers (a node marks itself once the network's prior is
     /// added to its children: `Node::netted`).
     movenet_eval: crate::movenet::MoveNetEval,
+    /// `pv=FILE`: the network's buffers, and the value (for player 0) of the leaf the
+    /// descent just expanded, backed up in place of a playout.
+    pv_eval: crate::pvnet::PvEval,
+    pv_leaf: Option<f64>,
     /// `roll.NAME=W`: each named term's index and weight (found with `know_terms`).
     roll_terms: Vec<(usize, f64)>,
     /// With `shapes=FILE`: the index of the game's term `shape`, which the file's weights
@@ -790,6 +794,8 @@ impl<G: Game + Features> Mcts<G> {
             prob_terms: Vec::new(),
             prob_values: Vec::new(),
             movenet_eval: crate::movenet::MoveNetEval::default(),
+            pv_eval: crate::pvnet::PvEval::default(),
+            pv_leaf: None,
             roll_terms: Vec::new(),
             shape_term: None,
             probe: None,
@@ -837,6 +843,16 @@ impl<G: Game + Features> Mcts<G> {
         let Some((state, depth)) = self.descend_to_playout() else {
             return;
         };
+        if self.spec.pv.is_some() {
+            // The network's value in place of a playout: the leaf's, found as the descent
+            // expanded it, or the position's where the descent stopped short of a new node.
+            let value = match self.pv_leaf.take() {
+                Some(v) => v,
+                None => self.pv_value(&state),
+            };
+            self.back_up([value, -value]);
+            return;
+        }
         // With `rollouts=K`, K playouts from the same leaf, each backed up on its own; the
         // line keeps the tree's moves for each. Their AMAF credits wait for one pass at the
         // end (nothing reads AMAF between them).
@@ -912,8 +928,13 @@ impl<G: Game + Features> Mcts<G> {
                 // A line this deep only grows in a cycle: score it by the evaluation.
                 break;
             }
-            if self.nodes[node].first_child == UNEXPANDED && !self.expand(node, state) {
-                break;
+            if self.nodes[node].first_child == UNEXPANDED {
+                if !self.expand(node, state) {
+                    break;
+                }
+                if self.spec.pv.is_some() {
+                    self.add_pv(node, state);
+                }
             }
             if self.spec.movenet.is_some()
                 && !self.nodes[node].netted
@@ -948,6 +969,14 @@ impl<G: Game + Features> Mcts<G> {
             if self.nodes[child].visits == 0 {
                 if let Some(outcome) = state.outcome() {
                     self.prove(child, outcome, 0);
+                } else if self.spec.pv.is_some() {
+                    // A new leaf is expanded at once: one evaluation gives its children's
+                    // prior and its value (a full tree keeps it a leaf, valued alone).
+                    self.pv_leaf = Some(if self.expand(child, state) {
+                        self.add_pv(child, state)
+                    } else {
+                        self.pv_value(state)
+                    });
                 }
                 break;
             }
@@ -1137,6 +1166,7 @@ mod amaf;
 mod grave;
 mod parallel;
 mod playout;
+mod pv;
 mod select;
 mod tree;
 

@@ -36,6 +36,7 @@ impl<G: Game + Features> Mcts<G> {
         let mut best = f64::NEG_INFINITY;
         let mut choice = first;
         let mut open = self.window(n.visits);
+        let puct = self.spec.pv.is_some();
         for i in first..end {
             let child = &self.nodes[i];
             if self.spec.solver && child.proven != UNPROVEN {
@@ -54,7 +55,12 @@ impl<G: Game + Features> Mcts<G> {
                 break;
             }
             open -= 1;
-            let Some(ucb) = self.ucb(parent, i) else {
+            let score = if puct {
+                Some(self.puct(n.visits, i))
+            } else {
+                self.ucb(parent, i)
+            };
+            let Some(ucb) = score else {
                 return i;
             };
             if ucb > best {

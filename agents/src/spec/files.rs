@@ -75,26 +75,32 @@ impl ShapesRef {
     }
 }
 
-/// A move-prior network (`movenet=FILE`, as `tools/policy_net.py` writes it), named in a
-/// recorded spec also by its content id (`movenet_id=`, the FNV-1a hash of the file), so a
-/// changed file is refused.
+/// A network a spec names by file (`movenet=FILE`, `pv=FILE`), named in a recorded spec also
+/// by its content id (`movenet_id=`, `pv_id=`: the FNV-1a hash of the file), so a changed
+/// file is refused.
 #[derive(Debug, Clone)]
-pub struct MoveNetRef {
+pub struct NetFileRef<T> {
     /// The file.
     pub file: String,
     /// Its content id, once read (or as a recorded spec names it).
     pub id: Option<u64>,
     /// The network; `None` while unread (a recorded spec read where its file is not: it
     /// prints, but does not play).
-    pub net: Option<std::sync::Arc<crate::movenet::MoveNet>>,
+    pub net: Option<std::sync::Arc<T>>,
 }
 
-impl PartialEq for MoveNetRef {
+impl<T> PartialEq for NetFileRef<T> {
     /// The same file and content.
-    fn eq(&self, other: &MoveNetRef) -> bool {
+    fn eq(&self, other: &NetFileRef<T>) -> bool {
         self.file == other.file && self.id == other.id
     }
 }
+
+/// A move-prior network (`movenet=FILE`, as `tools/policy_net.py` writes it).
+pub type MoveNetRef = NetFileRef<crate::movenet::MoveNet>;
+
+/// A policy-value network (`pv=FILE`, as `ringside.zero` writes it).
+pub type PvNetRef = NetFileRef<crate::pvnet::PvNet>;
 
 /// The bytes of the regular file at `path`: a FIFO, a device or a folder is refused before it
 /// is opened (opening a FIFO waits for a writer, for ever).

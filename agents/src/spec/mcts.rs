@@ -8,7 +8,7 @@ use ringside_engine::PermanentIn;
 use super::options::{Bound, Fallback, OptionDef, Takes, Value, with_defaults};
 use super::{
     ChildOrder, Decisive, EvalSpec, FinalChoice, MctsSpec, MoveNetRef, Parallelism, Policy,
-    RaveForm, Reply, Scoring, ShapesRef, evaluation, score_text,
+    PvNetRef, RaveForm, Reply, Scoring, ShapesRef, evaluation, score_text,
 };
 use ringside_engine::spec_text::quote_item;
 
@@ -38,6 +38,7 @@ impl Default for MctsSpec {
                 mate_at: None,
                 shapes: None,
                 movenet: None,
+                pv: None,
                 // From the table:
                 c: 0.0,
                 score: Scoring::Win,
@@ -55,6 +56,7 @@ impl Default for MctsSpec {
                 movenet_w: 0.0,
                 movenet_at: 0,
                 movenet_know: 0.0,
+                puct: 0.0,
                 policy: Policy::Random,
                 pattern: false,
                 reply: Reply::Off,
@@ -689,6 +691,40 @@ pub const OPTIONS: &[OptionDef<MctsSpec>] = &[
         },
     },
     OptionDef {
+        key: "pv",
+        takes: Takes::Text("FILE"),
+        default: Fallback::Unset("UCT with playouts"),
+        help: "a policy-value network (ringside.zero): PUCT with its prior, its value in place of playouts",
+        source: "Silver et al. 2018 (AlphaZero); OpenSpiel's alpha_zero",
+        set: |s, v| pv_ref(s).file = v.text().to_string(),
+        print: |s| {
+            let net = s.pv.as_ref()?;
+            let mut text = quote_item(&format!("pv={}", net.file));
+            if let Some(id) = net.id {
+                text.push_str(&format!(",pv_id={id:016x}"));
+            }
+            Some(text)
+        },
+    },
+    OptionDef {
+        key: "pv_id",
+        takes: Takes::Hex,
+        default: Fallback::Unset(""),
+        help: "the policy-value network's content id, as runs record it: a changed file is refused",
+        source: "",
+        set: |s, v| pv_ref(s).id = Some(v.whole()),
+        print: |_| None,
+    },
+    OptionDef {
+        key: "puct",
+        takes: Takes::Number(Bound::AboveZero),
+        default: Fallback::Value("2"),
+        help: "with pv=FILE: PUCT's exploration constant C in Q + C·P·√N/(1 + n) (OpenSpiel's uct_c)",
+        source: "",
+        set: |s, v| s.puct = v.number(),
+        print: |s| (s.pv.is_some() && s.puct != 2.0).then(|| format!("puct={}", s.puct)),
+    },
+    OptionDef {
         key: "shapes_id",
         takes: Takes::Hex,
         default: Fallback::Unset(""),
@@ -712,6 +748,15 @@ fn shapes_ref(s: &mut MctsSpec) -> &mut ShapesRef {
 /// read.
 fn movenet_ref(s: &mut MctsSpec) -> &mut MoveNetRef {
     s.movenet.get_or_insert_with(|| MoveNetRef {
+        file: String::new(),
+        id: None,
+        net: None,
+    })
+}
+
+/// The spec's policy-value network, made empty when the first of `pv` and `pv_id` is read.
+fn pv_ref(s: &mut MctsSpec) -> &mut PvNetRef {
+    s.pv.get_or_insert_with(|| PvNetRef {
         file: String::new(),
         id: None,
         net: None,
@@ -763,6 +808,23 @@ fn read_movenet(spec: &mut MctsSpec) -> Result<(), super::SpecError> {
     Ok(())
 }
 
+/// Reads the spec's policy-value network unless it is read already ([`read_spec_file`]).
+fn read_pv(spec: &mut MctsSpec) -> Result<(), super::SpecError> {
+    let Some(pv) = spec.pv.as_mut().filter(|p| p.net.is_none()) else {
+        return Ok(());
+    };
+    let net = read_spec_file(
+        "pv",
+        "network",
+        super::SpecErrorKind::MoveNet,
+        &pv.file,
+        &mut pv.id,
+        |b| crate::pvnet::PvNet::read(&b),
+    )?;
+    pv.net = net.map(Into::into);
+    Ok(())
+}
+
 /// Reads the spec's shapes file unless it is read already ([`read_spec_file`]).
 fn read_shapes(spec: &mut MctsSpec) -> Result<(), super::SpecError> {
     let Some(shapes) = spec.shapes.as_mut().filter(|s| s.weights.is_none()) else {
@@ -796,6 +858,28 @@ pub(super) fn finish(spec: &mut MctsSpec) -> Result<(), super::SpecError> {
     }
     read_shapes(spec)?;
     read_movenet(spec)?;
+    read_pv(spec)?;
+    if spec.pv.is_none() && spec.puct != 2.0 {
+        return Err(super::error("mcts: puct goes with pv=FILE".into()));
+    }
+    if spec.pv.is_some() {
+        // The network's prior and value replace what these steer: the prior terms,
+        // knowledge, progressive bias, RAVE and the playouts.
+        let clashes = [
+            (spec.rave.is_some(), "rave"),
+            (spec.movenet.is_some(), "movenet"),
+            (!spec.prob_terms.is_empty(), "prob.NAME"),
+            (spec.knows(), "know"),
+            (spec.bias > 0.0, "bias"),
+            (spec.rollouts > 1, "rollouts"),
+            (spec.parallel == Parallelism::Tree, "parallel=tree"),
+        ];
+        if let Some((_, name)) = clashes.iter().find(|(on, _)| *on) {
+            return Err(super::error(format!(
+                "mcts: pv=FILE searches by the network's prior and value; {name} does not go with it"
+            )));
+        }
+    }
     if spec.movenet.is_none()
         && (spec.movenet_know > 0.0 || spec.movenet_w != 1.0 || spec.movenet_at != 32)
     {
@@ -931,6 +1015,8 @@ mod tests {
             movenet_w: 1.0,
             movenet_at: 32,
             movenet_know: 0.0,
+            pv: None,
+            puct: 2.0,
         };
         assert_eq!(MctsSpec::default(), by_hand);
         // Every value default prints as help shows it.

@@ -29,8 +29,8 @@ pub mod solver;
 
 use files::read_named;
 pub use files::{
-    MoveNetRef, NetRef, ShapeWeights, ShapesRef, WeightsError, WeightsSource, read_regular_file,
-    read_weights,
+    MoveNetRef, NetFileRef, NetRef, PvNetRef, ShapeWeights, ShapesRef, WeightsError, WeightsSource,
+    read_regular_file, read_weights,
 };
 pub use kinds::{KeyFamily, KindDoc, agent_docs, agent_kinds};
 use presets::preset_names;
@@ -409,6 +409,11 @@ pub struct MctsSpec {
     /// ℓ̄)`, the logit less its mean over the children, added to each child's knowledge when
     /// the network scores them.
     pub movenet_know: f64,
+    /// A policy-value network (`pv=FILE`, [`crate::pvnet`]): PUCT search, the network's
+    /// prior in selection and its value in place of playouts (the [`crate::mcts`] docs).
+    pub pv: Option<PvNetRef>,
+    /// PUCT's exploration constant (`puct=C`, with `pv=FILE`).
+    pub puct: f64,
 }
 
 impl MctsSpec {
@@ -430,9 +435,9 @@ impl MctsSpec {
         self.order == ChildOrder::Random && (self.bias > 0.0 || self.knows() || self.has_prior())
     }
 
-    /// Whether children carry a prior probability (`prob.NAME`, `movenet=FILE`).
+    /// Whether children carry a prior probability (`prob.NAME`, `movenet=FILE`, `pv=FILE`).
     pub fn has_prior(&self) -> bool {
-        !self.prob_terms.is_empty() || self.movenet.is_some()
+        !self.prob_terms.is_empty() || self.movenet.is_some() || self.pv.is_some()
     }
 
     /// Whether playouts weigh the moves near the last one by knowledge (`roll.NAME`).
