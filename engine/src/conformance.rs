@@ -261,3 +261,92 @@ where
     }
     coverage
 }
+
+/// Checks [`crate::Features::grid_symmetries`] by playing: in `games` random games from
+/// `start` (seeded by `seed`), at every position and under every symmetry, the image
+/// position is made by playing from `start` the image of each move (the legal move that
+/// fills the image of the cell it fills, or the one move that fills none), and its grid
+/// planes must be the position's planes moved cell by cell, its outcome and its number of
+/// legal moves the same. Returns the positions checked under a symmetry; panics on the first
+/// that differs.
+pub fn check_grid_symmetries<G: Game + crate::Features>(
+    start: &G,
+    seed: u64,
+    games: usize,
+) -> usize {
+    check_grid_symmetries_with(start, &start.grid_symmetries(), seed, games)
+}
+
+/// [`check_grid_symmetries`] of the maps `symmetries` in place of the game's own.
+pub fn check_grid_symmetries_with<G: Game + crate::Features>(
+    start: &G,
+    symmetries: &[Vec<usize>],
+    seed: u64,
+    games: usize,
+) -> usize {
+    use rand::RngExt;
+    let Some(side) = start.grid_side() else {
+        return 0;
+    };
+    let cells = side * side;
+    let mut rng = seeded_rng(seed, 0);
+    let mut checked = 0;
+    let (mut moves, mut image_moves) = (Vec::new(), Vec::new());
+    let (mut planes, mut image_planes) = (
+        vec![0.0f32; crate::GRID_PLANES * cells],
+        vec![0.0f32; crate::GRID_PLANES * cells],
+    );
+    for _ in 0..games {
+        let mut state = start.clone();
+        let mut history = Vec::new();
+        loop {
+            for perm in symmetries {
+                assert_eq!(perm.len(), cells, "a symmetry maps every grid cell");
+                assert!(
+                    perm.iter().enumerate().any(|(c, &to)| c != to),
+                    "the identity is not listed"
+                );
+                let mut image = start.clone();
+                let mut at = start.clone();
+                for &mv in &history {
+                    let target = at.grid_cell(mv).map(|c| perm[c]);
+                    image.legal_moves(&mut image_moves);
+                    let found = image_moves
+                        .iter()
+                        .copied()
+                        .find(|&m| image.grid_cell(m) == target)
+                        .unwrap_or_else(|| {
+                            panic!("no image of {} in the image position", at.move_text(mv))
+                        });
+                    image.play(found);
+                    at.play(mv);
+                }
+                state.grid_planes(&mut planes);
+                image.grid_planes(&mut image_planes);
+                for p in 0..crate::GRID_PLANES {
+                    for c in 0..cells {
+                        assert_eq!(
+                            planes[p * cells + c],
+                            image_planes[p * cells + perm[c]],
+                            "plane {p}, cell {c} after {} moves",
+                            history.len()
+                        );
+                    }
+                }
+                assert_eq!(state.outcome(), image.outcome());
+                state.legal_moves(&mut moves);
+                image.legal_moves(&mut image_moves);
+                assert_eq!(moves.len(), image_moves.len());
+                checked += 1;
+            }
+            if state.outcome().is_some() {
+                break;
+            }
+            state.legal_moves(&mut moves);
+            let mv = moves[rng.random_range(0..moves.len())];
+            history.push(mv);
+            state.play(mv);
+        }
+    }
+    checked
+}

@@ -214,6 +214,15 @@ pub trait Features: Game {
     /// `GRID_PLANES · side²` values; nothing is allocated. The default writes nothing.
     fn grid_planes(&self, _out: &mut [f32]) {}
 
+    /// The board's symmetries on the grid of [`Features::grid_planes`], each as the cell
+    /// every grid cell goes to (cells off the board to themselves): a position mapped so is
+    /// one of the same value, whose moves are the images of its moves. The identity is not
+    /// listed; the default, none, suits a board without a symmetry or a game without a grid.
+    /// Self-play training sees each position under one drawn at random.
+    fn grid_symmetries(&self) -> Vec<Vec<usize>> {
+        Vec::new()
+    }
+
     /// The grid cell a predictor scores `mv` by: Havannah, the empty cell it takes; `None`
     /// (the default) for a move that is not placed on an empty cell (Havannah's swap).
     fn grid_cell(&self, _mv: Self::Move) -> Option<usize> {

@@ -709,6 +709,8 @@ pub struct Mcts<G: Game> {
     /// descent just expanded, backed up in place of a playout.
     pv_eval: crate::pvnet::PvEval,
     pv_leaf: Option<f64>,
+    /// `pv_noise=E`: the root's Gamma draws, reused.
+    noise_draws: Vec<f64>,
     /// `roll.NAME=W`: each named term's index and weight (found with `know_terms`).
     roll_terms: Vec<(usize, f64)>,
     /// With `shapes=FILE`: the index of the game's term `shape`, which the file's weights
@@ -796,6 +798,7 @@ impl<G: Game + Features> Mcts<G> {
             movenet_eval: crate::movenet::MoveNetEval::default(),
             pv_eval: crate::pvnet::PvEval::default(),
             pv_leaf: None,
+            noise_draws: Vec::new(),
             roll_terms: Vec::new(),
             shape_term: None,
             probe: None,

@@ -57,6 +57,8 @@ impl Default for MctsSpec {
                 movenet_at: 0,
                 movenet_know: 0.0,
                 puct: 0.0,
+                pv_noise: 0.0,
+                pv_alpha: 0.0,
                 policy: Policy::Random,
                 pattern: false,
                 reply: Reply::Off,
@@ -725,6 +727,26 @@ pub const OPTIONS: &[OptionDef<MctsSpec>] = &[
         print: |s| (s.pv.is_some() && s.puct != 2.0).then(|| format!("puct={}", s.puct)),
     },
     OptionDef {
+        key: "pv_noise",
+        takes: Takes::Number(Bound::Unit),
+        default: Fallback::Value("0"),
+        help: "with pv=FILE: the share E of Dirichlet noise in the root's prior, (1 − E)·P + E·η (self-play's exploration; OpenSpiel's policy_epsilon 0.25)",
+        source: "",
+        set: |s, v| s.pv_noise = v.number(),
+        print: |s| (s.pv_noise > 0.0).then(|| format!("pv_noise={}", s.pv_noise)),
+    },
+    OptionDef {
+        key: "pv_alpha",
+        takes: Takes::Number(Bound::AboveZero),
+        default: Fallback::Value("1"),
+        help: "with pv_noise=E: the noise's Dirichlet α (OpenSpiel's policy_alpha)",
+        source: "",
+        set: |s, v| s.pv_alpha = v.number(),
+        print: |s| {
+            (s.pv_noise > 0.0 && s.pv_alpha != 1.0).then(|| format!("pv_alpha={}", s.pv_alpha))
+        },
+    },
+    OptionDef {
         key: "shapes_id",
         takes: Takes::Hex,
         default: Fallback::Unset(""),
@@ -859,8 +881,13 @@ pub(super) fn finish(spec: &mut MctsSpec) -> Result<(), super::SpecError> {
     read_shapes(spec)?;
     read_movenet(spec)?;
     read_pv(spec)?;
-    if spec.pv.is_none() && spec.puct != 2.0 {
-        return Err(super::error("mcts: puct goes with pv=FILE".into()));
+    if spec.pv.is_none() && (spec.puct != 2.0 || spec.pv_noise > 0.0) {
+        return Err(super::error(
+            "mcts: puct and pv_noise go with pv=FILE".into(),
+        ));
+    }
+    if spec.pv_noise == 0.0 && spec.pv_alpha != 1.0 {
+        return Err(super::error("mcts: pv_alpha goes with pv_noise=E".into()));
     }
     if spec.pv.is_some() {
         // The network's prior and value replace what these steer: the prior terms,
@@ -1017,6 +1044,8 @@ mod tests {
             movenet_know: 0.0,
             pv: None,
             puct: 2.0,
+            pv_noise: 0.0,
+            pv_alpha: 1.0,
         };
         assert_eq!(MctsSpec::default(), by_hand);
         // Every value default prints as help shows it.

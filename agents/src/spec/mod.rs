@@ -414,6 +414,11 @@ pub struct MctsSpec {
     pub pv: Option<PvNetRef>,
     /// PUCT's exploration constant (`puct=C`, with `pv=FILE`).
     pub puct: f64,
+    /// The share ε of Dirichlet noise in the root's prior (`pv_noise=E`, with `pv=FILE`):
+    /// self-play's exploration.
+    pub pv_noise: f64,
+    /// The noise's Dirichlet α (`pv_alpha=A`).
+    pub pv_alpha: f64,
 }
 
 impl MctsSpec {

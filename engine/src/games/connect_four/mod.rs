@@ -607,6 +607,23 @@ impl Features for ConnectFour {
         }
     }
 
+    /// The mirror image left to right (a column `x` goes to `columns − 1 − x`).
+    fn grid_symmetries(&self) -> Vec<Vec<usize>> {
+        let s = self.shape;
+        let side = s.rows().max(s.columns());
+        let mirror = (0..side * side)
+            .map(|c| {
+                let (x, y) = (c % side, c / side);
+                if x < s.columns() && y < s.rows() {
+                    s.columns() - 1 - x + side * y
+                } else {
+                    c
+                }
+            })
+            .collect();
+        vec![mirror]
+    }
+
     /// The cell where the disc dropped in the column lands.
     fn grid_cell(&self, mv: Column) -> Option<usize> {
         let (x, side) = (

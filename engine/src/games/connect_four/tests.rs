@@ -455,3 +455,20 @@ fn the_grid_planes_hold_the_movers_discs_first_on_a_square_grid_of_the_longer_si
     assert_eq!(g.grid_cell(Column(0)), None);
     assert_eq!(g.grid_cell(Column(5)), None);
 }
+
+#[test]
+fn the_mirror_image_of_a_position_is_the_position_its_mirrored_moves_reach() {
+    for (rows, columns) in [(6, 7), (4, 5), (7, 4)] {
+        let checked = crate::conformance::check_grid_symmetries(&board(rows, columns, 4), 11, 6);
+        assert!(checked > 6 * 7, "{rows}x{columns}: {checked}");
+    }
+    assert_eq!(board(6, 7, 4).grid_symmetries().len(), 1);
+}
+
+#[test]
+#[should_panic(expected = "no image of")]
+fn a_flip_upside_down_is_no_symmetry_of_connect_four() {
+    // The check itself: a map that is not a symmetry is caught (the discs would float).
+    let flip: Vec<usize> = (0..16).map(|c| c % 4 + 4 * (3 - c / 4)).collect();
+    crate::conformance::check_grid_symmetries_with(&board(4, 4, 4), &[flip], 3, 1);
+}

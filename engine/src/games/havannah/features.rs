@@ -536,6 +536,40 @@ impl crate::Features for Havannah {
         }
     }
 
+    /// The hexagon's eleven symmetries besides the identity: the six turns by 60° about the
+    /// centre, `(u, v) → (u − v, u)` in axial coordinates from the centre, each with and
+    /// without the mirror `(u, v) → (v, u)`.
+    fn grid_symmetries(&self) -> Vec<Vec<usize>> {
+        let g = self.geometry();
+        let d = g.diameter;
+        let c = (d / 2) as i32;
+        let mut out = Vec::new();
+        for turn in 0..6 {
+            for mirror in [false, true] {
+                if turn == 0 && !mirror {
+                    continue;
+                }
+                let perm = (0..d * d)
+                    .map(|i| {
+                        if !g.on_board[i] {
+                            return i;
+                        }
+                        let (mut u, mut v) = ((i % d) as i32 - c, (i / d) as i32 - c);
+                        if mirror {
+                            (u, v) = (v, u);
+                        }
+                        for _ in 0..turn {
+                            (u, v) = (u - v, u);
+                        }
+                        (u + c) as usize + d * (v + c) as usize
+                    })
+                    .collect();
+                out.push(perm);
+            }
+        }
+        out
+    }
+
     fn grid_cell(&self, mv: Cell) -> Option<usize> {
         let c = mv.0 as usize;
         (self.on_board(mv) && self.owner[c] == EMPTY).then_some(c)

@@ -1405,3 +1405,15 @@ fn near_last_move_names_the_empty_cells_of_the_last_stones_twelve_places_and_cou
     play(&mut s, "d4");
     assert_eq!(names(&s), (String::new(), 0));
 }
+
+#[test]
+fn every_turn_and_mirror_of_a_position_is_the_position_its_turned_moves_reach() {
+    // Eleven symmetries besides the identity; the swap (a move on no empty cell) maps to
+    // itself.
+    for (base, swap) in [(4, false), (5, true)] {
+        let start = Havannah::new(base, swap).unwrap();
+        assert_eq!(crate::Features::grid_symmetries(&start).len(), 11);
+        let checked = crate::conformance::check_grid_symmetries(&start, 12, 2);
+        assert!(checked > 11 * 20, "size {base}: {checked}");
+    }
+}
