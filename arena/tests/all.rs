@@ -27,3 +27,4 @@ mod study;
 mod tournament;
 mod tune;
 mod verdicts;
+mod zero;

@@ -730,7 +730,7 @@ pub const OPTIONS: &[OptionDef<MctsSpec>] = &[
         key: "pv_noise",
         takes: Takes::Number(Bound::Unit),
         default: Fallback::Value("0"),
-        help: "with pv=FILE: the share E of Dirichlet noise in the root's prior, (1 − E)·P + E·η (self-play's exploration; OpenSpiel's policy_epsilon 0.25)",
+        help: "with pv=FILE: the share E of Dirichlet noise in the root's prior, (1 − E)·P + E·η, mixed as the root is expanded (with reuse=off, every move; self-play's exploration, OpenSpiel's policy_epsilon 0.25)",
         source: "",
         set: |s, v| s.pv_noise = v.number(),
         print: |s| (s.pv_noise > 0.0).then(|| format!("pv_noise={}", s.pv_noise)),

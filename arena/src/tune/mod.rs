@@ -11,3 +11,5 @@ pub mod spsa;
 pub mod spsa_run;
 pub mod texel;
 pub mod texel_run;
+pub mod zero;
+pub mod zero_run;

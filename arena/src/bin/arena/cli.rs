@@ -466,6 +466,17 @@ pub enum TuneCommand {
     /// (each step's log-probability of the chosen moves, training and held out) into --out.
     /// An MCTS agent plays the fit with `shapes=OUT/shapes.txt` beside `know.shape=W`.
     Shapes(ShapesArgs),
+    /// AlphaZero's loop: PUCT self-play with a policy-value network, the next network trained
+    /// in PyTorch on the games' visits and results, a gate match against the best.
+    ///
+    /// Generation g self-plays with the best network so far (Dirichlet noise at the root,
+    /// moves drawn by visits for the first plies); `PY -m ringside.zero train` (the Python
+    /// package with its `learn` extra) trains the next on the last --window generations'
+    /// samples, each position under a symmetry of the board; it then plays the best in a
+    /// colour-swapped gate match and, if given, the --reference agent. Writes gen-NNN/
+    /// (net.rspvn: play it with `mcts:pv=FILE`), generations.csv, losses.svg, strength.svg and
+    /// summary.md into --out. Running the same command again resumes it.
+    Zero(Box<ZeroArgs>),
 }
 
 /// Which recorded positions a tuner keeps (`tune texel`, `tune net`).
@@ -690,6 +701,92 @@ pub struct SpsaArgs {
     #[arg(long)]
     pub threads: Option<usize>,
     /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Arguments of `arena tune zero`.
+#[derive(Debug, Args)]
+pub struct ZeroArgs {
+    /// The game spec (a game with a grid: Connect Four, Havannah).
+    #[arg(long, value_parser = parse_game)]
+    pub game: AnyGame,
+    /// Generations.
+    #[arg(long, default_value_t = 10)]
+    pub generations: u32,
+    /// Self-play games a generation.
+    #[arg(long, default_value_t = 200)]
+    pub games: u32,
+    /// PUCT's simulations a move (self-play and matches).
+    #[arg(long, default_value_t = 200)]
+    pub iters: u32,
+    /// PUCT's exploration constant (OpenSpiel's uct_c).
+    #[arg(long, default_value_t = 2.0)]
+    pub puct: f64,
+    /// The share of Dirichlet noise in the root's prior in self-play (OpenSpiel's
+    /// policy_epsilon).
+    #[arg(long, default_value_t = 0.25)]
+    pub noise: f64,
+    /// The noise's Dirichlet α (OpenSpiel's policy_alpha).
+    #[arg(long, default_value_t = 1.0)]
+    pub alpha: f64,
+    /// Plies whose moves are drawn in proportion to the visits (OpenSpiel's
+    /// temperature_drop).
+    #[arg(long, default_value_t = 10)]
+    pub temperature_plies: u32,
+    /// The most plies of a game (a stopped game counts as drawn).
+    #[arg(long, default_value_t = 1000)]
+    pub ply_cap: u32,
+    /// Trunk layers of the network.
+    #[arg(long, default_value_t = 4)]
+    pub layers: u32,
+    /// Channels of the trunk.
+    #[arg(long, default_value_t = 32)]
+    pub channels: u32,
+    /// Hidden width of the value head.
+    #[arg(long, default_value_t = 32)]
+    pub hidden: u32,
+    /// Passes over the samples a generation.
+    #[arg(long, default_value_t = 2)]
+    pub epochs: u32,
+    /// Positions a training step.
+    #[arg(long, default_value_t = 128)]
+    pub batch: u32,
+    /// Adam's step size.
+    #[arg(long, default_value_t = 0.001)]
+    pub lr: f64,
+    /// Generations of samples trained on (the replay buffer).
+    #[arg(long, default_value_t = 4)]
+    pub window: u32,
+    /// Games of each gate match, new network against the best (even; 0: take every new
+    /// network).
+    #[arg(long, default_value_t = 40)]
+    pub gate_games: u64,
+    /// The score the new network needs in the gate to become the best.
+    #[arg(long, default_value_t = 0.5)]
+    pub gate_score: f64,
+    /// Random opening plies of the matches' games.
+    #[arg(long, default_value_t = 2)]
+    pub opening_plies: u32,
+    /// An agent every generation's network plays, for the strength figure.
+    #[arg(long)]
+    pub reference: Option<String>,
+    /// Games of each reference match (even).
+    #[arg(long, default_value_t = 40)]
+    pub reference_games: u64,
+    /// The run's seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The Python that trains (with the ringside package and PyTorch).
+    #[arg(long, default_value = "python3")]
+    pub python: String,
+    /// The folder for the outputs (rerun to resume).
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// No progress lines.
     #[arg(long)]
     pub quiet: bool,
 }

@@ -73,6 +73,7 @@ fn main() -> ExitCode {
         Command::Tune(cli::TuneCommand::Spsa(args)) => tuning::tune_spsa(&args),
         Command::Tune(cli::TuneCommand::Net(args)) => tuning::tune_net(&args),
         Command::Tune(cli::TuneCommand::Shapes(args)) => tuning::tune_shapes(&args),
+        Command::Tune(cli::TuneCommand::Zero(args)) => tuning::tune_zero(&args),
         Command::Features(args) => commands::features(&args),
         #[cfg(feature = "serve")]
         Command::Serve(args) => commands::serve(&args),

@@ -5,7 +5,7 @@ use ringside_arena::Error;
 use ringside_arena::figures::report;
 use ringside_arena::run::pool::thread_count;
 
-use crate::cli::{NetArgs, ShapesArgs, SpsaArgs, TexelArgs};
+use crate::cli::{NetArgs, ShapesArgs, SpsaArgs, TexelArgs, ZeroArgs};
 use crate::output::print;
 use crate::progress::steps_bar;
 
@@ -328,4 +328,62 @@ pub fn tune_spsa(args: &SpsaArgs) -> Result<()> {
         args.out.join("summary.md").display()
     ));
     print(&text)
+}
+
+/// `arena tune zero`.
+pub fn tune_zero(args: &ZeroArgs) -> Result<()> {
+    use ringside_arena::tune::zero_run::{ZeroEvent, ZeroSettings, run_zero};
+    let settings = ZeroSettings {
+        game: args.game.clone(),
+        seed: args.seed,
+        generations: args.generations,
+        games: args.games,
+        iters: args.iters,
+        puct: args.puct,
+        noise: args.noise,
+        alpha: args.alpha,
+        temperature_plies: args.temperature_plies,
+        ply_cap: args.ply_cap,
+        layers: args.layers,
+        channels: args.channels,
+        hidden: args.hidden,
+        epochs: args.epochs,
+        batch: args.batch,
+        lr: args.lr,
+        window: args.window,
+        gate_games: args.gate_games,
+        gate_score: args.gate_score,
+        opening_plies: args.opening_plies,
+        reference: args.reference.clone(),
+        reference_games: args.reference_games,
+    };
+    let started = std::time::Instant::now();
+    let rows = run_zero(&settings, &args.out, &args.python, args.threads, |event| {
+        if args.quiet {
+            return;
+        }
+        let at = started.elapsed().as_secs_f64();
+        match event {
+            ZeroEvent::Step(g, what) => eprintln!("[{at:7.1} s] generation {g}: {what}"),
+            ZeroEvent::Done(r) => eprintln!(
+                "[{at:7.1} s] generation {} done: losses {:.3} / {:.3}, gate {}, reference {}",
+                r.generation,
+                r.losses.0,
+                r.losses.1,
+                r.gate.map_or("—".into(), |((w, d, l), t)| format!(
+                    "{w}-{d}-{l}{}",
+                    if t { " taken" } else { "" }
+                )),
+                r.reference
+                    .map_or("—".into(), |(w, d, l)| format!("{w}-{d}-{l}")),
+            ),
+        }
+    })?;
+    let last = rows.last();
+    print(&format!(
+        "generations={} best_net={} summary={}\n",
+        rows.len(),
+        last.map_or(String::from("-"), |r| format!("{:016x}", r.net_id)),
+        args.out.join("summary.md").display()
+    ))
 }
