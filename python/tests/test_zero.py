@@ -129,3 +129,22 @@ def test_bad_input_is_one_line_and_exit_code_2(tmp_path: "os.PathLike[str]") -> 
     )
     assert p.returncode == 2
     assert p.stderr.strip().count("\n") == 0 and "not a samples file" in p.stderr, p.stderr
+
+
+def test_a_network_plays_from_python_as_mcts_pv_and_is_refused_where_it_cannot(tmp_path: "os.PathLike[str]") -> None:
+    import ringside
+
+    net = os.path.join(FIXTURES, "pvnet-fixture-square.rspvn")
+    state = ringside.load_game("connect_four").new_initial_state()
+    moves = []
+    while not state.is_terminal():
+        a = ringside.Agent(f"mcts:pv={net},iters=30", seed=4).choose(state)
+        assert a in state.legal_actions()
+        moves.append(a)
+        state.apply_action(a)
+    again = ringside.load_game("connect_four").new_initial_state()
+    for a in moves:
+        assert ringside.Agent(f"mcts:pv={net},iters=30", seed=4).choose(again) == a
+        again.apply_action(a)
+    with pytest.raises(ValueError, match="kernel is for square cells"):
+        ringside.Agent(f"mcts:pv={net}", seed=1).choose(ringside.load_game("havannah:size=4").new_initial_state())

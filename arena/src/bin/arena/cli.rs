@@ -708,7 +708,7 @@ pub struct SpsaArgs {
 /// Arguments of `arena tune zero`.
 #[derive(Debug, Args)]
 pub struct ZeroArgs {
-    /// The game spec (a game with a grid: Connect Four, Havannah).
+    /// The game spec (a game with a grid: Connect Four, Hex, Havannah).
     #[arg(long, value_parser = parse_game)]
     pub game: AnyGame,
     /// Generations.

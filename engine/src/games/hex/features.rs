@@ -1,6 +1,6 @@
 //! Hex's features: what alpha-beta's evaluations and the tuner weigh.
 
-use super::{EMPTY, FIRST_EDGE, Hex, MAX_CELLS, NONE, SECOND_EDGE, neighbours};
+use super::{Cell, EMPTY, FIRST_EDGE, Hex, MAX_CELLS, NONE, SECOND_EDGE, neighbours};
 use crate::game::Player;
 use crate::{Feature, Features, MAX_FEATURES};
 
@@ -194,5 +194,57 @@ impl Features for Hex {
         out[0] = self.owner[..cells].iter().filter(|&&o| o == me).count() as f64;
         out[1] = f64::from(self.connection_need(player));
         out[2] = f64::from(self.two_distance(player));
+    }
+
+    /// The board's side: cell `(row r, column c)` is grid cell `c + n·(n − 1 − r)`, rows
+    /// turned upside down so that the diagonal neighbours, up-right and down-left, are the
+    /// axial grid's `±(1, 1)` that the networks' hex kernel reads.
+    fn grid_side(&self) -> Option<usize> {
+        Some(self.size())
+    }
+
+    /// As the trait says, for the player to move, but for the edges: plane 5 holds the
+    /// cells of the mover's two edges and plane 6 the opponent's (corners in both), since in
+    /// Hex an edge belongs to a player. No last move is kept: that plane is empty.
+    fn grid_planes(&self, out: &mut [f32]) {
+        let n = self.size();
+        let cells = n * n;
+        let out = &mut out[..crate::GRID_PLANES * cells];
+        out.fill(0.0);
+        let me = crate::Game::to_move(self).unwrap_or(Player::ZERO).index();
+        for cell in 0..cells {
+            let (r, c) = (cell / n, cell % n);
+            let g = c + n * (n - 1 - r);
+            let plane = match self.owner[cell] {
+                EMPTY => 2,
+                o if usize::from(o) == me => 0,
+                _ => 1,
+            };
+            out[plane * cells + g] = 1.0;
+            out[3 * cells + g] = 1.0;
+            // Black (player 0) joins the first and last rows, White the columns.
+            let on_edge = |player: usize| {
+                let k = if player == 0 { r } else { c };
+                k == 0 || k == n - 1
+            };
+            if on_edge(me) {
+                out[5 * cells + g] = 1.0;
+            }
+            if on_edge(1 - me) {
+                out[6 * cells + g] = 1.0;
+            }
+        }
+    }
+
+    /// The half turn, which keeps each player's edges its own.
+    fn grid_symmetries(&self) -> Vec<Vec<usize>> {
+        let cells = self.size() * self.size();
+        vec![(0..cells).map(|g| cells - 1 - g).collect()]
+    }
+
+    /// The cell the stone fills; the swap fills none.
+    fn grid_cell(&self, mv: Cell) -> Option<usize> {
+        let (n, cell) = (self.size(), usize::from(mv.0));
+        (cell < n * n && self.owner[cell] == EMPTY).then(|| cell % n + n * (n - 1 - cell / n))
     }
 }

@@ -396,3 +396,35 @@ fn two_distance_agrees_with_the_plain_relaxation_in_random_positions() {
     }
     assert!(checked > 2000, "{checked}");
 }
+
+#[test]
+fn the_half_turn_of_a_position_is_the_position_its_turned_moves_reach() {
+    for (size, swap) in [(3, false), (5, true), (7, false)] {
+        let start = Hex::new(size, swap).unwrap();
+        assert_eq!(crate::Features::grid_symmetries(&start).len(), 1);
+        let checked = crate::conformance::check_grid_symmetries(&start, 13, 4);
+        assert!(checked > 4 * size, "size {size}: {checked}");
+    }
+}
+
+#[test]
+fn the_grid_turns_rows_over_so_the_diagonal_neighbours_are_the_hex_kernels() {
+    use crate::Features;
+    // c1 (row 0, column 2) and its down-left neighbour b2 (row 1, column 1) on a 3×3 board:
+    // grid cells 2 + 3·2 = 8 and 1 + 3·1 = 4, one step of (−1, −1) apart.
+    let mut g = Hex::new(3, false).unwrap();
+    play(&mut g, "c1 b2");
+    let cell = |name: &str| g.grid_cell(g.parse_move(name).unwrap());
+    assert_eq!(cell("a1"), Some(6));
+    assert_eq!(cell("c3"), Some(2));
+    assert_eq!(cell("c1"), None, "taken");
+    let mut planes = vec![0.0; crate::GRID_PLANES * 9];
+    g.grid_planes(&mut planes);
+    let plane = |p: usize| -> Vec<usize> { (0..9).filter(|&c| planes[p * 9 + c] == 1.0).collect() };
+    // Black to move: its stone at c1 (grid 8), White's at b2 (grid 4).
+    assert_eq!((plane(0), plane(1)), (vec![8], vec![4]));
+    assert_eq!(plane(3).len(), 9);
+    // Black's edges are the first and last rows (grid rows 2 and 0), White's the columns.
+    assert_eq!(plane(5), vec![0, 1, 2, 6, 7, 8]);
+    assert_eq!(plane(6), vec![0, 2, 3, 5, 6, 8]);
+}
