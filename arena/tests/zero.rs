@@ -41,13 +41,16 @@ cp {NET} "$out/net.rspvn"
 }
 
 fn run(out: &Path, python: &Path, extra: &[&str]) -> std::process::Output {
+    let games = if extra.contains(&"--games") {
+        vec![]
+    } else {
+        vec!["--games", "4"]
+    };
     let mut args = vec![
         "tune",
         "zero",
         "--game",
         "connect_four:rows=4,columns=5",
-        "--games",
-        "4",
         "--iters",
         "8",
         "--gate-games",
@@ -66,6 +69,7 @@ fn run(out: &Path, python: &Path, extra: &[&str]) -> std::process::Output {
         "--out",
         path(out),
     ];
+    args.extend_from_slice(&games);
     args.extend_from_slice(extra);
     arena(&args)
 }
@@ -188,5 +192,63 @@ fn a_failing_trainer_a_game_without_a_grid_and_bad_settings_are_one_line_each() 
     refused(
         &with(&["--game", "connect_four", "--reference", "mcts:bogus=1"]),
         "--reference",
+    );
+}
+
+#[test]
+fn resignation_ends_self_play_games_and_check_games_count_the_false_ones() {
+    let dir = scratch("zero-resign");
+    let python = fake_python(&dir);
+    let out = dir.join("run");
+    // A threshold of 1: every search is below it, so every game resigns at once, but the
+    // check games (half of them here), which play on.
+    let o = run(
+        &out,
+        &python,
+        &[
+            "--generations",
+            "1",
+            "--games",
+            "12",
+            "--resign",
+            "1",
+            "--resign-check",
+            "0.5",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let games = std::fs::read_to_string(out.join("gen-000/selfplay.csv")).unwrap();
+    let resigned = games.lines().filter(|l| l.contains(",resigned 0,")).count();
+    let checked = games.lines().filter(|l| l.contains(",would 0 ")).count();
+    assert_eq!(resigned + checked, 12, "{games}");
+    assert!(resigned > 0 && checked > 0, "{games}");
+    // A resigned game has no positions and the first player lost it.
+    for line in games.lines().filter(|l| l.contains(",resigned 0,")) {
+        let f: Vec<&str> = line.split(',').collect();
+        assert_eq!((f[3], f[4]), ("0", "0-1"), "{line}");
+    }
+    let row = std::fs::read_to_string(out.join("generations.csv")).unwrap();
+    let fields: Vec<&str> = row.lines().nth(1).unwrap().split(',').collect();
+    assert_eq!(fields[6].parse::<usize>().unwrap(), resigned);
+    assert_eq!(fields[7].parse::<usize>().unwrap(), checked);
+    let wrongly = games.lines().filter(|l| l.contains(" wrongly,")).count();
+    assert_eq!(fields[8].parse::<usize>().unwrap(), wrongly);
+    let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(
+        summary.contains(&format!("{resigned} games resigned")),
+        "{summary}"
+    );
+    refused(
+        &[
+            "tune",
+            "zero",
+            "--game",
+            "connect_four",
+            "--resign",
+            "-3",
+            "--out",
+            path(&dir.join("x")),
+        ],
+        "--resign must be a value from -1 to 1",
     );
 }

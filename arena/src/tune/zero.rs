@@ -13,7 +13,7 @@
 
 use rand::RngExt;
 use ringside_agents::{Agent, AgentSpec, AnyAgent};
-use ringside_engine::{Features, GRID_PLANES, Game, Outcome, seeded_rng};
+use ringside_engine::{Features, GRID_PLANES, Game, Outcome, Player, seeded_rng};
 
 use crate::error::{Error, Result};
 
@@ -42,6 +42,8 @@ pub struct SelfPlayGame {
     pub moves: String,
     /// How it ended; `None` when the ply cap stopped it.
     pub outcome: Option<Outcome>,
+    /// Whether a player resigned, or (in a check game) would have.
+    pub resigned: Resigned,
 }
 
 /// How a self-play game is played.
@@ -54,15 +56,31 @@ pub struct SelfPlay {
     pub temperature_plies: u32,
     /// The most plies a game runs; past it the game is stopped and counts as drawn.
     pub ply_cap: u32,
+    /// Resignation (AlphaGo Zero's): a player whose search values its chosen move below
+    /// this (a mean reward in [−1, 1]) resigns; `None` plays every game out.
+    pub resign: Option<f64>,
+}
+
+/// Where a game's resignation stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resigned {
+    /// Nobody's search fell below the threshold.
+    No,
+    /// The player resigned and lost there.
+    Resigned(Player),
+    /// A check game, played out: the player would have resigned, and whether it then lost.
+    Would(Player, bool),
 }
 
 /// Plays one game of `play` from `start`, game `game` of its generation, every choice drawn
-/// from `seed`.
+/// from `seed`. A `check` game is played out even past a resignation, which it records as
+/// [`Resigned::Would`]: how often such a player then did not lose is the false-resign rate.
 pub fn self_play_game<G: Game + Features>(
     start: &G,
     play: &SelfPlay,
     seed: u64,
     game: u32,
+    check: bool,
 ) -> Result<SelfPlayGame> {
     let side = start
         .grid_side()
@@ -82,9 +100,22 @@ pub fn self_play_game<G: Game + Features>(
     let mut visits = Vec::new();
     let mut planes = vec![0.0f32; GRID_PLANES * cells];
     let mut moves = String::new();
+    let mut resigned = Resigned::No;
     while state.outcome().is_none() && state.ply() < play.ply_cap {
         let mover = state.to_move().expect("a live game has a mover");
-        let chosen = mcts.choose(&state).mv;
+        let decision = mcts.choose(&state);
+        let chosen = decision.mv;
+        let hopeless = play
+            .resign
+            .zip(decision.stats.value)
+            .is_some_and(|(threshold, v)| v < threshold);
+        if hopeless && resigned == Resigned::No {
+            if !check {
+                resigned = Resigned::Resigned(mover);
+                break;
+            }
+            resigned = Resigned::Would(mover, false);
+        }
         mcts.root_visits(&mut visits);
         let total: u32 = visits.iter().map(|v| v.1).sum();
         let mut policy = vec![0.0f32; cells + 1];
@@ -119,8 +150,14 @@ pub fn self_play_game<G: Game + Features>(
         state.write_move(mv, &mut moves);
         state.play(mv);
     }
-    let outcome = state.outcome();
+    let outcome = match resigned {
+        Resigned::Resigned(p) => Some(Outcome::Win(p.other())),
+        _ => state.outcome(),
+    };
     let winner = outcome.and_then(Outcome::winner);
+    if let Resigned::Would(p, _) = resigned {
+        resigned = Resigned::Would(p, winner == Some(p.other()));
+    }
     for (sample, mover) in samples.iter_mut().zip(movers) {
         sample.value = match winner {
             Some(w) if w == mover => 1.0,
@@ -132,6 +169,7 @@ pub fn self_play_game<G: Game + Features>(
         samples,
         moves,
         outcome,
+        resigned,
     })
 }
 
@@ -179,13 +217,14 @@ mod tests {
             .unwrap(),
             temperature_plies,
             ply_cap: 1000,
+            resign: None,
         }
     }
 
     #[test]
     fn a_self_play_game_keeps_every_position_with_its_visits_and_its_result() {
         let start = ConnectFour::new();
-        let g = self_play_game(&start, &play(30, 6), 5, 3).unwrap();
+        let g = self_play_game(&start, &play(30, 6), 5, 3, false).unwrap();
         let plies = g.moves.split_whitespace().count();
         assert_eq!(g.samples.len(), plies);
         assert!(g.outcome.is_some());
@@ -234,10 +273,17 @@ mod tests {
     #[test]
     fn a_self_play_game_depends_only_on_its_seed_and_the_temperature_varies_it() {
         let start = ConnectFour::new();
-        let a = self_play_game(&start, &play(20, 8), 9, 0).unwrap();
-        assert_eq!(a, self_play_game(&start, &play(20, 8), 9, 0).unwrap());
+        let a = self_play_game(&start, &play(20, 8), 9, 0, false).unwrap();
+        assert_eq!(
+            a,
+            self_play_game(&start, &play(20, 8), 9, 0, false).unwrap()
+        );
         let others: Vec<String> = (10..16)
-            .map(|seed| self_play_game(&start, &play(20, 8), seed, 0).unwrap().moves)
+            .map(|seed| {
+                self_play_game(&start, &play(20, 8), seed, 0, false)
+                    .unwrap()
+                    .moves
+            })
             .collect();
         assert!(others.iter().any(|m| *m != a.moves));
     }
@@ -247,9 +293,36 @@ mod tests {
         let start = ConnectFour::new();
         let mut capped = play(10, 0);
         capped.ply_cap = 5;
-        let g = self_play_game(&start, &capped, 1, 0).unwrap();
+        let g = self_play_game(&start, &capped, 1, 0, false).unwrap();
         assert_eq!((g.samples.len(), g.outcome), (5, None));
         assert!(g.samples.iter().all(|s| s.value == 0.0));
+    }
+
+    #[test]
+    fn a_hopeless_player_resigns_and_a_check_game_plays_on_to_see_if_it_was_right() {
+        // A threshold every search is below (mean rewards are at least −1 only if lost):
+        // the first mover resigns at once.
+        let start = ConnectFour::new();
+        let mut eager = play(10, 0);
+        eager.resign = Some(2.0);
+        let g = self_play_game(&start, &eager, 4, 0, false).unwrap();
+        assert_eq!(g.resigned, Resigned::Resigned(Player::ZERO));
+        assert_eq!(g.outcome, Some(Outcome::Win(Player::ONE)));
+        assert_eq!(g.samples.len(), 0, "resigned before its first move");
+        // The same game as a check: played out, the would-be resigner's fate recorded.
+        let checked = self_play_game(&start, &eager, 4, 0, true).unwrap();
+        let Resigned::Would(p, lost) = checked.resigned else {
+            panic!("{:?}", checked.resigned)
+        };
+        assert_eq!(p, Player::ZERO);
+        assert_eq!(lost, checked.outcome == Some(Outcome::Win(Player::ONE)));
+        assert!(checked.samples.len() >= 7);
+        // A threshold nothing reaches changes nothing.
+        let mut never = play(10, 0);
+        never.resign = Some(-2.0);
+        let a = self_play_game(&start, &never, 4, 0, false).unwrap();
+        let b = self_play_game(&start, &play(10, 0), 4, 0, false).unwrap();
+        assert_eq!((a.moves, a.resigned), (b.moves, Resigned::No));
     }
 
     #[test]
@@ -263,7 +336,7 @@ mod tests {
         // The mirror: column 0 of the bottom row goes to column 6.
         assert_eq!(word(3), 6);
         let mut out = Vec::new();
-        let g = self_play_game(&start, &play(10, 0), 2, 0).unwrap();
+        let g = self_play_game(&start, &play(10, 0), 2, 0, false).unwrap();
         write_sample(&g.samples[0], &mut out);
         assert_eq!(out.len(), 4 + 7 * 49 + 50 * 4 + 4);
     }

@@ -32,7 +32,7 @@ use ringside_agents::AgentSpec;
 use ringside_engine::registry::{AnyGame, GameVisitor};
 use ringside_engine::{CellShape, Features, Game, Outcome};
 
-use super::zero::{SelfPlay, samples_header, self_play_game, write_sample};
+use super::zero::{Resigned, SelfPlay, samples_header, self_play_game, write_sample};
 use crate::error::{Error, ErrorKind, Result, Setting};
 use crate::figures::plot::{Bars, Bounds, Labels, Series, interval_plot_svg, write_line_plot};
 use crate::figures::stats::wilson;
@@ -90,6 +90,12 @@ pub struct ZeroSettings {
     pub reference: Option<String>,
     /// Games of each reference match.
     pub reference_games: u64,
+    /// Resignation: the value below which a self-play player resigns (`None`: never).
+    #[serde(default)]
+    pub resign: Option<f64>,
+    /// The share of self-play games played out past a resignation, to count false ones.
+    #[serde(default)]
+    pub resign_check: f64,
 }
 
 impl ZeroSettings {
@@ -120,7 +126,11 @@ impl ZeroSettings {
                 ));
             }
         }
-        let unit = [(self.noise, "--noise"), (self.gate_score, "--gate-score")];
+        let unit = [
+            (self.noise, "--noise"),
+            (self.gate_score, "--gate-score"),
+            (self.resign_check, "--resign-check"),
+        ];
         if let Some((v, name)) = unit.iter().find(|(v, _)| !(0.0..=1.0).contains(v)) {
             return Err(Error::setting(format!(
                 "{name} must be from 0 to 1, not {v}"
@@ -134,6 +144,11 @@ impl ZeroSettings {
         if let Some((v, name)) = above.iter().find(|(v, _)| !(*v > 0.0 && v.is_finite())) {
             return Err(Error::setting(format!(
                 "{name} must be a positive number, not {v}"
+            )));
+        }
+        if let Some(v) = self.resign.filter(|v| !(-1.0..=1.0).contains(v)) {
+            return Err(Error::setting(format!(
+                "--resign must be a value from -1 to 1, not {v}"
             )));
         }
         if let Some(r) = &self.reference {
@@ -225,6 +240,9 @@ pub struct Generation {
     /// Self-play games and their first player's wins, draws (the ply cap's included) and
     /// losses.
     pub selfplay: (u64, u64, u64),
+    /// Self-play games resigned; check games whose player would have resigned; and of
+    /// those the ones it did not lose (false resignations).
+    pub resigns: (u64, u64, u64),
     /// Samples the network was trained on.
     pub samples: u64,
     /// The last epoch's training losses (policy, value) and held-out ones, if any.
@@ -323,20 +341,19 @@ pub fn run_zero(
                     .map_err(|e| Error::setting(e.to_string()))?,
                 temperature_plies: settings.temperature_plies,
                 ply_cap: settings.ply_cap,
+                resign: settings.resign,
             };
             let seed = settings.seed_of(g, 1);
             let net_id = content_id(&net_path(out, best))?;
-            pool.install(|| {
-                self_play(
-                    &settings.game,
-                    &play,
-                    seed,
-                    settings.games,
-                    best,
-                    net_id,
-                    &dir,
-                )
-            })?;
+            let batch = Batch {
+                play: &play,
+                seed,
+                games: settings.games,
+                check: settings.resign_check,
+                played_by: best,
+                net_id,
+            };
+            pool.install(|| self_play(&settings.game, &batch, &dir))?;
         }
         let next = g + 1;
         let next_dir = gen_dir(out, next);
@@ -397,11 +414,13 @@ pub fn run_zero(
             }
             _ => None,
         };
+        let games = selfplay_results(&dir.join("selfplay.csv"))?;
         let row = Generation {
             generation: next,
             played_by,
             net_id: content_id(&net_path(out, next))?,
-            selfplay: selfplay_results(&dir.join("selfplay.csv"))?,
+            selfplay: games.0,
+            resigns: games.1,
             samples: 0,
             losses: (0.0, 0.0, None),
             gate,
@@ -458,36 +477,39 @@ fn trainer(python: &str, args: &[String]) -> Result<()> {
     )))
 }
 
-/// Plays generation's self-play games on the current pool and writes its samples and games.
-fn self_play(
-    game: &AnyGame,
-    play: &SelfPlay,
+/// A generation's self-play: how each game is played, how many, from which seed, the share
+/// of resignation checks, and the network that plays them (its generation and content id).
+struct Batch<'a> {
+    play: &'a SelfPlay,
     seed: u64,
     games: u32,
+    check: f64,
     played_by: u32,
     net_id: u64,
-    dir: &Path,
-) -> Result<()> {
+}
+
+/// Plays a generation's self-play games on the current pool and writes its samples and games.
+fn self_play(game: &AnyGame, batch: &Batch<'_>, dir: &Path) -> Result<()> {
     struct Play<'a> {
-        play: &'a SelfPlay,
-        seed: u64,
-        games: u32,
-        played_by: u32,
-        net_id: u64,
+        batch: &'a Batch<'a>,
         dir: &'a Path,
     }
     impl GameVisitor for Play<'_> {
         type Output = Result<()>;
         fn visit<G: Game + Features>(self, start: G) -> Result<()> {
-            let results: Vec<_> = (0..self.games)
+            let b = self.batch;
+            let results: Vec<_> = (0..b.games)
                 .into_par_iter()
                 .map(|i| {
-                    let seed = ringside_engine::zobrist::splitmix64(self.seed ^ u64::from(i));
-                    self_play_game(&start, self.play, seed, i)
+                    let seed = ringside_engine::zobrist::splitmix64(b.seed ^ u64::from(i));
+                    // Whether this game checks resignation, drawn from its own seed.
+                    let check = b.play.resign.is_some()
+                        && ((seed >> 11) as f64 / (1u64 << 53) as f64) < b.check;
+                    self_play_game(&start, b.play, seed, i, check)
                 })
                 .collect::<Result<_>>()?;
             let mut samples = samples_header(&start);
-            let mut csv = String::from("game,played_by,net_id,plies,result,moves\n");
+            let mut csv = String::from("game,played_by,net_id,plies,result,resigned,moves\n");
             for (i, g) in results.iter().enumerate() {
                 for s in &g.samples {
                     write_sample(s, &mut samples);
@@ -498,11 +520,22 @@ fn self_play(
                     Some(Outcome::Draw) => "draw",
                     None => "capped",
                 };
+                let resigned = match g.resigned {
+                    Resigned::No => String::new(),
+                    Resigned::Resigned(p) => format!("resigned {}", p.index()),
+                    Resigned::Would(p, lost) => {
+                        format!(
+                            "would {} {}",
+                            p.index(),
+                            if lost { "lost" } else { "wrongly" }
+                        )
+                    }
+                };
                 let _ = writeln!(
                     csv,
-                    "{i},{},{:016x},{},{result},{}",
-                    self.played_by,
-                    self.net_id,
+                    "{i},{},{:016x},{},{result},{resigned},{}",
+                    b.played_by,
+                    b.net_id,
                     g.samples.len(),
                     g.moves
                 );
@@ -513,14 +546,7 @@ fn self_play(
         }
     }
     std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, &e))?;
-    game.clone().visit(Play {
-        play,
-        seed,
-        games,
-        played_by,
-        net_id,
-        dir,
-    })
+    game.clone().visit(Play { batch, dir })
 }
 
 /// Plays (or resumes) `plan` into `path`: the first agent's wins, draws and losses.
@@ -530,19 +556,37 @@ fn match_wdl(plan: &RunPlan, path: &Path, threads: Option<usize>) -> Result<(u64
     Ok((summary.all.w, summary.all.d, summary.all.l))
 }
 
-/// The first player's wins, draws (and capped games) and losses in a self-play record.
-fn selfplay_results(path: &Path) -> Result<(u64, u64, u64)> {
+/// A self-play record read back: the first player's wins, draws (and capped games) and
+/// losses; games resigned; check games whose player would have resigned, and of those the
+/// ones it did not lose.
+fn selfplay_results(path: &Path) -> Result<((u64, u64, u64), (u64, u64, u64))> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io("read", path, &e))?;
-    let mut wdl = (0, 0, 0);
+    let header = text.lines().next().unwrap_or("");
+    // Records written before resignation have no resigned column.
+    let resign_column = header.split(',').position(|h| h == "resigned");
+    let (mut wdl, mut resigns) = ((0, 0, 0), (0, 0, 0));
     for line in text.lines().skip(1) {
-        match line.split(',').nth(4) {
-            Some("1-0") => wdl.0 += 1,
-            Some("0-1") => wdl.2 += 1,
+        let fields: Vec<&str> = line.split(',').collect();
+        match fields.get(4) {
+            Some(&"1-0") => wdl.0 += 1,
+            Some(&"0-1") => wdl.2 += 1,
             Some(_) => wdl.1 += 1,
             None => return Err(Error::corrupt(format!("{}: a short row", path.display()))),
         }
+        let resigned = resign_column
+            .and_then(|k| fields.get(k))
+            .copied()
+            .unwrap_or("");
+        if resigned.starts_with("resigned") {
+            resigns.0 += 1;
+        } else if resigned.starts_with("would") {
+            resigns.1 += 1;
+            if resigned.ends_with("wrongly") {
+                resigns.2 += 1;
+            }
+        }
     }
-    Ok(wdl)
+    Ok((wdl, resigns))
 }
 
 /// `row` with the samples and last losses of the trainer's record.
@@ -573,7 +617,7 @@ fn score(wdl: (u64, u64, u64)) -> (f64, f64, f64) {
 /// Rewrites `generations.csv`, the figures and `summary.md` from the finished generations.
 fn write_records(out: &Path, s: &ZeroSettings, rows: &[Generation]) -> Result<()> {
     let mut csv = String::from(
-        "generation,net_id,played_by,selfplay_first_wins,selfplay_draws,selfplay_first_losses,samples,policy_loss,value_loss,held_policy_loss,held_value_loss,gate_wins,gate_draws,gate_losses,gate_taken,reference_wins,reference_draws,reference_losses\n",
+        "generation,net_id,played_by,selfplay_first_wins,selfplay_draws,selfplay_first_losses,resigned,resign_checks,false_resigns,samples,policy_loss,value_loss,held_policy_loss,held_value_loss,gate_wins,gate_draws,gate_losses,gate_taken,reference_wins,reference_draws,reference_losses\n",
     );
     let opt = |v: Option<f64>| v.map_or(String::new(), |x| format!("{x:.5}"));
     for r in rows {
@@ -587,13 +631,16 @@ fn write_records(out: &Path, s: &ZeroSettings, rows: &[Generation]) -> Result<()
         };
         let _ = writeln!(
             csv,
-            "{},{:016x},{},{},{},{},{},{:.5},{:.5},{},{},{gw},{gd},{gl},{taken},{rw},{rd},{rl}",
+            "{},{:016x},{},{},{},{},{},{},{},{},{:.5},{:.5},{},{},{gw},{gd},{gl},{taken},{rw},{rd},{rl}",
             r.generation,
             r.net_id,
             r.played_by,
             r.selfplay.0,
             r.selfplay.1,
             r.selfplay.2,
+            r.resigns.0,
+            r.resigns.1,
+            r.resigns.2,
             r.samples,
             r.losses.0,
             r.losses.1,
@@ -708,6 +755,21 @@ fn summary(s: &ZeroSettings, rows: &[Generation]) -> String {
         s.epochs,
         s.window
     );
+    if let Some(v) = s.resign {
+        let (resigned, checks, wrong): (u64, u64, u64) = rows.iter().fold((0, 0, 0), |a, r| {
+            (a.0 + r.resigns.0, a.1 + r.resigns.1, a.2 + r.resigns.2)
+        });
+        let rate = if checks > 0 {
+            format!(", {:.1}%", 100.0 * wrong as f64 / checks as f64)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            md,
+            "Resignation below {v}: {resigned} games resigned; in the {:.0}% of games played out to check, {checks} players would have resigned and {wrong} of them did not lose (false resignations{rate}).\n",
+            100.0 * s.resign_check
+        );
+    }
     let _ = writeln!(
         md,
         "| generation | played by | samples | policy loss | value loss | held out | gate | reference |\n|---|---|---|---|---|---|---|---|"

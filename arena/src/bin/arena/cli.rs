@@ -774,6 +774,13 @@ pub struct ZeroArgs {
     /// Games of each reference match (even).
     #[arg(long, default_value_t = 40)]
     pub reference_games: u64,
+    /// Resign a self-play game when the mover's search values its move below this (a mean
+    /// reward from -1 to 1; AlphaGo Zero's v_resign); default: play every game out.
+    #[arg(long, allow_hyphen_values = true)]
+    pub resign: Option<f64>,
+    /// The share of self-play games played out past a resignation, to count false ones.
+    #[arg(long, default_value_t = 0.1)]
+    pub resign_check: f64,
     /// The run's seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,

@@ -356,6 +356,8 @@ pub fn tune_zero(args: &ZeroArgs) -> Result<()> {
         opening_plies: args.opening_plies,
         reference: args.reference.clone(),
         reference_games: args.reference_games,
+        resign: args.resign,
+        resign_check: args.resign_check,
     };
     let started = std::time::Instant::now();
     let rows = run_zero(&settings, &args.out, &args.python, args.threads, |event| {
