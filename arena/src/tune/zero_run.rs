@@ -218,6 +218,9 @@ impl ZeroSettings {
     }
 }
 
+/// Three counts: wins, draws and losses, or resignations as [`Generation::resigns`] has them.
+type Counts = (u64, u64, u64);
+
 /// Generation `g`'s folder.
 fn gen_dir(out: &Path, g: u32) -> PathBuf {
     out.join(format!("gen-{g:03}"))
@@ -559,7 +562,7 @@ fn match_wdl(plan: &RunPlan, path: &Path, threads: Option<usize>) -> Result<(u64
 /// A self-play record read back: the first player's wins, draws (and capped games) and
 /// losses; games resigned; check games whose player would have resigned, and of those the
 /// ones it did not lose.
-fn selfplay_results(path: &Path) -> Result<((u64, u64, u64), (u64, u64, u64))> {
+fn selfplay_results(path: &Path) -> Result<(Counts, Counts)> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io("read", path, &e))?;
     let header = text.lines().next().unwrap_or("");
     // Records written before resignation have no resigned column.
