@@ -70,6 +70,13 @@ fn a_trained_net_is_written_with_its_record_and_plays_in_a_match_named_by_conten
         summary.contains(&id),
         "the summary names the net by content"
     );
+    // By default games are held out by distinct game, and a tenth for a test scored once.
+    assert!(
+        summary.contains("distinct games (every copy of a game on one side)"),
+        "{summary}"
+    );
+    assert!(summary.contains("10% for the test"), "{summary}");
+    assert!(summary.contains("**The test**"), "{summary}");
 
     let spec = format!(
         "alphabeta:depth=1,eval=net,net={}",
@@ -113,6 +120,10 @@ fn a_net_started_as_the_linear_evaluation_evaluates_as_it() {
         path(&out),
         "--features",
         "--epochs",
+        "0",
+        "--split",
+        "id",
+        "--test",
         "0",
         "--quiet",
     ]);
@@ -233,7 +244,9 @@ fn a_net_training_that_learned_nothing_exits_2_and_writes_nothing_unless_asked()
     let dir = scratch("net-nothing");
     let games = self_play(&dir, 6);
     let out = dir.join("n");
-    // Six games of Rin with material: nothing the validation loss can show.
+    // Six games of Rin with material: nothing the validation loss can show (split by id:
+    // the deterministic self-play repeats its games, which a split by distinct game would
+    // keep all on one side).
     let args = [
         "tune",
         "net",
@@ -242,6 +255,10 @@ fn a_net_training_that_learned_nothing_exits_2_and_writes_nothing_unless_asked()
         path(&out),
         "--eval",
         "material",
+        "--split",
+        "id",
+        "--test",
+        "0",
     ];
     let line = refused(&args, "nothing to learn: ");
     assert!(line.contains("--write-anyway"), "{line}");

@@ -74,6 +74,9 @@ pub struct NetOutcome {
     /// The kept net's Texel loss (`(σ(K v) − y)²`) on the training and validation positions,
     /// to set beside the linear evaluation's, whatever loss training minimised.
     pub net_loss: (f64, f64),
+    /// The test (games held out of training and of the choice of epoch, scored once by the
+    /// kept net): its positions, the kept net's Texel loss and the linear evaluation's.
+    pub test: Option<(usize, f64, f64)>,
     /// The trained net.
     pub net: Net,
     /// Seconds spent extracting and training.
@@ -165,11 +168,13 @@ pub fn run_net(run: &NetRun, mut progress: impl FnMut(&Epoch)) -> Result<NetOutc
     }
     blend_labels(&mut data.train, k, run.lambda)?;
     blend_labels(&mut data.validation, k, run.lambda)?;
+    blend_labels(&mut data.test, k, run.lambda)?;
+    let linear_test = super::texel::loss(&data.test, &linear, k);
     let linear_loss = (
         super::texel::loss(&data.train, &linear, k),
         super::texel::loss(&data.validation, &linear, k),
     );
-    let marks = [&data.train, &data.validation]
+    let marks = [&data.train, &data.validation, &data.test]
         .iter()
         .flat_map(|p| &p.inputs.active)
         .any(|&f| usize::from(f) >= 2 * shape.cells);
@@ -181,8 +186,10 @@ pub fn run_net(run: &NetRun, mut progress: impl FnMut(&Epoch)) -> Result<NetOutc
     }
     let train_data = NetData::from_positions(&data.train, run.features);
     let validation = NetData::from_positions(&data.validation, run.features);
+    let test = NetData::from_positions(&data.test, run.features);
     drop(data.train);
     drop(data.validation);
+    drop(data.test);
     let extracted = clock.elapsed().as_secs_f64();
     let clock = Instant::now();
     let mut net = Net::random(shape, k as f32, &mut seeded_rng(run.train.seed, 1));
@@ -211,7 +218,9 @@ pub fn run_net(run: &NetRun, mut progress: impl FnMut(&Epoch)) -> Result<NetOutc
         super::net::loss(&net, &train_data),
         super::net::loss(&net, &validation),
     );
+    let test = (!test.is_empty()).then(|| (test.len(), super::net::loss(&net, &test), linear_test));
     let outcome = NetOutcome {
+        test,
         game: net.shape.game.clone(),
         k,
         epochs,
@@ -371,6 +380,13 @@ fn summary_markdown(run: &NetRun, o: &NetOutcome) -> String {
             super::net::Loss::Logit => "the error in logits, (K·v − clamp(logit y, ±6))²",
         }
     );
+    if let Some((n, net, linear)) = o.test {
+        let _ = writeln!(
+            md,
+            "**The test**, {n} positions of games held out of training and of the choice of epoch, scored once: the kept net's Texel loss {net:.6}, `{}`'s {linear:.6}.\n",
+            eval_name(&run.eval)
+        );
+    }
     let _ = writeln!(
         md,
         "Extraction (replay, leaf searches) took {:.1} s, training {:.1} s ({} epochs). The net's content id is `{:016x}`.\n\nA lower error is not yet a stronger player: check with a match (`alphabeta:eval=net,net={}` against `eval=tuned`).\n\n![Losses](losses.svg)\n\nFiles: `{NET_FILE}` (load with `eval=net,net=FILE`), `tune.csv` (every epoch), `losses.svg`.",

@@ -48,6 +48,8 @@ impl LeafSearch {
 pub(crate) struct Selection {
     /// Whether the game's positions are held out for validation.
     pub validation: bool,
+    /// Whether they are held out for the test (never with `validation`).
+    pub test: bool,
     /// The plies whose positions are kept (sorted; a position is taken before the ply's move).
     pub plies: Vec<u32>,
 }
@@ -73,6 +75,8 @@ pub struct Probe<'a> {
 pub struct Probed {
     /// Whether the game is held out for validation (as the probe's selection said).
     pub validation: bool,
+    /// Whether it is held out for the test.
+    pub test: bool,
     /// Feature differences (`Player::ZERO`'s values minus `Player::ONE`'s), one row of the
     /// game's features a position.
     pub features: Vec<f64>,
@@ -107,7 +111,11 @@ impl<'a> Sink for Probe<'a> {
         row: &GameRow,
         _: Player,
     ) -> Result<ProbeWatch<'a, G>, RowFault> {
-        let Selection { validation, plies } = (self.select)(row);
+        let Selection {
+            validation,
+            test,
+            plies,
+        } = (self.select)(row);
         let searcher = match self.leaf {
             Some(leaf) if !plies.is_empty() => {
                 let spec = AlphaBetaSpec {
@@ -134,6 +142,7 @@ impl<'a> Sink for Probe<'a> {
             cell_buf: Vec::new(),
             out: Probed {
                 validation,
+                test,
                 ..Probed::default()
             },
         })

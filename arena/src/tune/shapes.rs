@@ -336,7 +336,13 @@ impl Sink for ShapeProbe<'_> {
         let mut learned = [false; 2];
         learned[first.index()] = a;
         learned[1 - first.index()] = b;
-        let Selection { validation, plies } = selection(row, self.filter);
+        // A game held out for the test is held out here too.
+        let Selection {
+            validation,
+            test,
+            plies,
+        } = selection(row, self.filter);
+        let validation = validation || test;
         Ok(ShapeWatch {
             plies,
             next: 0,

@@ -77,6 +77,23 @@ pub struct PositionFilter {
     pub validation_share: f64,
     /// The seed of the sampling and of the split.
     pub seed: u64,
+    /// How games are assigned to the held-out sets.
+    pub split: Split,
+    /// The share of games held out for the test, beside validation (0: none).
+    pub test_share: f64,
+}
+
+/// How a game is assigned to training, validation or the test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Split {
+    /// By the game's id: each game on its own (what every tuning before issue 102 did). A
+    /// game replayed move for move (a deterministic player's self-play twin) can land on
+    /// both sides.
+    #[default]
+    Id,
+    /// By the game's moves: every copy of a distinct game on the same side, so held-out
+    /// games are games training never saw.
+    Distinct,
 }
 
 impl PositionFilter {
@@ -84,8 +101,17 @@ impl PositionFilter {
     /// before each game's end; 20% of games held out for validation (seed 1)".
     #[must_use]
     pub fn describe(&self) -> String {
+        let held = match self.split {
+            Split::Id => "games",
+            Split::Distinct => "distinct games (every copy of a game on one side)",
+        };
+        let test = if self.test_share > 0.0 {
+            format!(" and {:.0}% for the test", 100.0 * self.test_share)
+        } else {
+            String::new()
+        };
         format!(
-            "plies from {}, {}, {} dropped before each game's end; {:.0}% of games held out for validation (seed {})",
+            "plies from {}, {}, {} dropped before each game's end; {:.0}% of {held} held out for validation{test} (seed {})",
             self.skip_plies,
             self.per_game
                 .map_or("every position".to_string(), |n| format!(
@@ -106,6 +132,8 @@ impl Default for PositionFilter {
             drop_decided: 0,
             validation_share: 0.2,
             seed: 1,
+            split: Split::Id,
+            test_share: 0.0,
         }
     }
 }
@@ -255,6 +283,8 @@ pub struct Extracted {
     pub train: Positions,
     /// Positions of the validation games.
     pub validation: Positions,
+    /// Positions of the test games (none without a test share).
+    pub test: Positions,
 }
 
 /// Reads the games CSVs (each checked against its sidecar, every game replayed) and keeps the
@@ -276,6 +306,14 @@ pub fn extract(
             filter.validation_share
         )));
     }
+    if !(0.0..1.0).contains(&filter.test_share)
+        || filter.validation_share + filter.test_share >= 1.0
+    {
+        return Err(Error::setting(format!(
+            "the test share must be from 0 and leave games to train on beside validation's {}, not {}",
+            filter.validation_share, filter.test_share
+        )));
+    }
     if files.is_empty() {
         return Err(Error::setting("give at least one games CSV"));
     }
@@ -294,6 +332,7 @@ pub fn extract(
                 games: (0, 0),
                 train: Positions::new(start.feature_set().len()),
                 validation: Positions::new(start.feature_set().len()),
+                test: Positions::new(start.feature_set().len()),
             }
         }
     }
@@ -333,7 +372,9 @@ pub fn extract(
                     }
                     out.games.1 += 1;
                     let label = zero_points(&start, &r.row);
-                    let into = if r.gathered.validation {
+                    let into = if r.gathered.test {
+                        &mut out.test
+                    } else if r.gathered.validation {
                         &mut out.validation
                     } else {
                         &mut out.train
@@ -388,7 +429,14 @@ pub fn extract(
 /// the filter's seed and the game's id.
 pub(crate) fn selection(row: &GameRow, filter: &PositionFilter) -> Selection {
     let mut rng = seeded_rng(filter.seed, row.id);
-    let validation = rng.random::<f64>() < filter.validation_share;
+    // The id's draw always comes first, so the plies drawn after it are what they were.
+    let by_id: f64 = rng.random();
+    let draw = match filter.split {
+        Split::Id => by_id,
+        Split::Distinct => seeded_rng(filter.seed, row.moves_key()).random(),
+    };
+    let validation = draw < filter.validation_share;
+    let test = !validation && draw < filter.validation_share + filter.test_share;
     let last = row.plies.saturating_sub(filter.drop_decided);
     let candidates: Vec<u32> = (filter.skip_plies..last).collect();
     let keep: Vec<u32> = match filter.per_game {
@@ -407,6 +455,7 @@ pub(crate) fn selection(row: &GameRow, filter: &PositionFilter) -> Selection {
     };
     Selection {
         validation,
+        test,
         plies: keep,
     }
 }
@@ -737,4 +786,90 @@ pub fn fit(
         steps.push(s);
     }
     steps
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::{Seat, Slot};
+    use crate::records::row::{Reason, Winner};
+
+    /// A row of game `id` whose moves are `moves`.
+    fn row_of(id: u64, moves: &str) -> GameRow {
+        GameRow {
+            id,
+            slot: Slot {
+                pairing: 0,
+                pair: id / 2,
+                seat: Seat::AFirst,
+            },
+            game: "rin".to_string(),
+            seed: 1,
+            opening_plies: 0,
+            first_agent: 0,
+            second_agent: 1,
+            winner: Winner::Draw,
+            reason: Reason::Normal,
+            plies: moves.split_whitespace().count() as u32,
+            first_score: None,
+            second_score: None,
+            first_time_ms: 0.0,
+            second_time_ms: 0.0,
+            first_nodes: 0,
+            second_nodes: 0,
+            first_iterations: 0,
+            second_iterations: 0,
+            first_clock: None,
+            second_clock: None,
+            moves: moves.to_string(),
+            fault: None,
+        }
+    }
+
+    #[test]
+    fn a_split_by_distinct_game_keeps_every_copy_of_a_game_on_one_side_and_by_id_is_unchanged() {
+        let filter = |split, test_share| PositionFilter {
+            validation_share: 0.3,
+            test_share,
+            split,
+            ..PositionFilter::default()
+        };
+        let games = ["a1 b2 c3", "a1 b2 c4", "b1 a2", "c3 c4 c5 c6"];
+        // Each game ten times under different ids: by its moves, every copy on one side.
+        let distinct = filter(Split::Distinct, 0.2);
+        for (k, moves) in games.iter().enumerate() {
+            let side = |id| {
+                let s = selection(&row_of(id, moves), &distinct);
+                assert!(!(s.validation && s.test));
+                (s.validation, s.test)
+            };
+            let first = side(k as u64);
+            for copy in 1..10u64 {
+                assert_eq!(side(100 * copy + k as u64), first, "{moves}");
+            }
+        }
+        // By id, copies of one game fall on both sides (300 copies at 30%).
+        let by_id = filter(Split::Id, 0.0);
+        let held = (0..300u64)
+            .filter(|&id| selection(&row_of(id, games[0]), &by_id).validation)
+            .count();
+        assert!((60..120).contains(&held), "{held}");
+        // And by id with no test, the draw is the one every tuning before made.
+        for id in 0..50u64 {
+            let old = seeded_rng(1, id).random::<f64>() < 0.3;
+            let s = selection(&row_of(id, games[1]), &by_id);
+            assert_eq!((s.validation, s.test), (old, false));
+        }
+        // The shares over many distinct games: about 30% validation, 20% test.
+        let (mut v, mut t) = (0, 0);
+        for g in 0..2000u64 {
+            let s = selection(&row_of(g, &format!("a{g} b{g}")), &distinct);
+            v += usize::from(s.validation);
+            t += usize::from(s.test);
+        }
+        assert!(
+            (520..680).contains(&v) && (330..470).contains(&t),
+            "{v} {t}"
+        );
+    }
 }

@@ -494,6 +494,15 @@ pub struct PositionArgs {
     /// The share of games held out for validation.
     #[arg(long, default_value_t = 0.2)]
     pub validation: f64,
+    /// How games are held out: `id`, each game by its id; or `distinct`, every copy of a
+    /// game (a deterministic self-play twin) on the same side. Default: `distinct` for `tune
+    /// net`, `id` for the others (what their committed results used).
+    #[arg(long)]
+    pub split: Option<String>,
+    /// The share of games held out for the test, beside validation: scored once, by the
+    /// kept result. Default: 0.1 for `tune net`, 0 for the others.
+    #[arg(long)]
+    pub test: Option<f64>,
 }
 
 /// Arguments of `arena tune texel`.

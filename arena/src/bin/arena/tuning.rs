@@ -53,14 +53,28 @@ fn texel_fixes(args: &TexelArgs) -> Result<Vec<(String, Option<f64>)>> {
 fn position_filter(
     p: &crate::cli::PositionArgs,
     seed: u64,
-) -> ringside_arena::tune::texel::PositionFilter {
-    ringside_arena::tune::texel::PositionFilter {
+    net: bool,
+) -> Result<ringside_arena::tune::texel::PositionFilter> {
+    use ringside_arena::tune::texel::Split;
+    let split = match p.split.as_deref() {
+        None if net => Split::Distinct,
+        None | Some("id") => Split::Id,
+        Some("distinct") => Split::Distinct,
+        Some(other) => {
+            return Err(Error::setting(format!(
+                "--split must be id or distinct, not '{other}'"
+            )));
+        }
+    };
+    Ok(ringside_arena::tune::texel::PositionFilter {
         skip_plies: p.skip_plies,
         per_game: p.per_game,
         drop_decided: p.drop_decided,
         validation_share: p.validation,
         seed,
-    }
+        split,
+        test_share: p.test.unwrap_or(if net { 0.1 } else { 0.0 }),
+    })
 }
 
 /// The linear evaluation `--eval` names.
@@ -96,7 +110,7 @@ pub fn tune_texel(args: &TexelArgs) -> Result<()> {
     }
     let run = TexelRun {
         files: args.files.clone(),
-        filter: position_filter(&args.positions, args.seed),
+        filter: position_filter(&args.positions, args.seed, false)?,
         eval: EvalSpec {
             kind,
             weights_file: args.weights.clone(),
@@ -149,7 +163,7 @@ pub fn tune_shapes(args: &ShapesArgs) -> Result<()> {
     use ringside_arena::tune::shapes::{ShapeRun, run_shapes};
     let run = ShapeRun {
         files: args.files.clone(),
-        filter: position_filter(&args.positions, args.seed),
+        filter: position_filter(&args.positions, args.seed, false)?,
         learn: args.learn.clone(),
         iterations: args.iterations,
         min_seen: args.min_seen,
@@ -193,7 +207,7 @@ pub fn tune_net(args: &NetArgs) -> Result<()> {
     let kind = linear_eval(&args.eval)?;
     let run = NetRun {
         files: args.files.clone(),
-        filter: position_filter(&args.positions, args.seed),
+        filter: position_filter(&args.positions, args.seed, true)?,
         eval: EvalSpec {
             kind,
             ..EvalSpec::default()
