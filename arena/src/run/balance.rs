@@ -713,7 +713,8 @@ pub fn verdict(words: Vec<Word>) -> Verdict {
 
 /// The run's families: the settings' and, where [`Settings::perfect`] asks for it and the
 /// solver solves the start within its positions, the perfect player's; with the sentence on
-/// perfect play (what the solver found, or that it did not solve).
+/// perfect play (what the solver found, or that it did not solve). The solver's answer is
+/// kept in the run's folder, which must exist.
 fn with_perfect(s: &Settings) -> Result<(Vec<Family>, Option<String>)> {
     let mut families = s.families.clone();
     let Some(nodes) = s.perfect else {
@@ -743,7 +744,6 @@ fn with_perfect(s: &Settings) -> Result<(Vec<Family>, Option<String>)> {
         None => {
             let (value, positions) = s.game.visit(Start(&budget));
             let word = value.map(ringside_agents::solve::Value::word);
-            std::fs::create_dir_all(&s.dir).map_err(|e| Error::io("create", &s.dir, &e))?;
             write_atomically(
                 &s.dir.join(PERFECT_FILE),
                 perfect_text(&s.game.spec(), nodes, word, positions).as_bytes(),
@@ -815,6 +815,8 @@ pub fn run(s: &Settings, report: &mut dyn FnMut(&Cell)) -> Result<(Vec<Cell>, Ve
             s.games
         )));
     }
+    // The folder first: the perfect player's answer is kept in it.
+    std::fs::create_dir_all(&s.dir).map_err(|e| Error::io("create", &s.dir, &e))?;
     let (families, perfect) = with_perfect(s)?;
     let k: usize = families.iter().map(|f| f.rungs.len()).sum();
     if k == 0 {
@@ -822,7 +824,6 @@ pub fn run(s: &Settings, report: &mut dyn FnMut(&Cell)) -> Result<(Vec<Cell>, Ve
             "no player to play: give a family at least one rung",
         ));
     }
-    std::fs::create_dir_all(&s.dir).map_err(|e| Error::io("create", &s.dir, &e))?;
     let alpha = s.alpha / k as f64;
     let mut cells = Vec::new();
     for f in &families {

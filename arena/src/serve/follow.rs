@@ -201,14 +201,15 @@ impl Followed {
                     };
                     Ok::<_, String>((done, got))
                 },
-                || Parsed::of(block, (offset, block_end), line, plan, layout, keep_text),
+                || Parsed::of(block, offset, line, plan, layout, keep_text),
             );
             let (done, read) = folded?;
             if let Some((o, l)) = done {
                 (self.offset, self.line) = (o, l);
             }
             got = read;
-            (offset, line) = (block_end, parsed.first_line + parsed.lines as u64);
+            debug_assert_eq!(parsed.end(), block_end);
+            (offset, line) = (block_end, parsed.first_line + parsed.lines() as u64);
             pending = Some(parsed);
             std::mem::swap(&mut current, &mut next);
         }
@@ -283,7 +284,8 @@ impl Counts {
     /// Folds a parsed block's rows in file order; the file offset and line number after it.
     /// The rows before a bad one still count; nothing after it is read.
     fn fold(&mut self, p: Parsed) -> Result<(u64, u64), LineFault> {
-        for ((group, _), (rows, fault)) in p.groups.iter().zip(&p.rows) {
+        for (g, (rows, fault)) in p.rows.iter().enumerate() {
+            let group = g * GROUP_ROWS;
             for (in_group, row) in rows {
                 let k = group + in_group;
                 let line = p.first_line + k as u64;
@@ -303,7 +305,7 @@ impl Counts {
                 return Err(fault.clone());
             }
         }
-        Ok((p.end, p.first_line + p.lines as u64))
+        Ok((p.end(), p.first_line + p.lines() as u64))
     }
 }
 
@@ -311,26 +313,31 @@ impl Counts {
 struct Parsed {
     /// The file offset of the block's first line (after the header, in the first block).
     offset: u64,
-    /// The file offset the block ends at.
-    end: u64,
     /// The first line's number.
     first_line: u64,
-    /// Lines in the block.
-    lines: usize,
     /// Each line's start in the block, and the block's length last.
     starts: Vec<usize>,
-    /// The groups of lines parsed together: `[k, j)`.
-    groups: Vec<(usize, usize)>,
-    /// Each group's rows (with their line's index in the group) and its first bad line.
+    /// Each group of [`GROUP_ROWS`] lines' rows (with their line's index in the group) and
+    /// its first bad line.
     rows: Vec<GroupRows>,
 }
 
 impl Parsed {
+    /// Lines in the block.
+    fn lines(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// The file offset the block ends at.
+    fn end(&self) -> u64 {
+        self.offset + *self.starts.last().expect("the block's length") as u64
+    }
+
     /// Parses `block`, complete lines from file offset `offset` to `end`, the first of them
     /// line `first_line`, [`GROUP_ROWS`] lines a task.
     fn of(
         block: &[u8],
-        (offset, end): (u64, u64),
+        offset: u64,
         first_line: u64,
         plan: &RunPlan,
         layout: Layout,
@@ -360,11 +367,8 @@ impl Parsed {
             .collect();
         Parsed {
             offset,
-            end,
             first_line,
-            lines,
             starts,
-            groups,
             rows,
         }
     }
