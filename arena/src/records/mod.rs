@@ -2,6 +2,7 @@
 
 pub mod durable;
 pub mod fault;
+pub mod fields;
 pub mod games_csv;
 pub mod idset;
 pub mod lock;
