@@ -41,11 +41,13 @@ cp {NET} "$out/net.rspvn"
 }
 
 fn run(out: &Path, python: &Path, extra: &[&str]) -> std::process::Output {
-    let games = if extra.contains(&"--games") {
-        vec![]
-    } else {
-        vec!["--games", "4"]
-    };
+    // The defaults below, but where `extra` gives its own.
+    let mut defaults = Vec::new();
+    for (flag, value) in [("--games", "4"), ("--gate-games", "2")] {
+        if !extra.contains(&flag) {
+            defaults.extend([flag, value]);
+        }
+    }
     let mut args = vec![
         "tune",
         "zero",
@@ -53,8 +55,6 @@ fn run(out: &Path, python: &Path, extra: &[&str]) -> std::process::Output {
         "connect_four:rows=4,columns=5",
         "--iters",
         "8",
-        "--gate-games",
-        "2",
         "--reference",
         "random",
         "--reference-games",
@@ -69,7 +69,7 @@ fn run(out: &Path, python: &Path, extra: &[&str]) -> std::process::Output {
         "--out",
         path(out),
     ];
-    args.extend_from_slice(&games);
+    args.extend_from_slice(&defaults);
     args.extend_from_slice(extra);
     arena(&args)
 }
@@ -250,5 +250,46 @@ fn resignation_ends_self_play_games_and_check_games_count_the_false_ones() {
             path(&dir.join("x")),
         ],
         "--resign must be a value from -1 to 1",
+    );
+}
+
+#[test]
+fn an_sprt_gate_stops_where_it_decides_and_a_bad_one_is_refused() {
+    let dir = scratch("zero-sprt");
+    let python = fake_python(&dir);
+    let out = dir.join("run");
+    // The stand-in trainer writes the same network every generation: the gate plays a
+    // network against itself, which an SPRT for +400 Elo rejects early.
+    let o = run(
+        &out,
+        &python,
+        &[
+            "--generations",
+            "1",
+            "--gate-games",
+            "200",
+            "--gate-sprt",
+            "0,400,0.05,0.05",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let gate = std::fs::read_to_string(out.join("gen-001/gate.csv")).unwrap();
+    let played = gate.lines().count() - 1;
+    assert!((2..200).contains(&played), "stopped early: {played}");
+    let row = std::fs::read_to_string(out.join("generations.csv")).unwrap();
+    let last = row.lines().nth(1).unwrap();
+    assert!(last.contains(",false,"), "H0 keeps the best: {last}");
+    refused(
+        &[
+            "tune",
+            "zero",
+            "--game",
+            "connect_four",
+            "--gate-sprt",
+            "0,5",
+            "--out",
+            path(&dir.join("x")),
+        ],
+        "elo0,elo1,alpha,beta",
     );
 }

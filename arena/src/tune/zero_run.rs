@@ -35,8 +35,9 @@ use ringside_engine::{CellShape, Features, Game, Outcome};
 use super::zero::{Resigned, SelfPlay, samples_header, self_play_game, write_sample};
 use crate::error::{Error, ErrorKind, Result, Setting};
 use crate::figures::plot::{Bars, Bounds, Labels, Series, interval_plot_svg, write_line_plot};
+use crate::figures::sprt::Decision;
 use crate::figures::stats::wilson;
-use crate::plan::{RawAgent, RawPlan, RunPlan};
+use crate::plan::{RawAgent, RawPlan, RunPlan, SprtConfig};
 use crate::records::durable::write_atomically;
 use crate::records::lock::OutputLock;
 use crate::run::pool::Silent;
@@ -84,6 +85,11 @@ pub struct ZeroSettings {
     pub gate_games: u64,
     /// The score the new network needs against the best to become it.
     pub gate_score: f64,
+    /// An SPRT that decides the gate before its games run out (`elo0,elo1,alpha,beta`, as
+    /// `arena match --sprt` takes it): H1 takes the new network, H0 keeps the best; undecided
+    /// at `gate_games`, the score decides.
+    #[serde(default)]
+    pub gate_sprt: Option<String>,
     /// Random opening plies of the matches' games (the networks' search is deterministic).
     pub opening_plies: u32,
     /// The agent every generation's network plays for the strength figure, if any.
@@ -151,6 +157,12 @@ impl ZeroSettings {
                 "--resign must be a value from -1 to 1, not {v}"
             )));
         }
+        if let Some(text) = &self.gate_sprt {
+            SprtConfig::parse(text)?;
+            if self.gate_games == 0 {
+                return Err(Error::setting("--gate-sprt needs --gate-games above 0"));
+            }
+        }
         if let Some(r) = &self.reference {
             AgentSpec::parse(r).map_err(|e| Error::setting(format!("--reference: {e}")))?;
         }
@@ -184,8 +196,15 @@ impl ZeroSettings {
         spec
     }
 
-    /// A colour-swapped match of `a` against `b`, seeded for generation `g` and `what`.
-    fn plan(&self, a: &str, b: &str, games: u64, g: u32, what: u64) -> Result<RunPlan> {
+    /// A colour-swapped match of `a` against `b`, seeded for generation `g` and `what`,
+    /// stopped by `sprt` where it decides.
+    fn plan(
+        &self,
+        (a, b): (&str, &str),
+        games: u64,
+        (g, what): (u32, u64),
+        sprt: Option<SprtConfig>,
+    ) -> Result<RunPlan> {
         let raw_agent = |spec: &str| -> Result<RawAgent> {
             let parsed = AgentSpec::parse(spec).map_err(|e| Error::setting(e.to_string()))?;
             Ok(RawAgent {
@@ -204,7 +223,7 @@ impl ZeroSettings {
             opening_plies: self.opening_plies,
             opening_stops: Some(true),
             time_margin_ms: None,
-            sprt: None,
+            sprt,
             shard: None,
         };
         RunPlan::from_game_and_raw(self.game.clone(), &raw)
@@ -386,16 +405,27 @@ pub fn run_zero(
         }
         let gate = if settings.gate_games > 0 {
             watch(&ZeroEvent::Step(next, "gate match"));
+            let sprt = settings
+                .gate_sprt
+                .as_deref()
+                .map(SprtConfig::parse)
+                .transpose()?;
             let plan = settings.plan(
-                &settings.player(out, next, false),
-                &settings.player(out, best, false),
+                (
+                    &settings.player(out, next, false),
+                    &settings.player(out, best, false),
+                ),
                 settings.gate_games,
-                next,
-                3,
+                (next, 3),
+                sprt,
             )?;
-            let wdl = match_wdl(&plan, &next_dir.join("gate.csv"), threads)?;
-            let score = (wdl.0 as f64 + 0.5 * wdl.1 as f64) / (wdl.0 + wdl.1 + wdl.2).max(1) as f64;
-            Some((wdl, score >= settings.gate_score))
+            let (wdl, decision) = match_wdl(&plan, &next_dir.join("gate.csv"), threads)?;
+            let taken = match decision {
+                Some(Decision::H1) => true,
+                Some(Decision::H0) => false,
+                None => score(wdl).0 >= settings.gate_score,
+            };
+            Some((wdl, taken))
         } else {
             None
         };
@@ -407,13 +437,12 @@ pub fn run_zero(
             Some(r) if settings.reference_games > 0 => {
                 watch(&ZeroEvent::Step(next, "reference match"));
                 let plan = settings.plan(
-                    &settings.player(out, next, false),
-                    r,
+                    (&settings.player(out, next, false), r),
                     settings.reference_games,
-                    next,
-                    4,
+                    (next, 4),
+                    None,
                 )?;
-                Some(match_wdl(&plan, &next_dir.join("reference.csv"), threads)?)
+                Some(match_wdl(&plan, &next_dir.join("reference.csv"), threads)?.0)
             }
             _ => None,
         };
@@ -552,11 +581,16 @@ fn self_play(game: &AnyGame, batch: &Batch<'_>, dir: &Path) -> Result<()> {
     game.clone().visit(Play { batch, dir })
 }
 
-/// Plays (or resumes) `plan` into `path`: the first agent's wins, draws and losses.
-fn match_wdl(plan: &RunPlan, path: &Path, threads: Option<usize>) -> Result<(u64, u64, u64)> {
+/// Plays (or resumes) `plan` into `path`: the first agent's wins, draws and losses, and the
+/// SPRT's decision where the plan has one and it decided.
+fn match_wdl(
+    plan: &RunPlan,
+    path: &Path,
+    threads: Option<usize>,
+) -> Result<(Counts, Option<Decision>)> {
     let report = run_to_csv(plan, path, threads, &mut Silent)?;
     let summary = report.tally.pairings()[0];
-    Ok((summary.all.w, summary.all.d, summary.all.l))
+    Ok(((summary.all.w, summary.all.d, summary.all.l), report.sprt))
 }
 
 /// A self-play record read back: the first player's wins, draws (and capped games) and

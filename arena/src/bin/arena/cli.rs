@@ -774,6 +774,11 @@ pub struct ZeroArgs {
     /// The score the new network needs in the gate to become the best.
     #[arg(long, default_value_t = 0.5)]
     pub gate_score: f64,
+    /// An SPRT deciding the gate early, `elo0,elo1,alpha,beta[,logistic|normalized]` as
+    /// `arena match --sprt` takes it: H1 takes the new network, H0 keeps the best, and a gate
+    /// undecided after --gate-games is decided by --gate-score.
+    #[arg(long)]
+    pub gate_sprt: Option<String>,
     /// Random opening plies of the matches' games.
     #[arg(long, default_value_t = 2)]
     pub opening_plies: u32,

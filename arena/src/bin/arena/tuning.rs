@@ -367,6 +367,7 @@ pub fn tune_zero(args: &ZeroArgs) -> Result<()> {
         window: args.window,
         gate_games: args.gate_games,
         gate_score: args.gate_score,
+        gate_sprt: args.gate_sprt.clone(),
         opening_plies: args.opening_plies,
         reference: args.reference.clone(),
         reference_games: args.reference_games,
