@@ -33,41 +33,10 @@ pub struct MoveNet {
     head_bias: f32,
 }
 
-/// Reads little-endian values through [`crate::net::Reader`], an error saying what the file
-/// ended inside.
-struct Reader<'a>(crate::net::Reader<'a>);
-
-/// The error of a file that ends inside `what`.
-fn ended(what: &str) -> impl Fn(crate::net::NetError) -> String + '_ {
-    move |_| format!("the file ends inside {what}")
-}
-
-impl Reader<'_> {
-    fn take(&mut self, n: usize, what: &str) -> Result<&[u8], String> {
-        self.0.take(n).map_err(ended(what))
-    }
-
-    fn u32(&mut self, what: &str) -> Result<usize, String> {
-        self.0.u32().map(|v| v as usize).map_err(ended(what))
-    }
-
-    fn f32s(&mut self, n: usize, what: &str) -> Result<Vec<f32>, String> {
-        let v: Vec<f32> = (0..n)
-            .map(|_| self.0.f32())
-            .collect::<Result<_, _>>()
-            .map_err(ended(what))?;
-        if v.iter().all(|x| x.is_finite()) {
-            Ok(v)
-        } else {
-            Err(format!("{what} holds a value that is not finite"))
-        }
-    }
-}
-
 impl MoveNet {
     /// Reads a move-prior file's bytes; an error says what is wrong in one phrase.
     pub fn read(bytes: &[u8]) -> Result<MoveNet, String> {
-        let mut r = Reader(crate::net::Reader::new(bytes));
+        let mut r = crate::net::Named(crate::net::Reader::new(bytes));
         if r.take(8, "the header")? != MAGIC {
             return Err("not a move-prior network (RSPOL version 1)".into());
         }
@@ -94,8 +63,8 @@ impl MoveNet {
         }
         let head = r.f32s(channels, "the head")?;
         let head_bias = r.f32s(1, "the head")?[0];
-        if r.0.left() > 0 {
-            return Err(format!("{} bytes after the head", r.0.left()));
+        if r.left() > 0 {
+            return Err(format!("{} bytes after the head", r.left()));
         }
         Ok(MoveNet {
             channels,

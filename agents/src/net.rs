@@ -470,6 +470,45 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// A [`Reader`] whose errors are phrases naming what the file ended inside (`"the file ends
+/// inside layer 2"`), and that refuses numbers that are not finite: what the convolutional
+/// networks' files (`movenet`, `pvnet`) read through.
+pub(crate) struct Named<'a>(pub(crate) Reader<'a>);
+
+impl Named<'_> {
+    fn ended(what: &str) -> impl Fn(NetError) -> String + '_ {
+        move |_| format!("the file ends inside {what}")
+    }
+
+    /// The next `n` bytes, inside `what`.
+    pub(crate) fn take(&mut self, n: usize, what: &str) -> Result<&[u8], String> {
+        self.0.take(n).map_err(Self::ended(what))
+    }
+
+    /// The next u32, inside `what`.
+    pub(crate) fn u32(&mut self, what: &str) -> Result<usize, String> {
+        self.0.u32().map(|v| v as usize).map_err(Self::ended(what))
+    }
+
+    /// The next `n` f32s, inside `what`, every one finite.
+    pub(crate) fn f32s(&mut self, n: usize, what: &str) -> Result<Vec<f32>, String> {
+        let v: Vec<f32> = (0..n)
+            .map(|_| self.0.f32())
+            .collect::<Result<_, _>>()
+            .map_err(Self::ended(what))?;
+        if v.iter().all(|x| x.is_finite()) {
+            Ok(v)
+        } else {
+            Err(format!("{what} holds a value that is not finite"))
+        }
+    }
+
+    /// The bytes not yet read.
+    pub(crate) fn left(&self) -> usize {
+        self.0.left()
+    }
+}
+
 /// The FNV-1a hash of a net file's bytes: the name specs record a net by.
 #[must_use]
 pub fn content_id(bytes: &[u8]) -> u64 {

@@ -47,36 +47,11 @@ pub struct PvNet {
     b2: f32,
 }
 
-/// Reads little-endian values through [`crate::net::Reader`], an error saying what the file
-/// ended inside.
-struct Reader<'a>(crate::net::Reader<'a>);
-
-impl Reader<'_> {
-    fn u32(&mut self, what: &str) -> Result<usize, String> {
-        self.0
-            .u32()
-            .map(|v| v as usize)
-            .map_err(|_| format!("the file ends inside {what}"))
-    }
-
-    fn f32s(&mut self, n: usize, what: &str) -> Result<Vec<f32>, String> {
-        let v: Vec<f32> = (0..n)
-            .map(|_| self.0.f32())
-            .collect::<Result<_, _>>()
-            .map_err(|_| format!("the file ends inside {what}"))?;
-        if v.iter().all(|x| x.is_finite()) {
-            Ok(v)
-        } else {
-            Err(format!("{what} holds a value that is not finite"))
-        }
-    }
-}
-
 impl PvNet {
     /// Reads a policy-value file's bytes; an error says what is wrong in one phrase.
     pub fn read(bytes: &[u8]) -> Result<PvNet, String> {
-        let mut r = Reader(crate::net::Reader::new(bytes));
-        if r.0.take(8).ok() != Some(&MAGIC[..]) {
+        let mut r = crate::net::Named(crate::net::Reader::new(bytes));
+        if r.take(8, "the header").ok() != Some(&MAGIC[..]) {
             return Err("not a policy-value network (RSPVN version 1)".into());
         }
         let planes = r.u32("the header")?;
@@ -119,8 +94,8 @@ impl PvNet {
         let b1 = r.f32s(hidden, "the value head")?;
         let w2 = r.f32s(hidden, "the value head")?;
         let b2 = r.f32s(1, "the value head")?[0];
-        if r.0.left() > 0 {
-            return Err(format!("{} bytes after the value head", r.0.left()));
+        if r.left() > 0 {
+            return Err(format!("{} bytes after the value head", r.left()));
         }
         Ok(PvNet {
             hex,
