@@ -309,9 +309,15 @@ pub fn run_zero(
             .map_err(|e| Error::io("read", &settings_path, &e))?;
         let recorded: ZeroSettings = serde_json::from_str(&text)
             .map_err(|e| Error::corrupt(format!("{}: {e}", settings_path.display())))?;
-        // More (or fewer) generations continue the same run.
+        // More (or fewer) generations continue the same run; without resignation its
+        // check share means nothing (a run recorded before resignation has none).
         let same = ZeroSettings {
             generations: settings.generations,
+            resign_check: if recorded.resign.is_none() && settings.resign.is_none() {
+                settings.resign_check
+            } else {
+                recorded.resign_check
+            },
             ..recorded
         };
         if &same != settings {
@@ -755,10 +761,17 @@ fn write_records(out: &Path, s: &ZeroSettings, rows: &[Generation]) -> Result<()
         });
     }
     if !bars.is_empty() {
-        let title = format!(
-            "tune zero on {}: each generation's score (95% interval)",
-            s.game
-        );
+        // One series has no legend: the title names its opponent.
+        let title = match &bars[..] {
+            [one] => format!(
+                "tune zero on {}: each generation's score {} (95% interval)",
+                s.game, one.name
+            ),
+            _ => format!(
+                "tune zero on {}: each generation's score (95% interval)",
+                s.game
+            ),
+        };
         let svg = interval_plot_svg(
             Labels {
                 title: &title,
