@@ -4,8 +4,8 @@
 //! count or decimal.
 
 use crate::plan::RunPlan;
+use crate::records::columns::{COLUMNS, Layout};
 use crate::records::fault::RowFault;
-use crate::records::games_csv::{COLUMNS, Layout};
 use crate::records::row::{GameRow, MoveClock, Reason, Winner};
 
 /// The fields of one record, however it was split: what [`parse_record`] reads. The csv

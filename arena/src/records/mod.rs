@@ -1,5 +1,6 @@
 //! Games on disk: typed rows, the games CSV with its streaming reader, the replay that checks a row (and the fault it finds) and the sink it reports to, the settings sidecar, finished ids, merging shards, durable writes, one writer per output.
 
+pub mod columns;
 pub mod durable;
 pub mod fault;
 pub mod fields;
