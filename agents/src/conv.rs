@@ -58,6 +58,38 @@ impl Layer {
     }
 }
 
+/// Refuses a trunk of `depth` layers of `channels` outside what a file may hold (1–64 layers
+/// of 1–1,024 channels), in one phrase.
+pub(crate) fn check_trunk(depth: usize, channels: usize) -> Result<(), String> {
+    if depth == 0 || depth > 64 || channels == 0 || channels > 1024 {
+        return Err(format!(
+            "{depth} layers of {channels} channels: out of range"
+        ));
+    }
+    Ok(())
+}
+
+/// Reads a trunk of `depth` layers of `channels` over `planes` input planes, each its
+/// PyTorch weights and biases, as the networks' files hold them ("layer N" naming where a
+/// file ends).
+pub(crate) fn read_trunk(
+    r: &mut crate::net::Named<'_>,
+    taps: &[(i32, i32)],
+    planes: usize,
+    depth: usize,
+    channels: usize,
+) -> Result<Vec<Layer>, String> {
+    let mut layers = Vec::with_capacity(depth);
+    for l in 0..depth {
+        let inputs = if l == 0 { planes } else { channels };
+        let what = format!("layer {}", l + 1);
+        let torch = r.f32s(channels * inputs * 9, &what)?;
+        let bias = r.f32s(channels, &what)?;
+        layers.push(Layer::from_torch(taps, inputs, &torch, bias));
+    }
+    Ok(layers)
+}
+
 /// `out = relu(conv(input))`, plus `input` with `residual`; activations cell by cell, each a
 /// run of `c` channels. Widths of 16, 32 and 64 channels run with the accumulator in a fixed
 /// array (kept in registers, the loops unrolled); the sums are the same, term by term, in

@@ -22,7 +22,7 @@ use ringside_engine::{Features, GRID_PLANES};
 /// The first bytes of a move-prior file: the format's name and version.
 pub const MAGIC: [u8; 8] = *b"RSPOL\0\0\x01";
 
-use crate::conv::{HEX_TAPS, Layer, conv, dot};
+use crate::conv::{HEX_TAPS, Layer, check_trunk, conv, dot, read_trunk};
 
 /// A move-prior network read from a file.
 #[derive(Debug, Clone, PartialEq)]
@@ -48,19 +48,8 @@ impl MoveNet {
                 "{planes} input planes, not the {GRID_PLANES} games write"
             ));
         }
-        if depth == 0 || depth > 64 || channels == 0 || channels > 1024 {
-            return Err(format!(
-                "{depth} layers of {channels} channels: out of range"
-            ));
-        }
-        let mut layers = Vec::with_capacity(depth);
-        for l in 0..depth {
-            let inputs = if l == 0 { planes } else { channels };
-            let what = format!("layer {}", l + 1);
-            let torch = r.f32s(channels * inputs * 9, &what)?;
-            let bias = r.f32s(channels, &what)?;
-            layers.push(Layer::from_torch(&HEX_TAPS, inputs, &torch, bias));
-        }
+        check_trunk(depth, channels)?;
+        let layers = read_trunk(&mut r, &HEX_TAPS, planes, depth, channels)?;
         let head = r.f32s(channels, "the head")?;
         let head_bias = r.f32s(1, "the head")?[0];
         if r.left() > 0 {

@@ -25,7 +25,7 @@
 
 use ringside_engine::{CellShape, Features, GRID_PLANES, Game};
 
-use crate::conv::{HEX_TAPS, Layer, SQUARE_TAPS, conv, dot};
+use crate::conv::{HEX_TAPS, Layer, SQUARE_TAPS, check_trunk, conv, dot, read_trunk};
 
 /// The first bytes of a policy-value file: the format's name and version.
 pub const MAGIC: [u8; 8] = *b"RSPVN\0\0\x01";
@@ -69,23 +69,12 @@ impl PvNet {
             9 => false,
             _ => return Err(format!("{taps} taps a kernel: 7 (hex) or 9 (square)")),
         };
-        if depth == 0 || depth > 64 || channels == 0 || channels > 1024 {
-            return Err(format!(
-                "{depth} layers of {channels} channels: out of range"
-            ));
-        }
+        check_trunk(depth, channels)?;
         if hidden == 0 || hidden > 4096 {
             return Err(format!("a value head of {hidden}: out of range"));
         }
         let tap_list: &[(i32, i32)] = if hex { &HEX_TAPS } else { &SQUARE_TAPS };
-        let mut layers = Vec::with_capacity(depth);
-        for l in 0..depth {
-            let inputs = if l == 0 { planes } else { channels };
-            let what = format!("layer {}", l + 1);
-            let torch = r.f32s(channels * inputs * 9, &what)?;
-            let bias = r.f32s(channels, &what)?;
-            layers.push(Layer::from_torch(tap_list, inputs, &torch, bias));
-        }
+        let layers = read_trunk(&mut r, tap_list, planes, depth, channels)?;
         let policy = r.f32s(channels, "the policy head")?;
         let policy_bias = r.f32s(1, "the policy head")?[0];
         let other = r.f32s(channels, "the other move's head")?;
